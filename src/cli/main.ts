@@ -1,0 +1,46 @@
+// The rtk command line: a thin dispatcher; each command lives in its own module.
+import { VERSION } from "../version.js";
+import { readCommandArg } from "./input.js";
+
+const HELP = `rtk ${VERSION} — compact, faithful command output for AI coding agents
+
+Usage:
+  rtk explain [--tree | --json | --canonical] "<command>"   show how rtk reads a command
+  rtk help                                                    this text
+  rtk --version
+
+A command given as "-" is read from stdin.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  switch (cmd) {
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(HELP);
+      return 0;
+    case "--version":
+    case "-V":
+      process.stdout.write(`rtk ${VERSION}\n`);
+      return 0;
+    case "explain": {
+      const { explainCommand } = await import("./explain.js");
+      return explainCommand(rest, readCommandArg);
+    }
+    default:
+      process.stderr.write(`rtk: unknown command \`${cmd}\` (see \`rtk help\`)\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);
