@@ -495,7 +495,7 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY(() => {
       this.OR([
         { ALT: () => this.SUBRULE(this.newline) },
-        { ALT: () => { const w = this.SUBRULE(this.word, { ARGS: [false] }); this.ACTION(() => elems.push(w)); } },
+        { ALT: () => { const w = this.SUBRULE(this.word, { ARGS: [false] }); this.ACTION(() => elems.push(keyedElement(w))); } },
       ]);
     });
     const close = tk(this.CONSUME(T.RParen));
@@ -1082,6 +1082,15 @@ export function mergeLits(parts: A.WordPart[]): A.WordPart[] {
 }
 
 // Commands whose `name=(…)` arguments bash reads as array assignments.
+/** In `([key]=value …)` the `[key]` is a subscript, not a bracket pattern. */
+function keyedElement(w: A.Word): A.Word {
+  const [first, second] = w.parts;
+  if (first?.kind === "Glob" && first.value.startsWith("[") && second?.kind === "Lit" && /^\+?=/.test(second.value)) {
+    return { ...w, parts: mergeLits([litOf(first.value, first.span.start, first.span.end), ...w.parts.slice(1)]) };
+  }
+  return w;
+}
+
 const DECL_BUILTINS = new Set(["declare", "typeset", "local", "export", "readonly", "alias", "eval", "let"]);
 
 function isDeclBuiltin(w: A.Word): boolean {
