@@ -1,4 +1,9 @@
 // The library API for in-process hosts.
+export { rewrite, resultJson, type RewriteCallOptions } from "./api.js";
+export { rewriteCommand, exitCodeOf, type RewriteResult, type RewriteOptions, type Verdict, type PermissionSource } from "./rewrite/rewrite.js";
+export type { Segment, Reason } from "./rewrite/mark.js";
+export { activeRegistry, fullRegistry, buildRegistry, FAMILIES } from "./routes/registry.js";
+export { explain } from "./explain.js";
 export { parse, type ParseResult, type ParseError } from "../grammar/parse.js";
 export { printLossless, type Insertion } from "./printer/lossless.js";
 export { printCanonical } from "./printer/canonical.js";

@@ -5,7 +5,8 @@ import { readCommandArg } from "./input.js";
 const HELP = `rtk ${VERSION} — compact, faithful command output for AI coding agents
 
 Usage:
-  rtk explain [--tree | --json | --canonical] "<command>"   show how rtk reads a command
+  rtk rewrite [--json] "<command>"                          the command with rtk inserted (hooks use this)
+  rtk explain [--tree | --json | --canonical] "<command>"   show how rtk reads a command and why
   rtk help                                                    this text
   rtk --version
 
@@ -25,6 +26,10 @@ export async function main(argv: string[]): Promise<number> {
     case "-V":
       process.stdout.write(`rtk ${VERSION}\n`);
       return 0;
+    case "rewrite": {
+      const { rewriteCli } = await import("./rewrite.js");
+      return rewriteCli(rest, readCommandArg);
+    }
     case "explain": {
       const { explainCommand } = await import("./explain.js");
       return explainCommand(rest, readCommandArg);

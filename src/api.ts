@@ -1,0 +1,54 @@
+// The rewrite as rtk itself runs it: the active registry, the user's config, the
+// environment's RTK_DISABLED, and the host's permission rules.
+import { loadHookConfig, type Env } from "./config/hooks.js";
+import { activeRegistry, fullRegistry, type Registry } from "./routes/registry.js";
+import { NO_RULES, rewriteCommand, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
+import type { Segment } from "./rewrite/mark.js";
+
+export interface RewriteCallOptions {
+  /** The host whose rules decide the verdict (default: Claude Code's). */
+  host?: string;
+  /** The folder whose project rules and config apply. */
+  cwd?: string;
+  env?: Env;
+  /** Where warnings go (a broken config file, an unreadable settings file). */
+  warn?: (msg: string) => void;
+  registry?: Registry;
+  permissions?: PermissionSource;
+}
+
+export function rewrite(command: string, opts: RewriteCallOptions = {}): RewriteResult {
+  const env = opts.env ?? process.env;
+  const warn = opts.warn ?? ((m: string) => process.stderr.write(m + "\n"));
+  const disabled = env["RTK_DISABLED"] === "1";
+  const config = disabled ? null : loadHookConfig(env, warn);
+  return rewriteCommand(command, {
+    // RTK_ROUTES=all also routes tools whose filter is not built yet (their output passes through).
+    registry: opts.registry ?? (env["RTK_ROUTES"] === "all" ? fullRegistry() : activeRegistry()),
+    exclusions: config?.exclusions ?? [],
+    transparentPrefixes: config?.transparentPrefixes ?? [],
+    disabled,
+    permissions: opts.permissions ?? NO_RULES,
+  });
+}
+
+/** A segment as data, with stable field names. */
+export function segmentJson(s: Segment, src: string) {
+  return {
+    span: [s.node.span.start, s.node.span.end],
+    text: src.slice(s.node.span.start, s.node.span.end),
+    command: s.command,
+    decision: s.decision,
+    reason: s.reason,
+    route: s.route?.id ?? null,
+  };
+}
+
+export function resultJson(r: RewriteResult) {
+  return {
+    rewritten: r.command,
+    verdict: r.verdict,
+    exit: r.exitCode,
+    segments: r.segments.map((s) => segmentJson(s, r.input)),
+  };
+}

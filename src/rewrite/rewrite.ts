@@ -1,0 +1,78 @@
+// The rewrite pipeline: parse → classify → mark → edits → print, and the
+// verdict of the host's rules on the original command. Pure: everything it
+// needs (registry, config, environment flag, permission source) is passed in.
+import { parse, type ParseError } from "../../grammar/parse.js";
+import type * as A from "../ast/nodes.js";
+import { printLossless, type Insertion } from "../printer/lossless.js";
+import type { Registry } from "../routes/registry.js";
+import { classify } from "./classify.js";
+import { inputFacts } from "./facts.js";
+import { markUnsafe, type Exclusion, type Segment } from "./mark.js";
+
+export type Verdict = "allow" | "ask" | "deny" | "default";
+export type ExitCode = 0 | 1 | 2 | 3;
+
+/** What the host's rules say about the original command. */
+export interface VerdictResult {
+  verdict: Verdict;
+  /** Details for explain and --json (per-part matches); shape owned by the permission source. */
+  detail?: unknown;
+}
+
+export type PermissionSource = (script: A.Script, src: string) => VerdictResult;
+
+export const NO_RULES: PermissionSource = () => ({ verdict: "default" });
+
+export interface RewriteOptions {
+  registry: Registry;
+  exclusions?: readonly Exclusion[];
+  transparentPrefixes?: readonly (readonly string[])[];
+  /** RTK_DISABLED=1 in rtk's own environment. */
+  disabled?: boolean;
+  permissions?: PermissionSource;
+}
+
+export interface RewriteResult {
+  input: string;
+  parse: { ok: true } | { ok: false; error: ParseError };
+  /** The rewritten command, or null when nothing changes. */
+  command: string | null;
+  verdict: Verdict;
+  permissionDetail: unknown;
+  exitCode: ExitCode;
+  segments: Segment[];
+  /** Why the whole input is not attestable, if it is not. */
+  unattestable: { at: number; why: string } | null;
+}
+
+export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult {
+  const parsed = parse(src);
+  if (!parsed.ok) {
+    return { input: src, parse: parsed, command: null, verdict: "default", permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
+  }
+  const script = parsed.script;
+  const facts = inputFacts(script);
+  const classified = classify(script, { registry: opts.registry, transparentPrefixes: opts.transparentPrefixes ?? [] });
+  const segments = markUnsafe(classified, facts, { disabled: opts.disabled ?? false, exclusions: opts.exclusions ?? [] });
+  const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
+  const printed = insertions.length ? printLossless(script, src, insertions) : src;
+  const command = printed === src ? null : printed;
+  const { verdict, detail } = (opts.permissions ?? NO_RULES)(script, src);
+  return {
+    input: src,
+    parse: { ok: true },
+    command,
+    verdict,
+    permissionDetail: detail ?? null,
+    exitCode: exitCodeOf(command, verdict),
+    segments,
+    unattestable: facts.unattestable,
+  };
+}
+
+/** The `rtk rewrite` exit-code contract. */
+export function exitCodeOf(command: string | null, verdict: Verdict): ExitCode {
+  if (verdict === "deny") return 2;
+  if (command === null) return 1;
+  return verdict === "allow" ? 0 : 3;
+}

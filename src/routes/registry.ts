@@ -1,0 +1,50 @@
+import { AVAILABLE_FILTERS } from "../filters/available.js";
+import { files } from "./files.js";
+import { git } from "./git.js";
+import { javascript } from "./javascript.js";
+import { services } from "./services.js";
+import { systems } from "./systems.js";
+import type { RouteFamily, RouteRow, ToolSpec } from "./types.js";
+
+export const FAMILIES: readonly RouteFamily[] = [git, files, javascript, systems, services];
+
+export interface Registry {
+  /** Rows by tool, rows with a subcommand before the catch-all rows of the same tool. */
+  readonly byTool: ReadonlyMap<string, readonly RouteRow[]>;
+  readonly tools: Readonly<Record<string, ToolSpec>>;
+}
+
+export function buildRegistry(families: readonly RouteFamily[], active: (row: RouteRow) => boolean): Registry {
+  const byTool = new Map<string, RouteRow[]>();
+  const tools: Record<string, ToolSpec> = {};
+  for (const f of families) {
+    Object.assign(tools, f.tools);
+    for (const row of f.routes) {
+      if (!active(row)) continue;
+      const list = byTool.get(row.tool) ?? [];
+      list.push(row);
+      byTool.set(row.tool, list);
+    }
+  }
+  for (const list of byTool.values()) list.sort((a, b) => (b.sub?.length ?? 0) - (a.sub?.length ?? 0));
+  return { byTool, tools };
+}
+
+let active: Registry | undefined;
+let all: Registry | undefined;
+
+/** The rows whose filter exists: what rtk routes. */
+export function activeRegistry(): Registry {
+  active ??= buildRegistry(FAMILIES, (r) => AVAILABLE_FILTERS.has(r.filter));
+  return active;
+}
+
+/** Every row, whether its filter exists or not (for tests and `rtk explain --all-routes`). */
+export function fullRegistry(): Registry {
+  all ??= buildRegistry(FAMILIES, () => true);
+  return all;
+}
+
+export function allRoutes(): RouteRow[] {
+  return FAMILIES.flatMap((f) => f.routes);
+}

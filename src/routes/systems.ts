@@ -1,0 +1,25 @@
+// Compiled languages and Python.
+import type { RouteFamily } from "./types.js";
+
+export const systems: RouteFamily = {
+  tools: {
+    cargo: { valueOptions: ["--manifest-path", "--config", "-Z", "--color"], flagOptions: ["-q", "--quiet", "-v", "-vv", "--verbose", "--frozen", "--locked", "--offline"] },
+    go: {},
+    pip: { valueOptions: [], flagOptions: ["-q", "--quiet", "-v", "--verbose"] },
+    pip3: { valueOptions: [], flagOptions: ["-q", "--quiet", "-v", "--verbose"] },
+  },
+  routes: [
+    { id: "cargo.test", tool: "cargo", sub: [["test", "t", "nextest"]], filter: "test.cargo", savings: 90, pipeSafe: true },
+    { id: "cargo.build", tool: "cargo", sub: [["build", "b", "check", "c", "clippy"]], filter: "diagnostics.cargo", savings: 80, pipeSafe: true },
+    { id: "go.test", tool: "go", sub: ["test"], filter: "test.go", savings: 90, pipeSafe: true },
+    { id: "go.build", tool: "go", sub: [["build", "vet"]], filter: "diagnostics", savings: 80, pipeSafe: true },
+    { id: "pytest", tool: "pytest", filter: "test.pytest", savings: 90, pipeSafe: true },
+    { id: "ruff", tool: "ruff", sub: ["check"], filter: "diagnostics", savings: 80, pipeSafe: true },
+    { id: "mypy", tool: "mypy", filter: "diagnostics", savings: 80, pipeSafe: true },
+    { id: "pip.install", tool: "pip", sub: [["install", "uninstall"]], filter: "install.pip", savings: 85, pipeSafe: true },
+    { id: "pip3.install", tool: "pip3", sub: [["install", "uninstall"]], filter: "install.pip", savings: 85, pipeSafe: true },
+    { id: "pip.list", tool: "pip", sub: [["list", "freeze"]], filter: "list.packages", savings: 60, pipeSafe: false },
+    { id: "pip3.list", tool: "pip3", sub: [["list", "freeze"]], filter: "list.packages", savings: 60, pipeSafe: false },
+    { id: "make", tool: "make", filter: "generic", savings: 60, pipeSafe: true },
+  ],
+};
