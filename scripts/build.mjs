@@ -1,7 +1,9 @@
 // Bundles the CLI and the library into dist/ so that no run of rtk loads
-// unbundled node_modules. Parser validations are skipped in the bundle.
+// unbundled node_modules, then builds the V8 startup snapshot the launcher
+// (bin/rtk) starts from. Parser validations are skipped in the bundle.
 import { build } from "esbuild";
-import { chmodSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const common = {
@@ -16,14 +18,26 @@ const common = {
 };
 
 await Promise.all([
-  build({
-    ...common,
-    entryPoints: ["src/cli/main.ts"],
-    outfile: "dist/rtk.cjs",
-    format: "cjs",
-    banner: { js: "#!/usr/bin/env node" },
-  }),
+  build({ ...common, entryPoints: ["src/cli/entry.ts"], outfile: "dist/rtk.cjs", format: "cjs", banner: { js: "#!/usr/bin/env node" } }),
+  build({ ...common, entryPoints: ["src/cli/snapshot.ts"], outfile: "dist/rtk-snapshot.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", format: "esm" }),
 ]);
 chmodSync("dist/rtk.cjs", 0o755);
+
+// The snapshot only works with the Node binary that built it: record which one,
+// with the stamp's modification time set to the binary's, for the launcher to compare.
+rmSync("dist/rtk.blob", { force: true });
+rmSync("dist/rtk.blob.node", { force: true });
+const snap = spawnSync(process.execPath, ["--snapshot-blob", "dist/rtk.blob", "--build-snapshot", "dist/rtk-snapshot.cjs"], {
+  stdio: ["ignore", "ignore", "pipe"],
+  env: { ...process.env, RTK_DISABLED: "" },
+});
+if (snap.status === 0) {
+  writeFileSync("dist/rtk.blob.node", process.execPath + "\n");
+  const { atime, mtime } = statSync(process.execPath);
+  utimesSync("dist/rtk.blob.node", atime, mtime);
+} else {
+  rmSync("dist/rtk.blob", { force: true });
+  process.stderr.write(`build: no startup snapshot (rtk starts from the plain bundle): ${snap.stderr}\n`);
+}
