@@ -287,7 +287,7 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY(() => {
       const op = this.OR([{ ALT: () => this.CONSUME(T.Pipe) }, { ALT: () => this.CONSUME(T.PipeAmp) }]);
       this.MANY2(() => this.SUBRULE(this.newline));
-      const next = this.SUBRULE2(this.command);
+      const next = this.OR2([{ ALT: () => this.SUBRULE2(this.command) }, { ALT: () => this.SUBRULE(this.timedStage) }]);
       this.ACTION(() => {
         stages.push(next);
         pipeStderr.push(op.tokenType === T.PipeAmp);
@@ -297,6 +297,24 @@ export class ShellParser extends EmbeddedActionsParser {
       if (stages.length === 1) return first;
       return stmtOf({ kind: "Pipeline", span: sp(first.span.start, stages[stages.length - 1]!.span.end), stages, pipeStderr });
     });
+  });
+
+  /** `a | time b`: after a pipe, `time` times that one stage. */
+  private timedStage = this.RULE("timedStage", (): A.Stmt => {
+    const t = tk(this.CONSUME(T.Time));
+    let posix = false;
+    this.OPTION({
+      GATE: () => {
+        const n2 = tk(this.LA(2));
+        return this.LA(1).image === "-p" && !(n2.adj && tokenMatcher(n2, T.Part));
+      },
+      DEF: () => {
+        this.CONSUME(T.Lit);
+        posix = true;
+      },
+    });
+    const stmt = this.SUBRULE(this.command);
+    return this.ACTION(() => stmtOf({ kind: "TimeClause", span: sp(t.startOffset, stmt.span.end), posix, stmt }));
   });
 
   // ---- commands ---------------------------------------------------------------
