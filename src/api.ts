@@ -2,7 +2,9 @@
 // environment's RTK_DISABLED, and the host's permission rules.
 import { loadHookConfig, type Env } from "./config/hooks.js";
 import { activeRegistry, fullRegistry, type Registry } from "./routes/registry.js";
-import { NO_RULES, rewriteCommand, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
+import { hostPermissions } from "./permissions/host.js";
+import { ruleFamily } from "./permissions/sources.js";
+import { rewriteCommand, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
 import type { Segment } from "./rewrite/mark.js";
 
 export interface RewriteCallOptions {
@@ -21,6 +23,9 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
   const env = opts.env ?? process.env;
   const warn = opts.warn ?? ((m: string) => process.stderr.write(m + "\n"));
   const disabled = env["RTK_DISABLED"] === "1";
+  const host = opts.host ?? "claude";
+  const family = ruleFamily(host);
+  if (family === null) throw new UnknownHostError(host);
   const config = disabled ? null : loadHookConfig(env, warn);
   return rewriteCommand(command, {
     // RTK_ROUTES=all also routes tools whose filter is not built yet (their output passes through).
@@ -28,8 +33,14 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
     exclusions: config?.exclusions ?? [],
     transparentPrefixes: config?.transparentPrefixes ?? [],
     disabled,
-    permissions: opts.permissions ?? NO_RULES,
+    permissions: opts.permissions ?? hostPermissions(family, opts.cwd ?? process.cwd(), env, warn),
   });
+}
+
+export class UnknownHostError extends Error {
+  constructor(readonly host: string) {
+    super(`unknown host \`${host}\``);
+  }
 }
 
 /** A segment as data, with stable field names. */
@@ -48,6 +59,7 @@ export function resultJson(r: RewriteResult) {
   return {
     rewritten: r.command,
     verdict: r.verdict,
+    activeDeny: r.activeDeny,
     exit: r.exitCode,
     segments: r.segments.map((s) => segmentJson(s, r.input)),
   };

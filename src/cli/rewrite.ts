@@ -2,7 +2,7 @@
 // rewritten command without a trailing newline, or nothing; the exit code says
 // how to hand it back (0 allow, 1 nothing to do, 2 deny, 3 ask).
 import mri from "mri";
-import { resultJson, rewrite } from "../api.js";
+import { resultJson, rewrite, UnknownHostError } from "../api.js";
 
 export function rewriteCli(args: string[], read: (arg: string) => string): number {
   const opts = mri(args, { boolean: ["json"], string: ["host"] });
@@ -18,9 +18,16 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
     process.stderr.write(`rtk: cannot read the command: ${(e as Error).message}\n`);
     return 1;
   }
-  const r = rewrite(src, { host: opts["host"] as string | undefined });
+  let r;
+  try {
+    r = rewrite(src, { host: opts["host"] as string | undefined });
+  } catch (e) {
+    if (!(e instanceof UnknownHostError)) throw e;
+    process.stderr.write(`rtk: ${e.message}\n`);
+    return 1;
+  }
   if (opts["json"]) {
-    process.stdout.write(JSON.stringify(resultJson(r)));
+    process.stdout.write(JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
   } else if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {
     process.stdout.write(r.command);
   }

@@ -15,6 +15,8 @@ export type ExitCode = 0 | 1 | 2 | 3;
 /** What the host's rules say about the original command. */
 export interface VerdictResult {
   verdict: Verdict;
+  /** A deny the host's own rules cannot see (the agent typed `rtk` itself): rtk must deny actively. */
+  activeDeny?: boolean;
   /** Details for explain and --json (per-part matches); shape owned by the permission source. */
   detail?: unknown;
 }
@@ -38,6 +40,7 @@ export interface RewriteResult {
   /** The rewritten command, or null when nothing changes. */
   command: string | null;
   verdict: Verdict;
+  activeDeny: boolean;
   permissionDetail: unknown;
   exitCode: ExitCode;
   segments: Segment[];
@@ -48,7 +51,7 @@ export interface RewriteResult {
 export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult {
   const parsed = parse(src);
   if (!parsed.ok) {
-    return { input: src, parse: parsed, command: null, verdict: "default", permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
+    return { input: src, parse: parsed, command: null, verdict: "default", activeDeny: false, permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
   }
   const script = parsed.script;
   const facts = inputFacts(script);
@@ -57,12 +60,13 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
   const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
   const printed = insertions.length ? printLossless(script, src, insertions) : src;
   const command = printed === src ? null : printed;
-  const { verdict, detail } = (opts.permissions ?? NO_RULES)(script, src);
+  const { verdict, detail, activeDeny } = (opts.permissions ?? NO_RULES)(script, src);
   return {
     input: src,
     parse: { ok: true },
     command,
     verdict,
+    activeDeny: verdict === "deny" && activeDeny === true,
     permissionDetail: detail ?? null,
     exitCode: exitCodeOf(command, verdict),
     segments,

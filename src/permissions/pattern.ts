@@ -1,0 +1,51 @@
+// The pattern language of Claude Code's `Bash(…)` rules (also used for the other
+// hosts' shell rules): `*`, word prefixes (`git push:*`), globs, exact commands.
+// Word boundaries are space, tab and newline; matching is case-sensitive.
+
+const isBlank = (c: string | undefined) => c === " " || c === "\t" || c === "\n";
+
+/** `text` equals `prefix` or continues it after a blank. */
+function wordPrefix(prefix: string, text: string): boolean {
+  return text === prefix || (text.startsWith(prefix) && isBlank(text[prefix.length]));
+}
+
+export function matchesPattern(pattern: string, text: string): boolean {
+  if (pattern === "*" || pattern === "*:*") return true;
+  const stars = pattern.split("*").length - 1;
+  if (stars === 0) return wordPrefix(pattern, text);
+  if (stars === 1 && pattern.endsWith("*")) {
+    let prefix = pattern.slice(0, -1);
+    if (prefix.endsWith(":") || prefix.endsWith(" ")) prefix = prefix.slice(0, -1);
+    return wordPrefix(prefix, text);
+  }
+  // A glob: a trailing `:*` reads as ` *` (`git -C * diff:*`).
+  const glob = pattern.endsWith(":*") ? pattern.slice(0, -2) + " *" : pattern;
+  return globMatch(glob.split("*"), text);
+}
+
+/**
+ * pieces[0] anchors at the start, the last piece at the end, the middle ones
+ * match in order; a middle piece ending in a blank may also match at the very
+ * end of the text without its blank.
+ */
+function globMatch(pieces: string[], text: string): boolean {
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  if (!text.startsWith(first)) return false;
+  let at = first.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i]!;
+    if (piece === "") continue;
+    const found = text.indexOf(piece, at);
+    if (found >= 0) {
+      at = found + piece.length;
+      continue;
+    }
+    const trimmed = piece.replace(/[ \t\n]+$/, "");
+    if (trimmed !== piece && i === pieces.length - 2 && last === "" && text.endsWith(trimmed) && text.length - trimmed.length >= at) {
+      return true;
+    }
+    return false;
+  }
+  return text.length - last.length >= at && text.endsWith(last);
+}
