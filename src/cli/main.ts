@@ -7,6 +7,7 @@ const HELP = `rtk ${VERSION} — compact, faithful command output for AI coding 
 Usage:
   rtk rewrite [--json] "<command>"                          the command with rtk inserted (hooks use this)
   rtk explain [--tree | --json | --canonical] "<command>"   show how rtk reads a command and why
+  rtk hook <host>                                           answer a host's pre-command hook (event on stdin)
   rtk help                                                    this text
   rtk --version
 
@@ -29,6 +30,10 @@ export async function main(argv: string[]): Promise<number> {
     case "rewrite": {
       const { rewriteCli } = await import("./rewrite.js");
       return rewriteCli(rest, readCommandArg);
+    }
+    case "hook": {
+      const { hookCli } = await import("./hook.js");
+      return hookCli(rest);
     }
     case "explain": {
       const { explainCommand } = await import("./explain.js");
