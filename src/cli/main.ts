@@ -8,6 +8,9 @@ Usage:
   rtk rewrite [--json] "<command>"                          the command with rtk inserted (hooks use this)
   rtk explain [--tree | --json | --canonical] "<command>"   show how rtk reads a command and why
   rtk hook <host>                                           answer a host's pre-command hook (event on stdin)
+  rtk init --agent <host> [--global|--project] [--dry-run] [--uninstall]
+                                                            install rtk's hook for a host; --show for every host
+  rtk doctor [--json]                                       check every installed hook, end to end
   rtk help                                                    this text
   rtk --version
 
@@ -35,6 +38,14 @@ export async function main(argv: string[]): Promise<number> {
       const { hookCli } = await import("./hook.js");
       return hookCli(rest);
     }
+    case "init": {
+      const { initCli } = await import("./init.js");
+      return initCli(rest);
+    }
+    case "doctor": {
+      const { doctorCli } = await import("./doctor.js");
+      return doctorCli(rest);
+    }
     case "explain": {
       const { explainCommand } = await import("./explain.js");
       return explainCommand(rest, readCommandArg);
@@ -47,6 +58,13 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs the command line and sets the process exit code. */
 export function run(argv: string[]): void {
+  // A reader that stops early (`rtk … | head`) is not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
   main(argv).then(
     (code) => {
       process.exitCode = code;

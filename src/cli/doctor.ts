@@ -1,0 +1,20 @@
+// `rtk doctor [--json]`.
+import mri from "mri";
+import { doctor } from "../hosts/doctor.js";
+
+export function doctorCli(args: string[]): number {
+  const opts = mri(args, { boolean: ["json"] });
+  const r = doctor({ env: process.env, cwd: process.cwd() });
+  if (opts["json"]) {
+    process.stdout.write(JSON.stringify(r, null, 2) + "\n");
+    return r.ok ? 0 : 1;
+  }
+  const lines = [`rtk ${r.version}`];
+  if (!r.hosts.length) lines.push("no host has rtk installed (rtk init --agent <host>)");
+  for (const h of r.hosts) {
+    lines.push(`${h.title} (${h.scope}): ${h.file}`);
+    for (const c of h.checks) lines.push(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ""}`);
+  }
+  process.stdout.write(lines.join("\n") + "\n");
+  return r.ok ? 0 : 1;
+}

@@ -1,0 +1,123 @@
+// `rtk doctor`: for every installed host, is the hook registered, does its
+// command start an rtk of this version, and does a sample event piped through
+// the installed command come back rewritten.
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { parse } from "../../grammar/parse.js";
+import { literalValue } from "../ast/literal.js";
+import { VERSION } from "../version.js";
+import { installStatus } from "./install.js";
+import { sampleEvent } from "./samples.js";
+import { INSTALLS, type Where } from "./targets.js";
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** The command that fixes it. */
+  fix?: string;
+}
+
+export interface HostReport {
+  host: string;
+  title: string;
+  scope: string;
+  file: string;
+  checks: Check[];
+}
+
+export interface DoctorReport {
+  version: string;
+  hosts: HostReport[];
+  ok: boolean;
+}
+
+const SELF_TEST_COMMAND = "git status";
+
+export function doctor(where: Where): DoctorReport {
+  const hosts: HostReport[] = [];
+  for (const host of INSTALLS) {
+    for (const scope of ["global", "project"] as const) {
+      const s = installStatus(host, scope, where);
+      if (!s || (!s.installed && !s.problem)) continue;
+      const checks: Check[] = [];
+      const reinstall = `rtk init --agent ${host.name} --${scope}`;
+      if (s.problem) checks.push({ name: "settings", ok: false, detail: s.problem, fix: `fix ${s.file} by hand, then ${reinstall}` });
+      else checks.push({ name: "registered", ok: true, detail: s.file });
+      if (s.command) checks.push(...commandChecks(host.name, s.command, reinstall, where));
+      if (host.target.kind === "file") checks.push(pluginCheck(s.file, reinstall));
+      if (host.name === "codex") checks.push(codexFeature(where));
+      hosts.push({ host: host.name, title: host.title, scope, file: s.file, checks });
+    }
+  }
+  return { version: VERSION, hosts, ok: hosts.every((h) => h.checks.every((c) => c.ok)) };
+}
+
+function commandChecks(host: string, command: string, reinstall: string, where: Where): Check[] {
+  const r = parse(command);
+  const cmd = r.ok ? r.script.stmts[0]?.cmd : undefined;
+  const bin = cmd?.kind === "SimpleCommand" && cmd.words[0] ? literalValue(cmd.words[0]) : null;
+  if (!bin) return [{ name: "command", ok: false, detail: `cannot read the hook command ${JSON.stringify(command)}`, fix: reinstall }];
+  try {
+    accessSync(bin, constants.X_OK);
+  } catch {
+    return [{ name: "binary", ok: false, detail: `${bin} is missing or not executable`, fix: reinstall }];
+  }
+  const checks: Check[] = [];
+  const v = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 10000 });
+  const version = v.stdout.trim().replace(/^rtk /, "");
+  checks.push(
+    version === VERSION
+      ? { name: "version", ok: true, detail: `${bin} is rtk ${version}` }
+      : { name: "version", ok: false, detail: `${bin} is rtk ${version || "(no answer)"}, this is rtk ${VERSION}`, fix: reinstall },
+  );
+  const cwd = mkdtempSync(join(tmpdir(), "rtk-doctor-"));
+  try {
+    const event = sampleEvent(host, SELF_TEST_COMMAND, cwd);
+    if (event === null) return checks;
+    const t = spawnSync("/bin/sh", ["-c", command], {
+      input: event,
+      encoding: "utf8",
+      cwd,
+      timeout: 15000,
+      // Route every known tool so the self-test sees a rewrite whichever filters exist.
+      env: { ...where.env, RTK_ROUTES: "all" },
+    });
+    const answered = host === "kiro" ? t.status === 2 && t.stderr.includes(`rtk ${SELF_TEST_COMMAND}`) : t.status === 0 && t.stdout.includes(`rtk ${SELF_TEST_COMMAND}`);
+    checks.push(
+      answered
+        ? { name: "self-test", ok: true, detail: `a sample event came back as \`rtk ${SELF_TEST_COMMAND}\`` }
+        : { name: "self-test", ok: false, detail: `the installed command answered exit ${t.status} ${JSON.stringify((t.stdout || t.stderr).slice(0, 200))}`, fix: reinstall },
+    );
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+  return checks;
+}
+
+function pluginCheck(file: string, reinstall: string): Check {
+  const text = readFileSync(file, "utf8");
+  const lib = /const RTK_LIB = ("[^"]*")/.exec(text)?.[1];
+  const path = lib ? (JSON.parse(lib) as string) : null;
+  return path && existsSync(path)
+    ? { name: "library", ok: true, detail: `the plugin imports ${path}` }
+    : { name: "library", ok: false, detail: `the plugin's library ${path ?? "(none)"} is missing`, fix: reinstall };
+}
+
+function codexFeature(where: Where): Check {
+  const file = join(where.env["CODEX_HOME"] || join(where.env["HOME"] || "", ".codex"), "config.toml");
+  let features: Record<string, unknown> = {};
+  try {
+    const doc = parseToml(readFileSync(file, "utf8")) as Record<string, unknown>;
+    features = (doc["features"] as Record<string, unknown>) ?? {};
+  } catch {
+    // No config (hooks are on by default) or one rtk cannot read: nothing to say about the flag.
+  }
+  const off = features["hooks"] === false || (features["hooks"] === undefined && features["codex_hooks"] === false);
+  return off
+    ? { name: "codex hooks", ok: false, detail: `hooks are switched off in ${file}`, fix: `set \`hooks = true\` under [features] in ${file}` }
+    : { name: "codex hooks", ok: true, detail: "hooks are on (older Codex versions need `hooks = true` under [features])" };
+}

@@ -1,0 +1,337 @@
+// `rtk init`: installs and removes rtk's own entry and nothing else. Settings
+// files are patched surgically and written atomically (temp file and rename in
+// the target's folder, so a symlinked file stays a symlink), with one backup.
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { parse } from "../../grammar/parse.js";
+import { literalValue } from "../ast/literal.js";
+import { unifiedDiff } from "./diff.js";
+import { appendItem, appendMember, applyEdit, JsonSyntaxError, member, parseJson, plain, removeItem, removeMember, type JNode } from "./json-edit.js";
+import type { BlockTarget, FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Where } from "./targets.js";
+
+export type Action = "installed" | "updated" | "unchanged" | "removed" | "absent" | "error";
+
+export interface InitReport {
+  host: string;
+  file: string;
+  action: Action;
+  message: string;
+  /** The change as a unified diff (for --dry-run). */
+  diff: string;
+}
+
+export interface InitRequest {
+  host: HostInstall;
+  scope: Scope;
+  uninstall: boolean;
+  dryRun: boolean;
+  where: Where;
+  paths: RtkPaths;
+}
+
+export const BLOCK_BEGIN = "<!-- rtk:begin -->";
+export const BLOCK_END = "<!-- rtk:end -->";
+
+/** The command a hook runs: the absolute launcher path, quoted when it needs to be. */
+export function hookCommand(bin: string, host: string): string {
+  const quoted = /^[A-Za-z0-9_/.,:@%+=-]+$/.test(bin) ? bin : `'${bin.replace(/'/g, "'\\''")}'`;
+  return `${quoted} hook ${host}`;
+}
+
+/** Whether a hook command is rtk's for this host: `…/rtk hook <host>`, read with rtk's own parser. */
+export function isOurCommand(command: string, host: string): boolean {
+  const r = parse(command);
+  if (!r.ok || r.script.stmts.length !== 1) return false;
+  const cmd = r.script.stmts[0]!.cmd;
+  if (cmd.kind !== "SimpleCommand" || cmd.assigns.length || cmd.redirects.length) return false;
+  const words = cmd.words.map(literalValue);
+  const bin = words[0];
+  return words.length === 3 && !!bin && (bin === "rtk" || bin.endsWith("/rtk")) && words[1] === "hook" && words[2] === host;
+}
+
+export function init(req: InitRequest): InitReport {
+  const scopeFile = req.host.scopes[req.scope];
+  if (!scopeFile) {
+    const scopes = Object.keys(req.host.scopes).join(" or ");
+    return report(req, "", "error", `${req.host.title} has no ${req.scope} install (use --${scopes})`, "");
+  }
+  const file = scopeFile(req.where);
+  const old = readText(file);
+  let next: string | null | Failure;
+  switch (req.host.target.kind) {
+    case "json":
+      next = req.uninstall ? jsonUninstall(old, req.host.target, req.host.name) : jsonInstall(old, req.host.target, hookCommand(req.paths.bin, req.host.name), req.host.name);
+      break;
+    case "file":
+      next = fileChange(old, req.host.target, req.paths, req.uninstall);
+      break;
+    case "block":
+      next = blockChange(old, req.host.target, req.uninstall);
+      break;
+  }
+  if (next instanceof Failure) return report(req, file, "error", `${display(file)}: ${next.message}`, "");
+  if (next === old) {
+    return report(req, file, req.uninstall ? "absent" : "unchanged", req.uninstall ? `${req.host.title}: nothing of rtk's in ${display(file)}` : `${req.host.title}: already installed in ${display(file)}; nothing changed`, "");
+  }
+  const diff = unifiedDiff(old ?? "", next ?? "", display(file));
+  const action: Action = req.uninstall ? "removed" : old !== null && hasOurs(old, req) ? "updated" : "installed";
+  if (req.dryRun) return report(req, file, action, `${req.host.title}: would ${verb(action)} ${display(file)} (dry run, nothing written)`, diff);
+  write(file, old, next);
+  const check = readText(file);
+  if ((check !== null && hasOurs(check, req)) === req.uninstall) {
+    return report(req, file, "error", `${display(file)}: written, but reading it back does not show the change`, diff);
+  }
+  const note = !req.uninstall && req.host.note ? `\n${req.host.note}` : "";
+  return report(req, file, action, `${req.host.title}: ${action} ${display(file)}${note}`, diff);
+}
+
+function verb(a: Action): string {
+  return a === "removed" ? "remove rtk from" : a === "updated" ? "update" : "install into";
+}
+
+function report(req: InitRequest, file: string, action: Action, message: string, diff: string): InitReport {
+  return { host: req.host.name, file, action, message, diff };
+}
+
+class Failure {
+  constructor(readonly message: string) {}
+}
+
+function display(file: string): string {
+  const home = process.env["HOME"];
+  return home && file.startsWith(home + "/") ? "~" + file.slice(home.length) : file;
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+// ---- JSON settings ----------------------------------------------------------------
+
+interface Found {
+  /** Index of the item in the entries array. */
+  item: number;
+  /** Index of the hook inside the item's own `hooks` list (matcher groups), or null for a flat entry. */
+  hook: number | null;
+  command: Extract<JNode, { t: "str" }>;
+}
+
+function entriesArray(root: JNode, path: readonly string[]): Extract<JNode, { t: "arr" }> | null {
+  let n: JNode | undefined = root;
+  for (const k of path) n = member(n, k);
+  return n?.t === "arr" ? n : null;
+}
+
+function findOurs(root: JNode, target: JsonTarget, host: string): Found[] {
+  const arr = entriesArray(root, target.arrayPath);
+  const found: Found[] = [];
+  arr?.items.forEach((item, i) => {
+    const hooks = member(item, "hooks");
+    if (hooks?.t === "arr") {
+      hooks.items.forEach((h, j) => {
+        const c = member(h, "command");
+        if (c?.t === "str" && isOurCommand(c.value, host)) found.push({ item: i, hook: j, command: c });
+      });
+      return;
+    }
+    const c = member(item, "command") ?? member(member(item, "action"), "command");
+    if (c?.t === "str" && isOurCommand(c.value, host)) found.push({ item: i, hook: null, command: c });
+  });
+  return found;
+}
+
+function parseSettings(text: string): JNode | Failure {
+  try {
+    const root = parseJson(text);
+    return root.t === "obj" ? root : new Failure("the top level is not a JSON object; it was left untouched");
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    const before = text.slice(0, e.offset);
+    const line = before.split("\n").length;
+    const column = e.offset - before.lastIndexOf("\n");
+    return new Failure(`not valid JSON (line ${line}, column ${column}: ${e.message}); it was left untouched`);
+  }
+}
+
+const nest = (path: readonly string[], leaf: unknown): unknown => path.reduceRight<unknown>((v, k) => ({ [k]: v }), leaf);
+
+function jsonInstall(old: string | null, target: JsonTarget, command: string, host: string): string | Failure {
+  const entries = target.entries(command);
+  const byHand = `add by hand under "${target.arrayPath.join(".")}": ${JSON.stringify(entries)}`;
+  if (old === null || old.trim() === "") return JSON.stringify({ ...target.skeleton, ...(nest(target.arrayPath, entries) as object) }, null, 2) + "\n";
+  let root = parseSettings(old);
+  if (root instanceof Failure) return new Failure(`${root.message}; ${byHand}`);
+  const found = findOurs(root, target, host);
+  if (found.length) {
+    // Our entry is there: only its command may need the current path.
+    let text = old;
+    for (const f of [...found].reverse()) {
+      if (f.command.value !== command) text = applyEdit(text, { start: f.command.start, end: f.command.end, text: JSON.stringify(command) });
+    }
+    return text;
+  }
+  let text = old;
+  for (const entry of entries) {
+    root = parseSettings(text) as JNode;
+    let node: JNode = root;
+    for (let k = 0; k < target.arrayPath.length; k++) {
+      const key = target.arrayPath[k]!;
+      const child = member(node, key);
+      const last = k === target.arrayPath.length - 1;
+      if (!child) {
+        if (node.t !== "obj") return new Failure(`unexpected shape at "${key}"; it was left untouched; ${byHand}`);
+        text = applyEdit(text, appendMember(text, node, key, nest(target.arrayPath.slice(k + 1), [entry])));
+        break;
+      }
+      if (last) {
+        if (child.t !== "arr") return new Failure(`"${target.arrayPath.join(".")}" is not a list; it was left untouched; ${byHand}`);
+        text = applyEdit(text, appendItem(text, child, entry));
+      } else if (child.t !== "obj") {
+        return new Failure(`"${key}" is not an object; it was left untouched; ${byHand}`);
+      }
+      node = child;
+    }
+  }
+  return text;
+}
+
+function jsonUninstall(old: string | null, target: JsonTarget, host: string): string | null | Failure {
+  if (old === null) return null;
+  if (old.trim() === "") return old;
+  let text = old;
+  for (;;) {
+    const root = parseSettings(text);
+    if (root instanceof Failure) return root;
+    const found = findOurs(root, target, host);
+    const f = found[found.length - 1];
+    if (!f) break;
+    const arr = entriesArray(root, target.arrayPath)!;
+    const group = member(arr.items[f.item], "hooks");
+    const edit = f.hook !== null && group?.t === "arr" && group.items.length > 1 ? removeItem(group, f.hook) : removeItem(arr, f.item);
+    text = applyEdit(text, edit);
+  }
+  if (text === old) return old;
+  // Containers left empty by the removal go too, down to the file itself.
+  for (let depth = target.arrayPath.length; depth >= 1; depth--) {
+    const root = parseSettings(text) as JNode;
+    const chain: JNode[] = [root];
+    for (const k of target.arrayPath.slice(0, depth)) {
+      const c = member(chain[chain.length - 1], k);
+      if (!c) break;
+      chain.push(c);
+    }
+    if (chain.length !== depth + 1) continue;
+    const node = chain[depth]!;
+    const empty = (node.t === "arr" && node.items.length === 0) || (node.t === "obj" && node.members.length === 0);
+    if (!empty) break;
+    const parent = chain[depth - 1] as Extract<JNode, { t: "obj" }>;
+    text = applyEdit(text, removeMember(parent, parent.members.findIndex((m) => m.key === target.arrayPath[depth - 1])));
+  }
+  const rest = plain(parseSettings(text) as JNode);
+  return isDeepStrictEqual(rest, {}) || isDeepStrictEqual(rest, target.skeleton) ? null : text;
+}
+
+function hasOurs(text: string, req: InitRequest): boolean {
+  const t = req.host.target;
+  switch (t.kind) {
+    case "json": {
+      const root = parseSettings(text);
+      return !(root instanceof Failure) && findOurs(root, t, req.host.name).length > 0;
+    }
+    case "file":
+      return text.includes(t.marker);
+    case "block":
+      return text.includes(BLOCK_BEGIN) && text.includes(BLOCK_END);
+  }
+}
+
+// ---- whole files and blocks ---------------------------------------------------------
+
+function fileChange(old: string | null, target: FileTarget, paths: RtkPaths, uninstall: boolean): string | null | Failure {
+  if (old !== null && !old.includes(target.marker)) {
+    return uninstall ? old : new Failure("exists and was not written by rtk; it was left untouched (move it away to install)");
+  }
+  return uninstall ? null : target.content(paths);
+}
+
+function blockChange(old: string | null, target: BlockTarget, uninstall: boolean): string | null | Failure {
+  const block = `${BLOCK_BEGIN}\n${target.content}\n${BLOCK_END}`;
+  const text = old ?? "";
+  const start = text.indexOf(BLOCK_BEGIN);
+  const endMarker = start >= 0 ? text.indexOf(BLOCK_END, start) : -1;
+  if (start >= 0 && endMarker < 0) return new Failure(`has \`${BLOCK_BEGIN}\` without \`${BLOCK_END}\`; it was left untouched`);
+  if (uninstall) {
+    if (start < 0) return old;
+    let from = start;
+    let to = endMarker + BLOCK_END.length;
+    if (text[to] === "\n") to++;
+    if (from >= 2 && text[from - 1] === "\n" && text[from - 2] === "\n") from--;
+    const rest = text.slice(0, from) + text.slice(to);
+    return rest.trim() === "" ? null : rest;
+  }
+  if (start >= 0) return text.slice(0, start) + block + text.slice(endMarker + BLOCK_END.length);
+  if (old === null || old === "") return block + "\n";
+  return old + (old.endsWith("\n") ? "\n" : "\n\n") + block + "\n";
+}
+
+// ---- writing -------------------------------------------------------------------------
+
+/** Backs up the old file, then writes (or removes) it atomically, following a symlink to its target. */
+function write(file: string, old: string | null, next: string | null): void {
+  let target = file;
+  let symlink = false;
+  try {
+    symlink = lstatSync(file).isSymbolicLink();
+    target = realpathSync(file);
+  } catch {
+    mkdirSync(dirname(file), { recursive: true });
+  }
+  if (old !== null) copyFileSync(target, file + ".rtk-bak");
+  if (next === null && !symlink) {
+    unlinkSync(target);
+    return;
+  }
+  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
+  const tmp = join(dirname(target), `.${basename(target)}.rtk-${process.pid}.tmp`);
+  writeFileSync(tmp, next ?? "{}\n", { mode, flag: "wx" });
+  renameSync(tmp, target);
+}
+
+// ---- status ----------------------------------------------------------------------------
+
+export interface InstallStatus {
+  host: string;
+  title: string;
+  scope: Scope;
+  file: string;
+  installed: boolean;
+  /** The hook command found, for JSON targets. */
+  command: string | null;
+  problem: string | null;
+}
+
+export function installStatus(host: HostInstall, scope: Scope, where: Where): InstallStatus | null {
+  const scopeFile = host.scopes[scope];
+  if (!scopeFile) return null;
+  const file = scopeFile(where);
+  const base = { host: host.name, title: host.title, scope, file, installed: false, command: null, problem: null };
+  let text: string | null;
+  try {
+    text = readText(file);
+  } catch (e) {
+    return { ...base, problem: `cannot read: ${(e as Error).message}` };
+  }
+  if (text === null) return base;
+  const t = host.target;
+  if (t.kind !== "json") return { ...base, installed: t.kind === "file" ? text.includes(t.marker) : text.includes(BLOCK_BEGIN) };
+  const root = parseSettings(text);
+  if (root instanceof Failure) return { ...base, problem: root.message };
+  const found = findOurs(root, t, host.name);
+  return { ...base, installed: found.length > 0, command: found[0]?.command.value ?? null };
+}
