@@ -10,7 +10,8 @@ import type { RewriteResult } from "../rewrite/rewrite.js";
 
 export function explainCommand(args: string[], read: (arg: string) => string): number {
   const opts = mri(args, { boolean: ["tree", "json", "canonical"], string: ["host"] });
-  const positional = opts._.map(String);
+  // mri drops a lone "-" (read the command from stdin): keep it.
+  const positional = opts._.length ? opts._.map(String) : args.includes("-") ? ["-"] : [];
   if (positional.length !== 1) {
     process.stderr.write('usage: rtk explain [--tree | --json | --canonical] "<command>"\n');
     return 2;

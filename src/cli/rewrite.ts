@@ -6,7 +6,8 @@ import { resultJson, rewrite, UnknownHostError } from "../api.js";
 
 export function rewriteCli(args: string[], read: (arg: string) => string): number {
   const opts = mri(args, { boolean: ["json"], string: ["host"] });
-  const positional = opts._.map(String);
+  // mri drops a lone "-" (read the command from stdin): keep it.
+  const positional = opts._.length ? opts._.map(String) : args.includes("-") ? ["-"] : [];
   if (positional.length !== 1) {
     process.stderr.write('usage: rtk rewrite [--json] [--host <name>] "<command>"   (or - to read stdin)\n');
     return 1;

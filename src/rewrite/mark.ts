@@ -81,18 +81,19 @@ function firstFailure(c: Classified, facts: InputFacts, ctx: MarkContext): Reaso
   if (tool === "rtk") return "already-rtk";
   if (PRIVILEGE.has(tool)) return "privilege";
   const assigned = [...c.node.assigns.map((a) => a.name), ...c.peeled.envAssigns];
-  if (assigned.includes("RTK_DISABLED")) return "disabled-prefix";
+  const before = (offsets: readonly number[]) => offsets.some((at) => at <= c.node.span.start);
+  if (assigned.includes("RTK_DISABLED") || before(facts.disabledAt)) return "disabled-prefix";
   if (assigned.includes("PATH") || c.peeled.envClears || c.peeled.envUnsets.includes("PATH")) return "path-changed";
-  if (facts.pathChanges.some((at) => at <= c.node.span.start)) return "path-changed";
+  if (before(facts.pathChanges)) return "path-changed";
   if (facts.shadowed.has(cmd)) return "shadowed";
   if (INDIRECT.has(tool) || (SHELLS.has(tool) && c.argv.slice(1).some((w) => w === null || /^-[a-z]*c[a-z]*$/.test(w)))) return "indirect";
   if (!c.match) return "no-route";
   if (excluded(c, ctx.exclusions)) return "excluded";
-  if (c.node.redirects.some(stdoutToFile) || c.position.enclosingFileRedirect) return "stdout-to-file";
+  if (c.node.redirects.some(stdoutToFile) || c.position.enclosingFileRedirect || before(facts.stdoutAwayAt)) return "stdout-to-file";
   if (c.position.inSubstitution) return "stdout-captured";
   if (c.position.pipes.some((p) => p.role === "consumer")) return "pipe-consumer";
   for (const p of c.position.pipes) {
-    if (!c.match.route.pipeSafe || !p.later.every(isDisplaySink)) return "pipe-producer";
+    if (!c.match.route.pipeSafe || !p.later.every((st) => isDisplaySink(st, facts.shadowed))) return "pipe-producer";
   }
   if (c.position.background) return "background";
   if (c.match.indirect) return "indirect";
@@ -120,12 +121,14 @@ const FOLLOW = /^(-[a-zA-Z]*[fF][a-zA-Z]*|--follow(=.*)?|--retry)$/;
  * A pipeline stage that only displays what it reads: head/tail without follow,
  * cat/less/more, all with no file operands and their output reaching the agent.
  */
-export function isDisplaySink(st: A.Stmt): boolean {
+export function isDisplaySink(st: A.Stmt, shadowed: ReadonlySet<string> = new Set()): boolean {
   const c = st.cmd;
   if (st.negated || c.kind !== "SimpleCommand" || c.redirects.some(stdoutToFile)) return false;
   const words = c.words.map(literalValue);
   if (words.some((w) => w === null)) return false;
   const [cmd, ...args] = words as string[];
+  // A `head` the input defines itself is not the display sink.
+  if (cmd === undefined || shadowed.has(cmd)) return false;
   switch (cmd) {
     case "head":
     case "tail":

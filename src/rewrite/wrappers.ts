@@ -85,8 +85,9 @@ const WRAPPERS: Readonly<Record<string, (v: Values, i: number, fx: Effects) => S
       }
     }
   },
+  // `command -p` looks the command up in a default PATH that need not hold rtk.
   command(v, i) {
-    const j = options(v, i, [], ["-p"], ["-v", "-V"]);
+    const j = options(v, i, [], [], ["-v", "-V", "-p"]);
     return j === "unknown" ? j : after(v, j);
   },
   builtin: (v, i) => after(v, i),
@@ -96,8 +97,13 @@ const WRAPPERS: Readonly<Record<string, (v: Values, i: number, fx: Effects) => S
     const j = options(v, i, [], ["-p"]);
     return j === "unknown" ? j : after(v, j);
   },
-  exec(v, i) {
-    const j = options(v, i, ["-a"], ["-c", "-l"]);
+  exec(v, i, fx) {
+    // `exec -c` runs the command with an empty environment, like `env -i`.
+    for (let k = i; v[k]?.startsWith("-") && v[k] !== "--"; k++) {
+      if (v[k] === "-a") k++;
+      else if (/^-[a-z]*c/.test(v[k]!)) fx.envClears = true;
+    }
+    const j = options(v, i, ["-a"], ["-c", "-l", "-cl", "-lc"]);
     return j === "unknown" ? j : after(v, j);
   },
   timeout(v, i) {

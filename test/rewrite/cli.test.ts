@@ -1,0 +1,415 @@
+// End to end: the built CLI (`dist/rtk.cjs rewrite`) against the subprocess
+// contract of spec/rewrite.md — stdout carries the rewritten command without a
+// trailing newline or nothing, the exit code says how to hand it back (0 allow,
+// 1 nothing, 2 deny, 3 ask), warnings go to stderr and never break the contract.
+// Every test runs with a fresh temporary HOME, config folder and working folder.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CLI = join(ROOT, "dist", "rtk.cjs");
+
+before(() => {
+  const b = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
+  assert.equal(b.status, 0, `build failed: ${b.stderr}`);
+});
+
+/** The parent environment without anything that would steer rtk. */
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    if (k.startsWith("RTK_") || k === "CLAUDE_CONFIG_DIR" || k === "XDG_CONFIG_HOME" || k.startsWith("NODE_TEST") || k === "NODE_OPTIONS") continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+interface Sandbox {
+  home: string;
+  cfg: string;
+  cwd: string;
+}
+
+function sandbox(): Sandbox {
+  const home = mkdtempSync(join(tmpdir(), "rtk-cli-home-"));
+  const cfg = join(home, "xdg");
+  const cwd = join(home, "project");
+  mkdirSync(cfg, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  return { home, cfg, cwd };
+}
+
+function writeFile(path: string, text: string) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+interface RunOptions {
+  input?: string;
+  env?: Record<string, string | undefined>;
+  /** Text of $XDG_CONFIG_HOME/rtk/config.toml. */
+  config?: string;
+  /** Runs inside the fresh sandbox before rtk starts. */
+  setup?: (s: Sandbox) => void;
+  /** Leave XDG_CONFIG_HOME unset (config then comes from $HOME/.config). */
+  noXdg?: boolean;
+}
+
+function rtk(args: string[], o: RunOptions = {}) {
+  const s = sandbox();
+  if (o.config !== undefined) writeFile(join(s.cfg, "rtk", "config.toml"), o.config);
+  o.setup?.(s);
+  const env: Record<string, string> = { ...baseEnv(), RTK_ROUTES: "all", HOME: s.home, XDG_CONFIG_HOME: s.cfg };
+  if (o.noXdg) delete env["XDG_CONFIG_HOME"];
+  for (const [k, v] of Object.entries(o.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: s.cwd, env, input: o.input ?? "", encoding: "utf8", timeout: 30_000 });
+  assert.equal(r.error, undefined, String(r.error));
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, sandbox: s };
+}
+
+const rewrite = (cmd: string, o?: RunOptions) => rtk(["rewrite", cmd], o);
+
+function json(stdout: string) {
+  let v: unknown;
+  assert.doesNotThrow(() => (v = JSON.parse(stdout)), `stdout is one JSON object: ${JSON.stringify(stdout)}`);
+  assert.equal(typeof v, "object");
+  return v as {
+    rewritten: string | null;
+    verdict: string;
+    exit: number;
+    segments: { span: [number, number]; text: string; command: string | null; decision: string; reason: string | null; route: string | null }[];
+  };
+}
+
+describe("rtk rewrite: stdout and exit codes", () => {
+  test("a routed command is rewritten: exit 3, the rewrite on stdout, no trailing newline", () => {
+    const r = rewrite("git status");
+    assert.equal(r.stdout, "rtk git status");
+    assert.equal(r.status, 3);
+    assert.equal(r.stderr, "");
+  });
+
+  test("the spec example", () => {
+    const r = rewrite("FOO=1 timeout 60 npx vitest run 2>&1 | tail -30 && git status");
+    assert.equal(r.stdout, "FOO=1 timeout 60 rtk npx vitest run 2>&1 | tail -30 && rtk git status");
+    assert.equal(r.status, 3);
+  });
+
+  test("a multi-line input keeps its bytes: nothing added, nothing removed", () => {
+    const r = rewrite("# build\ngit status\nnpm test\n");
+    assert.equal(r.stdout, "# build\nrtk git status\nrtk npm test\n");
+    assert.equal(r.status, 3);
+  });
+
+  test("some parts rewritten, some kept", () => {
+    const r = rewrite("git log | head && npm test > /dev/null; cargo test 2>&1 | tail -5");
+    assert.equal(r.stdout, "git log | head && npm test > /dev/null; rtk cargo test 2>&1 | tail -5");
+    assert.equal(r.status, 3);
+  });
+
+  for (const [cmd, why] of [
+    ["echo hi", "no route"],
+    ["git status > out.txt", "stdout to a file"],
+    ["git log | grep fix", "pipe into a program"],
+    ["echo $(git status)", "captured"],
+    ["sudo git status", "privilege"],
+    ["git status &", "background"],
+    ["f() { git status; }", "function body"],
+    ['git status "', "parse error"],
+    ["if true; then", "parse error"],
+    ["rtk git status", "already rtk"],
+    ["", "empty input"],
+  ] as const) {
+    test(`nothing to rewrite (${why}): exit 1, empty stdout: ${JSON.stringify(cmd)}`, () => {
+      const r = rewrite(cmd);
+      assert.equal(r.stdout, "");
+      assert.equal(r.status, 1);
+    });
+  }
+});
+
+// DISAGREES: `rtk rewrite -` prints the usage and exits 1 — mri drops a lone "-" from
+// the positionals (see scratch/rewrite-disagreements.md); these tests keep the spec.
+describe("rtk rewrite -: the command from stdin", () => {
+  test("reads the command from stdin", () => {
+    const r = rtk(["rewrite", "-"], { input: "git status && npm test" });
+    assert.equal(r.stdout, "rtk git status && rtk npm test");
+    assert.equal(r.status, 3);
+  });
+
+  test("a multi-line script with a here-document from stdin", () => {
+    const src = "cat <<'EOF'\ngit status\nEOF\ngit diff\n";
+    const r = rtk(["rewrite", "-"], { input: src });
+    assert.equal(r.stdout, "rtk cat <<'EOF'\ngit status\nEOF\nrtk git diff\n");
+    assert.equal(r.status, 3);
+  });
+
+  test("nothing to rewrite from stdin: exit 1, empty stdout", () => {
+    const r = rtk(["rewrite", "-"], { input: "echo hi" });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+    assert.doesNotMatch(r.stderr, /usage/i);
+  });
+
+  test("--json with stdin", () => {
+    const r = rtk(["rewrite", "--json", "-"], { input: "npm test" });
+    assert.equal(r.status, 3);
+    assert.equal(json(r.stdout).rewritten, "rtk npm test");
+  });
+});
+
+describe("rtk rewrite --json", () => {
+  test("a rewrite: fields, segments and the same exit code", () => {
+    const cmd = "git status && npm test | grep x";
+    const plain = rewrite(cmd);
+    const r = rtk(["rewrite", "--json", cmd]);
+    assert.equal(r.status, plain.status);
+    assert.equal(r.status, 3);
+    const j = json(r.stdout);
+    assert.equal(j.rewritten, "rtk git status && npm test | grep x");
+    assert.equal(j.rewritten, plain.stdout);
+    assert.equal(j.verdict, "default");
+    assert.equal(j.exit, 3);
+    assert.deepEqual(
+      j.segments.map((s) => ({ span: s.span, text: s.text, command: s.command, decision: s.decision, reason: s.reason, route: s.route })),
+      [
+        { span: [0, 10], text: "git status", command: "git", decision: "rewrite", reason: null, route: "git.status" },
+        { span: [14, 22], text: "npm test", command: "npm", decision: "keep", reason: "pipe-producer", route: "npm.test" },
+        { span: [25, 31], text: "grep x", command: "grep", decision: "keep", reason: "pipe-consumer", route: "grep" },
+      ],
+    );
+  });
+
+  test("nothing rewritten: rewritten null, exit 1 both ways", () => {
+    const r = rtk(["rewrite", "--json", "echo hi && git log | head"]);
+    assert.equal(r.status, 1);
+    const j = json(r.stdout);
+    assert.equal(j.rewritten, null);
+    assert.equal(j.exit, 1);
+    assert.equal(j.verdict, "default");
+    assert.deepEqual(
+      j.segments.map((s) => [s.command, s.decision, s.reason, s.route]),
+      [
+        ["echo", "keep", "no-route", null],
+        ["git", "keep", "pipe-producer", "git.log"],
+        ["head", "keep", "pipe-consumer", "head"],
+      ],
+    );
+  });
+
+  test("an unattestable input: verdict ask, nothing rewritten", () => {
+    const r = rtk(["rewrite", "--json", "git status; echo hi > f"]);
+    assert.equal(r.status, 1);
+    const j = json(r.stdout);
+    assert.equal(j.rewritten, null);
+    assert.equal(j.verdict, "ask");
+    assert.deepEqual(
+      j.segments.map((s) => s.reason),
+      ["unattestable", "no-route"],
+    );
+  });
+
+  test("a parse error: no segments, exit 1", () => {
+    const r = rtk(["rewrite", "--json", 'git status "']);
+    assert.equal(r.status, 1);
+    const j = json(r.stdout);
+    assert.equal(j.rewritten, null);
+    assert.equal(j.exit, 1);
+    assert.deepEqual(j.segments, []);
+  });
+
+  test("already rtk: reason already-rtk, exit 1", () => {
+    const r = rtk(["rewrite", "--json", "rtk git status"]);
+    assert.equal(r.status, 1);
+    const j = json(r.stdout);
+    assert.equal(j.rewritten, null);
+    assert.deepEqual(
+      j.segments.map((s) => s.reason),
+      ["already-rtk"],
+    );
+  });
+
+  test("--json may follow the command", () => {
+    const r = rtk(["rewrite", "git status", "--json"]);
+    assert.equal(r.status, 3);
+    assert.equal(json(r.stdout).rewritten, "rtk git status");
+  });
+
+  test("the exit code matches the plain form on a mixed input", () => {
+    for (const cmd of ["git status; echo x", "cat <<EOF\n$(git status)\nEOF", "npm test | tail -3", "$GIT status"]) {
+      const plain = rewrite(cmd);
+      const j = rtk(["rewrite", "--json", cmd]);
+      assert.equal(j.status, plain.status, cmd);
+      assert.equal(json(j.stdout).exit, plain.status, cmd);
+      assert.equal(json(j.stdout).rewritten, plain.stdout === "" ? null : plain.stdout, cmd);
+    }
+  });
+});
+
+describe("RTK_DISABLED in rtk's environment", () => {
+  test("RTK_DISABLED=1: exit 1 and nothing printed", () => {
+    const r = rewrite("git status && npm test", { env: { RTK_DISABLED: "1" } });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+  });
+
+  test("RTK_DISABLED=1 with --json: reason disabled for every part", () => {
+    const r = rtk(["rewrite", "--json", "git status && npm test"], { env: { RTK_DISABLED: "1" } });
+    assert.equal(r.status, 1);
+    const j = json(r.stdout);
+    assert.equal(j.rewritten, null);
+    assert.deepEqual(
+      j.segments.map((s) => s.reason),
+      ["disabled", "disabled"],
+    );
+  });
+
+  test("RTK_DISABLED=1 wins over a config file, broken or not", () => {
+    const r = rewrite("git status", { env: { RTK_DISABLED: "1" }, config: "[hooks\nbroken" });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+  });
+
+  test("RTK_DISABLED=0 does not disable", () => {
+    const r = rewrite("git status", { env: { RTK_DISABLED: "0" } });
+    assert.equal(r.stdout, "rtk git status");
+    assert.equal(r.status, 3);
+  });
+});
+
+describe("the config file", () => {
+  const CONFIG = `[hooks]\nexclude_commands = ["git push", "^npm (test|run)"]\ntransparent_prefixes = ["dotenv --", "op run --"]\n`;
+
+  test("exclude_commands: `git push` excludes `git push origin x`", () => {
+    const r = rewrite("git push origin x", { config: CONFIG });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+  });
+
+  test("exclude_commands: `git push` does not exclude `git status`", () => {
+    const r = rewrite("git status", { config: CONFIG });
+    assert.equal(r.stdout, "rtk git status");
+    assert.equal(r.status, 3);
+  });
+
+  test("exclude_commands: one excluded part among others", () => {
+    const r = rewrite("git add . && git commit -m x && git push && npm test", { config: CONFIG });
+    assert.equal(r.stdout, "rtk git add . && rtk git commit -m x && git push && npm test");
+    assert.equal(r.status, 3);
+  });
+
+  test("exclude_commands: --json shows reason excluded", () => {
+    const r = rtk(["rewrite", "--json", "FOO=1 git push"], { config: CONFIG });
+    assert.equal(r.status, 1);
+    assert.deepEqual(
+      json(r.stdout).segments.map((s) => s.reason),
+      ["excluded"],
+    );
+  });
+
+  test("transparent_prefixes: `dotenv --` and `op run --` are peeled", () => {
+    const a = rewrite("dotenv -- npm install", { config: CONFIG });
+    assert.equal(a.stdout, "dotenv -- rtk npm install");
+    assert.equal(a.status, 3);
+    const b = rewrite("op run -- git status", { config: CONFIG });
+    assert.equal(b.stdout, "op run -- rtk git status");
+    assert.equal(b.status, 3);
+  });
+
+  test("transparent_prefixes: without the config, `dotenv --` is not a wrapper", () => {
+    const r = rewrite("dotenv -- npm install");
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+  });
+
+  test("the config is read from $HOME/.config/rtk/config.toml when XDG_CONFIG_HOME is unset", () => {
+    const r = rewrite("git push", {
+      noXdg: true,
+      setup: (s) => writeFile(join(s.home, ".config", "rtk", "config.toml"), CONFIG),
+    });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+  });
+
+  test("a broken config file (invalid TOML): a warning on stderr, the rewrite still happens with defaults", () => {
+    const r = rewrite("git push origin x", { config: '[hooks\nexclude_commands = ["git push"' });
+    assert.equal(r.stdout, "rtk git push origin x");
+    assert.equal(r.status, 3);
+    assert.match(r.stderr, /config\.toml/);
+    assert.notEqual(r.stderr.trim(), "");
+  });
+
+  test("a broken config file with --json: still one JSON object on stdout, the warning on stderr", () => {
+    const r = rtk(["rewrite", "--json", "git status"], { config: "not = [toml" });
+    assert.equal(r.status, 3);
+    assert.equal(json(r.stdout).rewritten, "rtk git status");
+    assert.match(r.stderr, /config\.toml/);
+  });
+
+  test("a config value of the wrong type: a warning, defaults", () => {
+    const r = rewrite("git push", { config: `[hooks]\nexclude_commands = "git push"\n` });
+    assert.equal(r.stdout, "rtk git push");
+    assert.equal(r.status, 3);
+    assert.notEqual(r.stderr.trim(), "");
+  });
+
+  test("a config without [hooks] changes nothing and warns about nothing", () => {
+    const r = rewrite("git status", { config: `[other]\nx = 1\n` });
+    assert.equal(r.stdout, "rtk git status");
+    assert.equal(r.status, 3);
+    assert.equal(r.stderr, "");
+  });
+});
+
+describe("the host's permission rules (Claude Code settings)", () => {
+  const settings = (perm: object) => (s: Sandbox) => writeFile(join(s.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: perm }));
+
+  test("every part allowed: exit 0 with the rewrite", () => {
+    const r = rewrite("git status && npm test", { setup: settings({ allow: ["Bash(git status)", "Bash(npm test:*)"] }) });
+    assert.equal(r.stdout, "rtk git status && rtk npm test");
+    assert.equal(r.status, 0);
+  });
+
+  test("one part not allowed: exit 3 (ask)", () => {
+    const r = rewrite("git status && git push", { setup: settings({ allow: ["Bash(git status)"] }) });
+    assert.equal(r.stdout, "rtk git status && rtk git push");
+    assert.equal(r.status, 3);
+  });
+
+  test("a deny rule: exit 2, nothing on stdout", () => {
+    const r = rewrite("git status && git push --force", { setup: settings({ deny: ["Bash(git push:*)"], allow: ["Bash(*)"] }) });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 2);
+  });
+
+  test("a deny rule wins even when nothing would be rewritten", () => {
+    const r = rewrite("rm -rf /tmp/x", { setup: settings({ deny: ["Bash(rm:*)"] }) });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 2);
+  });
+});
+
+describe("usage errors", () => {
+  test("a missing argument: usage on stderr, nothing on stdout", () => {
+    const r = rtk(["rewrite"]);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /usage/i);
+    assert.ok(r.status !== 0 && r.status !== 3, `exit ${r.status}`);
+  });
+
+  test("two arguments: usage on stderr, nothing on stdout", () => {
+    const r = rtk(["rewrite", "git", "status"]);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /usage/i);
+    assert.ok(r.status !== 0 && r.status !== 3, `exit ${r.status}`);
+  });
+});
