@@ -20,6 +20,6 @@ if (built.status !== 0) process.exit(built.status ?? 1);
 
 const run = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-reporter-destination=stdout", ...files], {
   stdio: "inherit",
-  env: { ...process.env, RTK_TEST: "1" },
+  env: { ...process.env, RTK_TEST: "1", RTK_TEST_BUILT: "1" },
 });
 process.exit(run.status ?? 1);

@@ -11,6 +11,9 @@ Usage:
   rtk init --agent <host> [--global|--project] [--dry-run] [--uninstall]
                                                             install rtk's hook for a host; --show for every host
   rtk doctor [--json]                                       check every installed hook, end to end
+  rtk [--raw] <command> [args…]                             run a command; routed tools print a compact form
+  rtk proxy <command> [args…]                               run a command exactly, unfiltered
+  rtk recall <id> [--grep P] [--head N] [--tail N] | --list  print what a compact form left out
   rtk help                                                    this text
   rtk --version
 
@@ -50,9 +53,22 @@ export async function main(argv: string[]): Promise<number> {
       const { explainCommand } = await import("./explain.js");
       return explainCommand(rest, readCommandArg);
     }
-    default:
-      process.stderr.write(`rtk: unknown command \`${cmd}\` (see \`rtk help\`)\n`);
-      return 2;
+    case "recall": {
+      const { recallCli } = await import("./recall.js");
+      return recallCli(rest);
+    }
+    case "proxy": {
+      const { runPassthrough } = await import("../runtime/run.js");
+      if (!rest.length) {
+        process.stderr.write("usage: rtk proxy <command> [args…]\n");
+        return 2;
+      }
+      return runPassthrough(rest, process.env);
+    }
+    default: {
+      const { runTool } = await import("../runtime/dispatch.js");
+      return runTool(argv);
+    }
   }
 }
 

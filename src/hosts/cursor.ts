@@ -24,7 +24,7 @@ export const cursor: HookAdapter<null> = {
       case "rewrite":
         return json({ continue: true, permission: outcome.allow ? "allow" : "ask", updated_input: { command: outcome.command } });
       case "active-deny":
-        return json({ continue: true, permission: "deny", user_message: outcome.reason, agent_message: outcome.reason });
+        return json({ continue: true, permission: "deny" });
       default:
         return EMPTY;
     }

@@ -39,10 +39,12 @@ const SELF_TEST_COMMAND = "git status";
 
 export function doctor(where: Where): DoctorReport {
   const hosts: HostReport[] = [];
+  const seen = new Set<string>();
   for (const host of INSTALLS) {
     for (const scope of ["global", "project"] as const) {
       const s = installStatus(host, scope, where);
-      if (!s || (!s.installed && !s.problem)) continue;
+      if (!s || (!s.installed && !s.problem) || seen.has(s.file)) continue;
+      seen.add(s.file);
       const checks: Check[] = [];
       const reinstall = `rtk init --agent ${host.name} --${scope}`;
       if (s.problem) checks.push({ name: "settings", ok: false, detail: s.problem, fix: `fix ${s.file} by hand, then ${reinstall}` });

@@ -268,16 +268,18 @@ function blockChange(old: string | null, target: BlockTarget, uninstall: boolean
   if (start >= 0 && endMarker < 0) return new Failure(`has \`${BLOCK_BEGIN}\` without \`${BLOCK_END}\`; it was left untouched`);
   if (uninstall) {
     if (start < 0) return old;
-    let from = start;
     let to = endMarker + BLOCK_END.length;
-    if (text[to] === "\n") to++;
-    if (from >= 2 && text[from - 1] === "\n" && text[from - 2] === "\n") from--;
+    // The block and the blank line before it; a file that had no final newline gets none back.
+    const finalNewline = text[to] === "\n";
+    if (finalNewline) to++;
+    let from = start;
+    if (text.slice(0, from).endsWith("\n\n")) from -= finalNewline ? 1 : 2;
     const rest = text.slice(0, from) + text.slice(to);
     return rest.trim() === "" ? null : rest;
   }
   if (start >= 0) return text.slice(0, start) + block + text.slice(endMarker + BLOCK_END.length);
   if (old === null || old === "") return block + "\n";
-  return old + (old.endsWith("\n") ? "\n" : "\n\n") + block + "\n";
+  return old.endsWith("\n") ? old + "\n" + block + "\n" : old + "\n\n" + block;
 }
 
 // ---- writing -------------------------------------------------------------------------

@@ -8,7 +8,11 @@ export const kiro: HookAdapter<ClaudeCtx> = {
   name: "kiro",
   title: "Kiro",
   rules: "none",
-  decode: (event) => decodeClaudeShape(event, ["execute_bash", "executeBash", "shell"]),
+  decode(event) {
+    // Kiro's own events are camelCase; the Claude-style name is accepted too.
+    const e = event && typeof event === "object" && (event as Record<string, unknown>)["hook_event_name"] === "preToolUse" ? { ...(event as object), hook_event_name: "PreToolUse" } : event;
+    return decodeClaudeShape(e, ["execute_bash", "executeBash", "shell"]);
+  },
   encode(outcome) {
     switch (outcome.kind) {
       case "rewrite":

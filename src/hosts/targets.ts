@@ -57,8 +57,8 @@ export interface HostInstall {
 
 const home = (w: Where) => w.env["HOME"] || homedir();
 const config = (w: Where) => w.env["XDG_CONFIG_HOME"] || join(home(w), ".config");
-/** The project folder: the nearest one with the host's folder, else the git top level, else cwd. */
-const project = (w: Where, folder: string) => projectRoot(w.cwd, folder) ?? w.cwd;
+/** The project folder: the nearest one below HOME with the host's folder, else the git top level, else cwd. */
+const project = (w: Where, folder: string) => projectRoot(w.cwd, folder, home(w)) ?? w.cwd;
 
 const commandHook = (command: string, timeout?: number) => ({ type: "command", command, ...(timeout !== undefined ? { timeout } : {}) });
 
@@ -157,7 +157,7 @@ export const INSTALLS: readonly HostInstall[] = [
       skeleton: { version: "v1" },
       entries: (command) =>
         ["execute_bash", "executeBash", "shell"].map((matcher) => ({
-          name: `rtk (${matcher})`,
+          name: "rtk",
           trigger: "PreToolUse",
           matcher,
           action: { type: "command", command, timeout: 5 },

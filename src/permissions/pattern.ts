@@ -18,8 +18,8 @@ export function matchesPattern(pattern: string, text: string): boolean {
     if (prefix.endsWith(":") || prefix.endsWith(" ")) prefix = prefix.slice(0, -1);
     return wordPrefix(prefix, text);
   }
-  // A glob: a trailing `:*` reads as ` *` (`git -C * diff:*`).
-  const glob = pattern.endsWith(":*") ? pattern.slice(0, -2) + " *" : pattern;
+  // A glob: a trailing `:*` reads as ` *` (`git -C * diff:*`); `**` is the same as `*`.
+  const glob = (pattern.endsWith(":*") ? pattern.slice(0, -2) + " *" : pattern).replace(/\*+/g, "*");
   return globMatch(glob.split("*"), text);
 }
 

@@ -66,7 +66,7 @@ export function loadRules(family: RuleFamily, cwd: string, env: Env, warn: (msg:
       break;
     }
     case "gemini": {
-      const project = projectRoot(ctx.cwd, ".gemini");
+      const project = projectRoot(ctx.cwd, ".gemini", home(env));
       const file = project && geminiTrusted(project, ctx) ? join(project, ".gemini", "settings.json") : join(home(env), ".gemini", "settings.json");
       const tools = obj(obj(readJson(file, ctx))?.["tools"]);
       for (const tool of ["run_shell_command", "ShellTool"]) {
@@ -77,7 +77,7 @@ export function loadRules(family: RuleFamily, cwd: string, env: Env, warn: (msg:
     }
     case "factory": {
       const dirs = [join(home(env), ".factory")];
-      const project = projectRoot(ctx.cwd, ".factory");
+      const project = projectRoot(ctx.cwd, ".factory", home(env));
       if (project) dirs.push(join(project, ".factory"));
       for (const d of unique(dirs)) {
         for (const name of ["settings.json", "settings.local.json"]) {
@@ -109,17 +109,20 @@ function home(env: Env): string {
 function claudeFiles(ctx: Ctx): string[] {
   const user = ctx.env["CLAUDE_CONFIG_DIR"] || join(home(ctx.env), ".claude");
   const files: string[] = ["/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json"];
-  const project = projectRoot(ctx.cwd, ".claude");
+  const project = projectRoot(ctx.cwd, ".claude", home(ctx.env));
   if (project) files.push(join(project, ".claude", "settings.json"), join(project, ".claude", "settings.local.json"));
   files.push(join(user, "settings.json"), join(user, "settings.local.json"));
   return unique(files);
 }
 
-/** The nearest ancestor of `cwd` holding the host's folder, else the git top level, else null. */
-export function projectRoot(cwd: string, folder: string): string | null {
+/**
+ * The nearest ancestor of `cwd` holding the host's folder, else the git top
+ * level, else null. HOME itself is never a project: its host folder is the user's.
+ */
+export function projectRoot(cwd: string, folder: string, home?: string): string | null {
   let gitTop: string | null = null;
   for (let dir = cwd; ; dir = dirname(dir)) {
-    if (isDir(join(dir, folder))) return dir;
+    if (dir !== home && isDir(join(dir, folder))) return dir;
     if (gitTop === null && exists(join(dir, ".git"))) gitTop = dir;
     if (dirname(dir) === dir) return gitTop;
   }

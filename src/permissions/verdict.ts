@@ -4,7 +4,7 @@
 import type * as A from "../ast/nodes.js";
 import { inputFacts } from "../rewrite/facts.js";
 import type { Verdict } from "../rewrite/rewrite.js";
-import { commandParts } from "./parts.js";
+import { commandParts, listTexts } from "./parts.js";
 import { matchesPattern } from "./pattern.js";
 
 export interface RuleSet {
@@ -46,13 +46,16 @@ export function judge(script: A.Script, src: string, rules: RuleSet): Permission
       span: [p.span.start, p.span.end],
       deny: direct ?? viaRtk,
       denyViaRtk: direct === null && viaRtk !== null,
-      ask: first(rules.ask, [p.text]),
+      // An agent-typed `rtk` hides nothing from an ask rule either (never from allow).
+      ask: first(rules.ask, [p.text, ...p.rtkForms]),
       allow: first(rules.allow, [p.text]),
     };
   });
   const unattestable = facts.unattestable?.why ?? null;
-  // A rule written for the whole line (`git add . && git commit:*`) also denies.
-  const wholeDeny = whole && !parts.some((p) => p.deny) ? first(rules.deny, [whole]) : null;
+  // A deny rule written for several commands (it holds `&&`, `||`, `;` or `|`) is tried on
+  // every run of consecutive commands; other rules on each command alone.
+  const listRules = rules.deny.filter((r) => /&&|\|\||;|\|/.test(r));
+  const wholeDeny = whole && listRules.length && !parts.some((p) => p.deny) ? first(listRules, listTexts(script, src)) : null;
   let verdict: Verdict;
   let activeDeny = false;
   if (parts.some((p) => p.deny) || wholeDeny) {

@@ -3,6 +3,7 @@ import { literalValue } from "../ast/literal.js";
 import type * as A from "../ast/nodes.js";
 import { walk } from "../ast/walk.js";
 import { stdoutToFile } from "./classify.js";
+import { peelWrappers } from "./wrappers.js";
 
 export interface InputFacts {
   /** Where the input first stops being attestable by a text rule, or null. */
@@ -70,7 +71,7 @@ export function inputFacts(script: A.Script): InputFacts {
       case "SimpleCommand": {
         const words = n.words.map(literalValue);
         const first = words[0];
-        if (first === "eval") flag(n.span.start, "eval");
+        if (words[peelWrappers(words).commandIndex] === "eval" || first === "eval") flag(n.span.start, "eval");
         if (first === "alias") {
           for (const w of words.slice(1)) if (w && w.includes("=")) shadowed.add(w.slice(0, w.indexOf("=")));
         }

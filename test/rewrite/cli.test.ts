@@ -10,13 +10,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { ensureBuilt } from "../support/build.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CLI = join(ROOT, "dist", "rtk.cjs");
 
 before(() => {
-  const b = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
-  assert.equal(b.status, 0, `build failed: ${b.stderr}`);
+  ensureBuilt();
 });
 
 /** The parent environment without anything that would steer rtk. */

@@ -1,0 +1,41 @@
+// `rtk recall <id> [--grep PAT] [--head N] [--tail N]` and `rtk recall --list`.
+import mri from "mri";
+import { listRecall, readRecallMeta, readRecallText, recallDir } from "../runtime/recall.js";
+
+export function recallCli(args: string[]): number {
+  const opts = mri(args, { boolean: ["list"], string: ["grep", "head", "tail"] });
+  const dir = recallDir(process.env);
+  if (opts["list"]) {
+    for (const m of listRecall(dir)) {
+      process.stdout.write(`${m.id}  ${new Date(m.time).toISOString().slice(0, 19).replace("T", " ")}  exit ${m.exitCode}  ${m.bytes} B  ${m.argv.join(" ")}\n`);
+    }
+    return 0;
+  }
+  const id = String(opts._[0] ?? "");
+  const text = readRecallText(dir, id);
+  if (text === null) {
+    process.stderr.write(`rtk recall: no entry \`${id}\` (see \`rtk recall --list\`)\n`);
+    return 1;
+  }
+  let lines = text.toString("utf8").split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  if (opts["grep"] !== undefined) {
+    let re: RegExp;
+    try {
+      re = new RegExp(String(opts["grep"]));
+    } catch (e) {
+      process.stderr.write(`rtk recall: invalid pattern: ${(e as Error).message}\n`);
+      return 2;
+    }
+    lines = lines.filter((l) => re.test(l));
+  }
+  const n = (v: unknown) => (v === undefined ? null : Math.max(0, Number.parseInt(String(v), 10) || 0));
+  const head = n(opts["head"]);
+  const tail = n(opts["tail"]);
+  if (head !== null) lines = lines.slice(0, head);
+  if (tail !== null) lines = tail === 0 ? [] : lines.slice(-tail);
+  process.stdout.write(lines.length ? lines.join("\n") + "\n" : "");
+  const meta = readRecallMeta(dir, id);
+  if (meta?.truncated) process.stderr.write(`rtk recall: the entry was cut at ${meta.bytes} bytes\n`);
+  return 0;
+}

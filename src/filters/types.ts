@@ -1,0 +1,61 @@
+// The contract every filter keeps (filters.md): facts survive, failures look
+// like failures, every omission is marked with an exact count and a recall
+// handle, content the agent acts on is never paraphrased, never longer than
+// the raw output, deterministic.
+import type { RouteRow } from "../routes/types.js";
+
+export interface FilterInput {
+  /** The argv as executed, launcher words included. */
+  argv: readonly string[];
+  /** Where the tool word stands in argv. */
+  toolIndex: number;
+  route: RouteRow;
+}
+
+/** The recall entry of this run; asking for its id means something was omitted. */
+export interface RecallRef {
+  id(): string;
+}
+
+export interface FilterContext {
+  recall: RecallRef;
+  /** Streaming filters write lines as the run goes (the tool's stdout to stdout, stderr to stderr). */
+  emit: { out(line: string): void; err(line: string): void };
+}
+
+export interface FilterRun {
+  /** One line of the tool's output, ANSI escapes removed, without its line end. */
+  line(stream: "out" | "err", text: string): void;
+  /**
+   * The run ended. The compact output still to print, or null when the output
+   * was not recognised: the raw output is then printed instead.
+   */
+  end(exitCode: number): CompactOutput | null;
+}
+
+export interface CompactOutput {
+  stdout: string;
+  stderr: string;
+}
+
+export interface Filter {
+  id: string;
+  /** Emits while the tool runs (watch and follow invocations): may only drop, shorten or collapse lines. */
+  streaming?: (input: FilterInput) => boolean;
+  /**
+   * The argv to execute: the original, possibly with presentation-only flags
+   * added (never flags that change which items are reported).
+   */
+  prepare?: (input: FilterInput) => readonly string[];
+  start(input: FilterInput, ctx: FilterContext): FilterRun;
+}
+
+/** The in-band omission marker: `… +N more <what> [rtk recall <id>]`. */
+export function omitted(count: number, what: string, recall: RecallRef): string {
+  return `… +${count} more ${what} [rtk recall ${recall.id()}]`;
+}
+
+/** Text of lines, each ended with a newline ("" for none). */
+export function linesText(lines: readonly string[]): string {
+  return lines.length ? lines.join("\n") + "\n" : "";
+}

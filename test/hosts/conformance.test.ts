@@ -1,0 +1,641 @@
+// Conformance of every hook adapter against spec/hosts.md: recorded events of
+// each host × every outcome (rewrite+allow, rewrite+ask, defer to deny, active
+// deny, pass through), plus the fail-open paths. The BUILT launcher `bin/rtk`
+// is spawned exactly as a host spawns it, with a temporary HOME holding the
+// host's permission rules (spec/permissions.md, "Where rules come from").
+// Expected answers are written from the spec, not from the implementation; where
+// the two disagree the test keeps the spec's answer and says `DISAGREES:`.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { ensureBuilt } from "../support/build.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const RTK = join(ROOT, "bin", "rtk");
+const REASON = "rtk: token-optimised rewrite";
+const KIRO_LINE = (cmd: string) => `rtk: run \`${cmd}\` instead (same command, compact output)`;
+
+before(() => {
+  ensureBuilt();
+});
+
+// ---- sandboxes ------------------------------------------------------------------------
+
+const made: string[] = [];
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+interface Home {
+  home: string;
+  /** The project folder the events' `cwd` names. */
+  project: string;
+}
+
+function writeFile(path: string, text: string) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function makeHome(files: Record<string, unknown> = {}): Home {
+  const home = mkdtempSync(join(tmpdir(), "rtk-conf-"));
+  made.push(home);
+  const project = join(home, "work", "app");
+  mkdirSync(project, { recursive: true });
+  mkdirSync(join(home, ".config"), { recursive: true });
+  for (const [rel, doc] of Object.entries(files)) writeFile(join(home, rel), JSON.stringify(doc, null, 2) + "\n");
+  return { home, project };
+}
+
+// One HOME with each host's rules in its own rule source: `git status` allowed,
+// `git diff` ask (where the host has an ask list), `git push --force` denied
+// (where the host has a deny list). `git log` matches no rule.
+const RULES = {
+  ".claude/settings.json": {
+    permissions: { allow: ["Bash(git status)"], ask: ["Bash(git diff)"], deny: ["Bash(git push --force)"] },
+  },
+  ".cursor/cli-config.json": { permissions: { allow: ["Shell(git status)"], deny: ["Shell(git push --force)"] } },
+  ".gemini/settings.json": {
+    tools: { allowed: ["run_shell_command(git status)"], confirmationRequired: ["run_shell_command(git diff)"] },
+  },
+};
+
+let ruled: Home;
+let empty: Home;
+before(() => {
+  ruled = makeHome(RULES);
+  empty = makeHome();
+});
+
+// ---- running the launcher ---------------------------------------------------------------
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// A small pool: each rtk start costs a few hundred ms; a few at a time keeps the suite short.
+let running = 0;
+const waiting: (() => void)[] = [];
+async function slot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= 4) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
+const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs/;
+
+async function rtk(args: string[], input: string | Buffer, h: Home, extraEnv: Record<string, string> = {}): Promise<Run> {
+  for (let attempt = 0; ; attempt++) {
+    const r = await rtkOnce(args, input, h, extraEnv);
+    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
+    await new Promise((res) => setTimeout(res, 300));
+  }
+}
+
+function rtkOnce(args: string[], input: string | Buffer, h: Home, extraEnv: Record<string, string>): Promise<Run> {
+  return slot(
+    () =>
+      new Promise<Run>((resolve, reject) => {
+        const env = { PATH: process.env["PATH"] ?? "", HOME: h.home, XDG_CONFIG_HOME: join(h.home, ".config"), RTK_ROUTES: "all", ...extraEnv };
+        const child = spawn(RTK, args, { cwd: h.project, env, stdio: ["pipe", "pipe", "pipe"] });
+        const out: Buffer[] = [];
+        const err: Buffer[] = [];
+        child.stdout.on("data", (c: Buffer) => out.push(c));
+        child.stderr.on("data", (c: Buffer) => err.push(c));
+        // rtk stops reading an event over 1 MiB: the rest of the write may hit a closed pipe.
+        child.stdin.on("error", () => {});
+        child.on("error", reject);
+        child.on("close", (status) => resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+        child.stdin.end(input);
+      }),
+  );
+}
+
+const hook = (host: string, input: string | Buffer, h: Home, env?: Record<string, string>) => rtk(["hook", host], input, h, env);
+
+function lines(s: string): string[] {
+  return s.split("\n").filter((l) => l.length > 0);
+}
+
+/** stdout is exactly one JSON document (an optional trailing newline aside) equal to `expected`. */
+function assertJson(r: Run, expected: unknown, what: string) {
+  assert.notEqual(r.stdout, "", `${what}: expected JSON on stdout, got nothing (stderr: ${r.stderr})`);
+  assert.match(r.stdout, /^\{[\s\S]*\}\n?$/, `${what}: stdout must be one JSON object and nothing else: ${JSON.stringify(r.stdout)}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(r.stdout);
+  } catch (e) {
+    assert.fail(`${what}: stdout is not one JSON document (${(e as Error).message}): ${JSON.stringify(r.stdout)}`);
+  }
+  assert.deepEqual(parsed, expected, `${what}: stdout ${r.stdout}`);
+}
+
+// ---- recorded events ----------------------------------------------------------------------
+// Realistic full events, as each host sends them (field sets follow the hosts' hook docs).
+
+type Host = "claude" | "cursor" | "gemini" | "copilot1" | "copilot2" | "codex" | "kiro";
+
+interface Recorded {
+  /** The event as the host sends it. */
+  event: Record<string, unknown>;
+  /** The original tool input (what `updatedInput` / `modifiedArgs` must keep). */
+  toolInput: Record<string, unknown>;
+}
+
+function recorded(host: Host, command: string, cwd: string): Recorded {
+  switch (host) {
+    case "claude": {
+      const toolInput = { command, description: "Show the working tree status", timeout: 120000 };
+      return {
+        toolInput,
+        event: {
+          session_id: "3f2b8c1e-7d4a-4b9e-a6f1-0c5d2e8b9a71",
+          transcript_path: "/home/dev/.claude/projects/-home-dev-work-app/3f2b8c1e-7d4a-4b9e-a6f1-0c5d2e8b9a71.jsonl",
+          cwd,
+          permission_mode: "default",
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: toolInput,
+          tool_use_id: "toolu_01HX7kQ9vJc2mN4pR8sT6wYb",
+        },
+      };
+    }
+    case "cursor": {
+      const toolInput = { command };
+      return {
+        toolInput,
+        event: {
+          conversation_id: "c0a80164-5b1e-4f3a-9d2c-7e6f5a4b3c21",
+          generation_id: "g-8e7d6c5b-4a39-4281-b0f1-e2d3c4b5a697",
+          model: "claude-4.5-sonnet",
+          hook_event_name: "preToolUse",
+          cursor_version: "2.1.32",
+          workspace_roots: [cwd],
+          user_email: "dev@example.com",
+          tool_name: "Shell",
+          tool_input: toolInput,
+          tool_use_id: "call_5pQ2rS8tU1vW4xY7",
+          cwd,
+        },
+      };
+    }
+    case "gemini": {
+      const toolInput = { command, description: "Show the working tree status", dir_path: "." };
+      return {
+        toolInput,
+        event: {
+          session_id: "a1b2c3d4-e5f6-4789-8abc-def012345678",
+          transcript_path: "/home/dev/.gemini/tmp/6f1e2d/chats/session-2026-01-15T10-04-a1b2c3d4.json",
+          cwd,
+          hook_event_name: "BeforeTool",
+          timestamp: "2026-01-15T10:04:12.345Z",
+          tool_name: "run_shell_command",
+          tool_input: toolInput,
+        },
+      };
+    }
+    case "copilot1": {
+      // VS Code agent mode: Claude-style names for the tool, camelCase for the rest.
+      const toolInput = { command, explanation: "Show the working tree status", isBackground: false };
+      return {
+        toolInput,
+        event: {
+          timestamp: "2026-01-15T10:04:12.345Z",
+          cwd,
+          sessionId: "vscode-7b3e9f12-4c8d-4a6e-b1f0-2d9c8e7a6b54",
+          hookEventName: "PreToolUse",
+          transcript_path: "/home/dev/.config/Code/User/workspaceStorage/9a8b/chatSessions/7b3e9f12.json",
+          tool_name: "run_in_terminal",
+          tool_input: toolInput,
+          tool_use_id: "call_Hk2mP9qR4sT7vW1x",
+        },
+      };
+    }
+    case "copilot2": {
+      // Copilot CLI: camelCase, toolArgs as a JSON string.
+      const toolInput = { command, description: "Show the working tree status" };
+      return { toolInput, event: { timestamp: 1768471452345, cwd, toolName: "bash", toolArgs: JSON.stringify(toolInput) } };
+    }
+    case "codex": {
+      const toolInput = { command };
+      return {
+        toolInput,
+        event: {
+          session_id: "019a3c5e-8f2d-7b41-a9e6-3c0d5f7e2b18",
+          transcript_path: "/home/dev/.codex/sessions/2026/01/15/rollout-2026-01-15T10-04-12-019a3c5e.jsonl",
+          cwd,
+          hook_event_name: "PreToolUse",
+          model: "gpt-5.1-codex",
+          turn_id: "019a3c5e-9a01-7c22-b3d4-5e6f7a8b9c0d",
+          permission_mode: "default",
+          tool_name: "Bash",
+          tool_input: toolInput,
+          tool_use_id: "call_Zx9Yw8Vu7Ts6Rq5P",
+        },
+      };
+    }
+    case "kiro": {
+      const toolInput = { command, summary: "Show the working tree status" };
+      return { toolInput, event: { hook_event_name: "PreToolUse", cwd, tool_name: "execute_bash", tool_input: toolInput } };
+    }
+  }
+}
+
+const cliName = (h: Host) => (h === "copilot1" || h === "copilot2" ? "copilot" : h);
+const ALL_HOSTS: Host[] = ["claude", "cursor", "gemini", "copilot1", "copilot2", "codex", "kiro"];
+
+// ---- expected answers, from spec/hosts.md ---------------------------------------------------
+
+const claudeRewrite = (command: string, allow: boolean, toolInput: Record<string, unknown>) => ({
+  hookSpecificOutput: {
+    hookEventName: "PreToolUse",
+    ...(allow ? { permissionDecision: "allow" } : {}),
+    permissionDecisionReason: REASON,
+    updatedInput: { ...toolInput, command },
+  },
+});
+
+/** What the host must get for a rewrite; null = no JSON (Kiro answers by exit code). */
+function rewriteAnswer(host: Host, command: string, allow: boolean, toolInput: Record<string, unknown>): unknown {
+  switch (host) {
+    case "claude":
+    case "copilot1":
+      return claudeRewrite(command, allow, toolInput);
+    case "codex":
+      // Codex applies a replacement only with an explicit allow: every rewrite is rewrite+allow.
+      return claudeRewrite(command, true, toolInput);
+    case "cursor":
+      return { continue: true, permission: allow ? "allow" : "ask", updated_input: { command } };
+    case "gemini":
+      return allow ? { decision: "allow", hookSpecificOutput: { tool_input: { command } } } : { hookSpecificOutput: { tool_input: { command } } };
+    case "copilot2":
+      // Spec: `permissionDecisionReason:"…"` — its text is not given; we expect the same reason as Claude's answer.
+      return { modifiedArgs: { ...toolInput, command }, permissionDecisionReason: REASON, ...(allow ? { permissionDecision: "allow" } : {}) };
+    case "kiro":
+      return null;
+  }
+}
+
+/** The pass-through answer: null = nothing on stdout. */
+function passAnswer(host: Host): unknown {
+  return host === "cursor" || host === "gemini" ? {} : null;
+}
+
+const REASON_MARK = "<a reason naming the rule>";
+
+/** The active-deny answer; the reason's text is free but must name the rule that matched. */
+function activeDenyAnswer(host: Host): unknown {
+  switch (host) {
+    case "claude":
+    case "copilot1":
+    case "codex":
+      return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: REASON_MARK } };
+    case "copilot2":
+      return { permissionDecision: "deny", permissionDecisionReason: REASON_MARK };
+    case "cursor":
+      return { continue: true, permission: "deny" };
+    default:
+      throw new Error(`${host} has no deny list`);
+  }
+}
+
+/** Replaces the free-text deny reason by a mark after checking that it names the rule. */
+function normaliseReason(stdout: string, rule: string): string {
+  let doc: any;
+  try {
+    doc = JSON.parse(stdout);
+  } catch {
+    return stdout;
+  }
+  const holder = doc?.hookSpecificOutput && "permissionDecisionReason" in doc.hookSpecificOutput ? doc.hookSpecificOutput : doc;
+  if (holder && typeof holder.permissionDecisionReason === "string") {
+    assert.ok(holder.permissionDecisionReason.includes(rule), `the deny reason should name the rule \`${rule}\`: ${holder.permissionDecisionReason}`);
+    holder.permissionDecisionReason = REASON_MARK;
+  }
+  return JSON.stringify(doc);
+}
+
+/** A normal pass-through / defer answer: the host's pass-through shape, exit 0, quiet stderr. */
+function assertPass(host: Host, r: Run, what: string) {
+  assert.equal(r.status, 0, `${what}: exit code (stderr: ${r.stderr})`);
+  const want = passAnswer(host);
+  if (want === null) assert.equal(r.stdout, "", `${what}: stdout must be empty`);
+  else assertJson(r, want, what);
+}
+
+function assertRewrite(host: Host, r: Run, command: string, allow: boolean, toolInput: Record<string, unknown>, what: string) {
+  if (host === "kiro") {
+    assert.equal(r.status, 2, `${what}: Kiro answers a rewrite with exit 2 (stderr: ${r.stderr})`);
+    assert.equal(r.stdout, "", `${what}: Kiro's stdout stays empty`);
+    assert.deepEqual(lines(r.stderr), [KIRO_LINE(command)], `${what}: Kiro's stderr is the one suggestion line`);
+    return;
+  }
+  assert.equal(r.status, 0, `${what}: exit code (stderr: ${r.stderr})`);
+  assertJson(r, rewriteAnswer(host, command, allow, toolInput), what);
+  assert.equal(r.stderr, "", `${what}: nothing on stderr`);
+}
+
+// ---- the outcome matrix -------------------------------------------------------------------------
+
+interface Case {
+  name: string;
+  command: string;
+  hosts: Host[];
+  check: (host: Host, r: Run, rec: Recorded) => void;
+}
+
+const WITH_DENY: Host[] = ["claude", "cursor", "copilot1", "copilot2", "codex"];
+const WITH_ALLOW: Host[] = ["claude", "cursor", "gemini", "copilot1", "copilot2", "codex"];
+const WITH_ASK: Host[] = ["claude", "gemini", "copilot1", "copilot2", "codex"];
+
+const CASES: Case[] = [
+  {
+    name: "rewrite + allow (an allow rule for the command)",
+    command: "git status",
+    hosts: WITH_ALLOW,
+    check: (h, r, rec) => assertRewrite(h, r, "rtk git status", true, rec.toolInput, `${h} allow`),
+  },
+  {
+    name: "rewrite + ask (an ask rule for the command)",
+    command: "git diff",
+    hosts: WITH_ASK,
+    check: (h, r, rec) => assertRewrite(h, r, "rtk git diff", false, rec.toolInput, `${h} ask rule`),
+  },
+  {
+    name: "rewrite + ask (no rule matches: default counts as ask)",
+    command: "git log",
+    hosts: ALL_HOSTS,
+    check: (h, r, rec) => assertRewrite(h, r, "rtk git log", false, rec.toolInput, `${h} no rule`),
+  },
+  {
+    name: "defer to deny (a deny rule matches: say nothing, the host's own deny runs)",
+    command: "git push --force",
+    hosts: WITH_DENY,
+    check: (h, r) => {
+      assertPass(h, r, `${h} defer deny`);
+      assert.equal(r.stderr, "", `${h} defer deny: nothing on stderr`);
+    },
+  },
+  {
+    name: "active deny (`rtk git push --force` typed by the agent under the deny rule `git push --force`)",
+    command: "rtk git push --force",
+    hosts: WITH_DENY,
+    check: (h, r) => {
+      assert.equal(r.status, 0, `${h} active deny: exit code (stderr: ${r.stderr})`);
+      // DISAGREES: (cursor) spec gives `{"continue":true,"permission":"deny"}`; rtk adds user_message/agent_message.
+      assertJson({ ...r, stdout: normaliseReason(r.stdout, "git push --force") }, activeDenyAnswer(h), `${h} active deny`);
+    },
+  },
+  ...(
+    [
+      ["no route", "echo hi"],
+      ["unsafe: stdout to a file", "git status > out.txt"],
+      ["already rtk", "rtk git status"],
+      ["parse error", 'git status "'],
+    ] as const
+  ).map(
+    ([why, command]): Case => ({
+      name: `pass through (${why}: \`${command}\`)`,
+      command,
+      hosts: ALL_HOSTS,
+      check: (h, r) => {
+        assertPass(h, r, `${h} pass (${why})`);
+        assert.ok(lines(r.stderr).length <= 1, `${h} pass (${why}): at most one stderr line: ${r.stderr}`);
+      },
+    }),
+  ),
+];
+
+describe("outcomes × hosts (spec/hosts.md)", { concurrency: true }, () => {
+  for (const c of CASES) {
+    describe(c.name, { concurrency: true }, () => {
+      for (const host of c.hosts) {
+        test(host, async () => {
+          const rec = recorded(host, c.command, ruled.project);
+          const r = await hook(cliName(host), JSON.stringify(rec.event), ruled);
+          c.check(host, r, rec);
+        });
+      }
+    });
+  }
+
+  describe("Kiro has no rule source (permissions.md): a deny-looking command is still suggested", { concurrency: true }, () => {
+    test("kiro: `git push --force` under Claude's deny rule is not Kiro's rule", async () => {
+      const rec = recorded("kiro", "git push --force", ruled.project);
+      const r = await hook("kiro", JSON.stringify(rec.event), ruled);
+      assertRewrite("kiro", r, "rtk git push --force", false, rec.toolInput, "kiro git push --force");
+    });
+  });
+});
+
+describe("every shell tool name Copilot uses (shape 1) is answered as Claude Code", { concurrency: true }, () => {
+  for (const toolName of ["bash", "Bash", "runTerminalCommand", "run_in_terminal"]) {
+    test(toolName, async () => {
+      const rec = recorded("copilot1", "git status", ruled.project);
+      rec.event["tool_name"] = toolName;
+      const r = await hook("copilot", JSON.stringify(rec.event), ruled);
+      assertRewrite("copilot1", r, "rtk git status", true, rec.toolInput, `copilot ${toolName}`);
+    });
+  }
+  test("Copilot CLI (shape 2) with `toolName: \"bash\"` and no rule: modifiedArgs without a decision", async () => {
+    const rec = recorded("copilot2", "git log -n 5", empty.project);
+    const r = await hook("copilot", JSON.stringify(rec.event), empty);
+    assertRewrite("copilot2", r, "rtk git log -n 5", false, rec.toolInput, "copilot2 default");
+  });
+});
+
+describe("the original tool input is kept whole", { concurrency: true }, () => {
+  test("Claude's updatedInput keeps every tool_input field, even ones rtk does not know", async () => {
+    const rec = recorded("claude", "git status", ruled.project);
+    const toolInput = { ...rec.toolInput, run_in_background: false, dangerouslyDisableSandbox: false, nested: { a: [1, 2, { b: "c" }] } };
+    rec.event["tool_input"] = toolInput;
+    const r = await hook("claude", JSON.stringify(rec.event), ruled);
+    assertRewrite("claude", r, "rtk git status", true, toolInput, "claude extra fields");
+    const out = JSON.parse(r.stdout).hookSpecificOutput.updatedInput;
+    for (const k of Object.keys(toolInput)) assert.ok(k in out, `updatedInput lost \`${k}\``);
+  });
+  test("Copilot's modifiedArgs keeps every toolArgs field", async () => {
+    const rec = recorded("copilot2", "git status", ruled.project);
+    const args = { command: "git status", description: "Show status", initial_wait: 30, mode: "sync", sessionId: "s-1" };
+    rec.event["toolArgs"] = JSON.stringify(args);
+    const r = await hook("copilot", JSON.stringify(rec.event), ruled);
+    assertRewrite("copilot2", r, "rtk git status", true, args, "copilot2 extra fields");
+    const out = JSON.parse(r.stdout).modifiedArgs;
+    for (const k of Object.keys(args)) assert.ok(k in out, `modifiedArgs lost \`${k}\``);
+  });
+  test("Copilot shape 1's updatedInput keeps every tool_input field", async () => {
+    const rec = recorded("copilot1", "git status", ruled.project);
+    const r = await hook("copilot", JSON.stringify(rec.event), ruled);
+    const out = JSON.parse(r.stdout).hookSpecificOutput.updatedInput;
+    assert.deepEqual(out, { ...rec.toolInput, command: "rtk git status" });
+  });
+});
+
+// ---- fail open ------------------------------------------------------------------------------------
+
+/** An event of the host whose tool input lacks (Copilot CLI: `toolArgs`) entirely. */
+function withoutToolInput(host: Host, cwd: string): Record<string, unknown> {
+  const e = { ...recorded(host, "git status", cwd).event };
+  if (host === "copilot2") delete e["toolArgs"];
+  else delete e["tool_input"];
+  return e;
+}
+
+/** Another tool's event, as the host sends it. */
+function otherTool(host: Host, cwd: string): Record<string, unknown> {
+  const e = { ...recorded(host, "git status", cwd).event };
+  switch (host) {
+    case "claude":
+      return { ...e, tool_name: "Read", tool_input: { file_path: join(cwd, "README.md") } };
+    case "cursor":
+      return { ...e, tool_name: "Read", tool_input: { file_path: join(cwd, "README.md") } };
+    case "gemini":
+      return { ...e, tool_name: "read_file", tool_input: { absolute_path: join(cwd, "README.md") } };
+    case "copilot1":
+      return { ...e, tool_name: "read_file", tool_input: { filePath: join(cwd, "README.md"), startLine: 1, endLine: 50 } };
+    case "copilot2":
+      return { ...e, toolName: "view", toolArgs: JSON.stringify({ path: join(cwd, "README.md") }) };
+    case "codex":
+      // apply_patch carries its patch in tool_input.command: it is not a shell command.
+      return { ...e, tool_name: "apply_patch", tool_input: { command: "git status" } };
+    case "kiro":
+      return { ...e, tool_name: "fs_read", tool_input: { operations: [{ mode: "Line", path: join(cwd, "README.md") }] } };
+  }
+}
+
+/** A valid event over 1 MiB (a `git status` with a huge description). */
+function hugeEvent(host: Host, cwd: string): string {
+  const pad = "x".repeat(2 * 1024 * 1024);
+  const rec = recorded(host, "git status", cwd);
+  if (host === "copilot2") return JSON.stringify({ ...rec.event, toolArgs: JSON.stringify({ command: "git status", description: pad }) });
+  return JSON.stringify({ ...rec.event, tool_input: { ...rec.toolInput, description: pad } });
+}
+
+function assertFailOpen(host: Host, r: Run, what: string) {
+  assert.equal(r.status, 0, `${what}: exit 0 (stderr: ${r.stderr})`);
+  const want = passAnswer(host);
+  if (want === null) assert.equal(r.stdout, "", `${what}: stdout must be empty, got ${JSON.stringify(r.stdout)}`);
+  else assertJson(r, want, what);
+  assert.ok(lines(r.stderr).length <= 1, `${what}: at most one line on stderr, got ${JSON.stringify(r.stderr)}`);
+}
+
+describe("fail open: every adapter answers pass-through with exit 0", { concurrency: true }, () => {
+  for (const host of ALL_HOSTS) {
+    describe(host, { concurrency: true }, () => {
+      const name = cliName(host);
+      test("empty stdin", async () => assertFailOpen(host, await hook(name, "", empty), `${host} empty`));
+      test("whitespace-only stdin", async () => assertFailOpen(host, await hook(name, " \n\t\n", empty), `${host} blank`));
+      test("malformed JSON", async () => {
+        const text = JSON.stringify(recorded(host, "git status", empty.project).event).slice(0, -7);
+        assertFailOpen(host, await hook(name, text, empty), `${host} malformed`);
+      });
+      test("JSON that is not an object", async () => assertFailOpen(host, await hook(name, '["git status"]', empty), `${host} array`));
+      test("missing tool_input", async () => assertFailOpen(host, await hook(name, JSON.stringify(withoutToolInput(host, empty.project)), empty), `${host} no tool_input`));
+      test("another tool's event", async () => assertFailOpen(host, await hook(name, JSON.stringify(otherTool(host, empty.project)), empty), `${host} other tool`));
+      test("an event over 1 MiB", async () => {
+        const text = hugeEvent(host, empty.project);
+        assert.ok(Buffer.byteLength(text) > 1024 * 1024);
+        assertFailOpen(host, await hook(name, text, empty), `${host} huge`);
+      });
+      test("a BOM-prefixed event is answered normally", async () => {
+        const rec = recorded(host, "git status", empty.project);
+        const r = await hook(name, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(rec.event))]), empty);
+        assertRewrite(host, r, "rtk git status", false, rec.toolInput, `${host} BOM`);
+      });
+    });
+  }
+
+  test("claude: several leading BOMs are all stripped", async () => {
+    const rec = recorded("claude", "git status", empty.project);
+    const r = await hook("claude", "\uFEFF\uFEFF" + JSON.stringify(rec.event), empty);
+    assertRewrite("claude", r, "rtk git status", false, rec.toolInput, "claude BOM×2");
+  });
+  test("claude: another hook event (PostToolUse) → no output", async () => {
+    const e = { ...recorded("claude", "git status", empty.project).event, hook_event_name: "PostToolUse", tool_response: { stdout: "", stderr: "" } };
+    assertFailOpen("claude", await hook("claude", JSON.stringify(e), empty), "claude PostToolUse");
+  });
+  test("claude: tool_input.command that is not a string → no output", async () => {
+    const e = { ...recorded("claude", "git status", empty.project).event, tool_input: { command: ["git", "status"] } };
+    assertFailOpen("claude", await hook("claude", JSON.stringify(e), empty), "claude command array");
+  });
+  test("copilot CLI: toolArgs that is not valid JSON → no output", async () => {
+    const e = { ...recorded("copilot2", "git status", empty.project).event, toolArgs: '{"command":"git status"' };
+    assertFailOpen("copilot2", await hook("copilot", JSON.stringify(e), empty), "copilot2 bad toolArgs");
+  });
+  test("RTK_DISABLED=1 → pass through (claude: no output; cursor: {})", async () => {
+    const c = await hook("claude", JSON.stringify(recorded("claude", "git status", ruled.project).event), ruled, { RTK_DISABLED: "1" });
+    assertPass("claude", c, "claude disabled");
+    const k = await hook("cursor", JSON.stringify(recorded("cursor", "git status", ruled.project).event), ruled, { RTK_DISABLED: "1" });
+    assertPass("cursor", k, "cursor disabled");
+  });
+});
+
+describe("Codex needs a known permission_mode", { concurrency: true }, () => {
+  test("unknown permission_mode → no output", async () => {
+    const e = { ...recorded("codex", "git status", ruled.project).event, permission_mode: "yolo-mode" };
+    assertFailOpen("codex", await hook("codex", JSON.stringify(e), ruled), "codex unknown mode");
+  });
+  test("missing permission_mode → no output", async () => {
+    const e = { ...recorded("codex", "git status", ruled.project).event };
+    delete e["permission_mode"];
+    assertFailOpen("codex", await hook("codex", JSON.stringify(e), ruled), "codex missing mode");
+  });
+  test("permission_mode that is not a string → no output", async () => {
+    const e = { ...recorded("codex", "git status", ruled.project).event, permission_mode: 1 };
+    assertFailOpen("codex", await hook("codex", JSON.stringify(e), ruled), "codex numeric mode");
+  });
+});
+
+describe("the event's cwd decides the project rules", { concurrency: true }, () => {
+  test("claude: an allow rule in <cwd>/.claude/settings.json earns allow", async () => {
+    const h = makeHome();
+    writeFile(join(h.project, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(git status)"] } }));
+    const other = makeHome();
+    const rec = recorded("claude", "git status", h.project);
+    // rtk starts in another folder: only the event's cwd points at the project.
+    const r = await hook("claude", JSON.stringify(rec.event), { home: h.home, project: other.project });
+    assertRewrite("claude", r, "rtk git status", true, rec.toolInput, "claude project rules");
+  });
+});
+
+describe("a broken rule source is skipped with one warning; the hook still answers", { concurrency: true }, () => {
+  for (const [host, rel] of [
+    ["claude", ".claude/settings.json"],
+    ["cursor", ".cursor/cli-config.json"],
+    ["gemini", ".gemini/settings.json"],
+  ] as const) {
+    test(`${host}: ${rel} does not parse → rewrite + ask, exit 0, one stderr line`, async () => {
+      const h = makeHome();
+      writeFile(join(h.home, rel), '{"permissions": {"allow": ["Bash(git status)"');
+      const rec = recorded(host, "git status", h.project);
+      const r = await hook(host, JSON.stringify(rec.event), h);
+      assert.equal(r.status, 0, r.stderr);
+      assertJson(r, rewriteAnswer(host, "rtk git status", false, rec.toolInput), `${host} broken rules`);
+      assert.equal(lines(r.stderr).length, 1, `one warning: ${r.stderr}`);
+    });
+  }
+  test("claude: an event cwd that does not exist still gets the user's rules", async () => {
+    const rec = recorded("claude", "git status", "/nonexistent/rtk-test/project");
+    const r = await hook("claude", JSON.stringify(rec.event), ruled);
+    assertRewrite("claude", r, "rtk git status", true, rec.toolInput, "claude missing cwd");
+  });
+});
+
+test("an unknown host name: exit 0, nothing on stdout, one line on stderr", async () => {
+  const r = await hook("no-such-host", JSON.stringify(recorded("claude", "git status", empty.project).event), empty);
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, "");
+  assert.equal(lines(r.stderr).length, 1, `stderr: ${r.stderr}`);
+});

@@ -1,0 +1,188 @@
+// The OpenCode plugin (spec/hosts.md, "OpenCode"): written by
+// `rtk init --agent opencode` into a temporary HOME, loaded as TypeScript (this
+// file runs under `node --import tsx`), its factory called and its
+// "tool.execute.before" handler driven as OpenCode drives it. The plugin
+// imports rtk's library in-process and falls back to `rtk rewrite` only when
+// that import fails; it never decides a permission.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { ensureBuilt } from "../support/build.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const RTK = join(ROOT, "bin", "rtk");
+
+type Handler = (input: { tool?: string; sessionID?: string; callID?: string }, output: { args?: Record<string, unknown> }) => Promise<void>;
+type Hooks = Record<string, Handler>;
+
+let home: string;
+let project: string;
+let pluginFile: string;
+let pluginText: string;
+const saved: Record<string, string | undefined> = {};
+
+before(() => {
+  ensureBuilt();
+  home = mkdtempSync(join(tmpdir(), "rtk-opencode-"));
+  project = join(home, "code", "app");
+  mkdirSync(project, { recursive: true });
+  mkdirSync(join(home, ".config"), { recursive: true });
+  const env = { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), RTK_ROUTES: "all" };
+  const r = spawnSync(RTK, ["init", "--agent", "opencode"], { cwd: project, env, encoding: "utf8" });
+  assert.equal(r.status, 0, `init: ${r.stdout}${r.stderr}`);
+  pluginFile = join(home, ".config", "opencode", "plugins", "rtk.ts");
+  assert.ok(existsSync(pluginFile), `the plugin is written to $XDG_CONFIG_HOME/opencode/plugins/rtk.ts`);
+  pluginText = readFileSync(pluginFile, "utf8");
+  // The plugin runs inside this process: give it the same hermetic environment as the CLI tests.
+  for (const [k, v] of Object.entries({ RTK_ROUTES: "all", HOME: home, XDG_CONFIG_HOME: join(home, ".config") })) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  delete process.env["RTK_DISABLED"];
+});
+
+after(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+/** Loads a plugin file and calls its exported factory as OpenCode does. */
+async function load(file: string): Promise<Hooks> {
+  const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const factories = Object.values(mod).filter((v): v is (ctx: unknown) => Promise<Hooks> => typeof v === "function");
+  assert.equal(factories.length, 1, `one exported plugin factory in ${file}: ${Object.keys(mod).join(", ")}`);
+  const hooks = await factories[0]!({ directory: project, worktree: project, project: { id: "app", worktree: project }, client: {}, $: undefined });
+  assert.equal(typeof hooks["tool.execute.before"], "function", "the plugin has a tool.execute.before handler");
+  return hooks;
+}
+
+/** A copy of the installed plugin with some constants replaced. */
+function variant(name: string, replace: { lib?: string; bin?: string }): string {
+  let text = pluginText;
+  if (replace.lib !== undefined) {
+    assert.match(text, /const RTK_LIB = "[^"]*";/);
+    text = text.replace(/const RTK_LIB = "[^"]*";/, `const RTK_LIB = ${JSON.stringify(replace.lib)};`);
+  }
+  if (replace.bin !== undefined) {
+    assert.match(text, /const RTK_BIN = "[^"]*";/);
+    text = text.replace(/const RTK_BIN = "[^"]*";/, `const RTK_BIN = ${JSON.stringify(replace.bin)};`);
+  }
+  const file = join(home, "variants", `${name}.ts`);
+  mkdirSync(join(home, "variants"), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
+/** An `rtk` that logs each start, then runs the real launcher. */
+function loggingBin(name: string): { bin: string; log: string } {
+  const dir = join(home, "bins", name);
+  mkdirSync(dir, { recursive: true });
+  const bin = join(dir, "rtk");
+  const log = join(dir, "calls.log");
+  writeFileSync(bin, `#!/bin/sh\necho "$*" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(RTK)} "$@"\n`);
+  chmodSync(bin, 0o755);
+  return { bin, log };
+}
+
+async function run(hooks: Hooks, tool: string, args: Record<string, unknown>) {
+  const output = { args: { ...args } };
+  await hooks["tool.execute.before"]!({ tool, sessionID: "ses_01JH8X", callID: "call_7Q2" }, output);
+  return output;
+}
+
+describe("the installed plugin (in-process library)", () => {
+  let hooks: Hooks;
+  before(async () => {
+    hooks = await load(pluginFile);
+  });
+
+  test("bash `git status` becomes `rtk git status`", async () => {
+    const out = await run(hooks, "bash", { command: "git status", description: "Shows working tree status" });
+    assert.deepEqual(out, { args: { command: "rtk git status", description: "Shows working tree status" } });
+  });
+
+  test("a compound command is rewritten part by part", async () => {
+    const out = await run(hooks, "bash", { command: "git status && git log -n 3" });
+    assert.equal(out.args.command, "rtk git status && rtk git log -n 3");
+  });
+
+  test("another tool is untouched, even with a `command` argument", async () => {
+    const read = await run(hooks, "read", { filePath: join(project, "README.md") });
+    assert.deepEqual(read, { args: { filePath: join(project, "README.md") } });
+    const other = await run(hooks, "read", { command: "git status" });
+    assert.deepEqual(other, { args: { command: "git status" } });
+  });
+
+  test("a command that must not be rewritten is untouched", async () => {
+    for (const command of ["git status > out", "echo hi", "rtk git status", 'git status "', "git status | grep modified"]) {
+      const out = await run(hooks, "bash", { command });
+      assert.deepEqual(out, { args: { command } }, command);
+    }
+  });
+
+  test("a non-string command or missing args are left alone without throwing", async () => {
+    const out = await run(hooks, "bash", { command: ["git", "status"] });
+    assert.deepEqual(out.args.command, ["git", "status"]);
+    const output: { args?: Record<string, unknown> } = {};
+    await hooks["tool.execute.before"]!({ tool: "bash" }, output);
+    assert.deepEqual(output, {});
+  });
+
+  test("it never decides a permission: only args.command changes", async () => {
+    const output: Record<string, unknown> = { args: { command: "git status" }, title: "t", metadata: {} };
+    await hooks["tool.execute.before"]!({ tool: "bash" }, output as { args: Record<string, unknown> });
+    assert.deepEqual(output, { args: { command: "rtk git status" }, title: "t", metadata: {} });
+  });
+
+  test("RTK_DISABLED=1 switches the rewrite off", async () => {
+    process.env["RTK_DISABLED"] = "1";
+    try {
+      const out = await run(hooks, "bash", { command: "git status" });
+      assert.equal(out.args.command, "git status");
+    } finally {
+      delete process.env["RTK_DISABLED"];
+    }
+  });
+});
+
+describe("subprocess or not", () => {
+  test("with the library importable, no `rtk` process is started per command", async () => {
+    const { bin, log } = loggingBin("in-process");
+    const hooks = await load(variant("in-process", { bin }));
+    const out = await run(hooks, "bash", { command: "git status" });
+    assert.equal(out.args.command, "rtk git status");
+    assert.ok(!existsSync(log), `the plugin started rtk: ${existsSync(log) ? readFileSync(log, "utf8") : ""}`);
+  });
+
+  test("fallback: with RTK_LIB pointing at a missing file, it still rewrites through `rtk rewrite`", async () => {
+    const { bin, log } = loggingBin("fallback");
+    const hooks = await load(variant("fallback", { lib: join(home, "missing", "lib.mjs"), bin }));
+    const out = await run(hooks, "bash", { command: "git status" });
+    assert.equal(out.args.command, "rtk git status");
+    assert.ok(existsSync(log), "the fallback started rtk");
+    assert.match(readFileSync(log, "utf8"), /^rewrite\b/m, "through `rtk rewrite`");
+    const kept = await run(hooks, "bash", { command: "git status > out" });
+    assert.equal(kept.args.command, "git status > out");
+    const other = await run(hooks, "read", { command: "git status" });
+    assert.equal(other.args.command, "git status");
+  });
+
+  test("fallback with the real launcher named by the installed plugin", async () => {
+    const hooks = await load(variant("fallback-real", { lib: join(home, "missing", "lib.mjs") }));
+    const out = await run(hooks, "bash", { command: "git log -n 5" });
+    assert.equal(out.args.command, "rtk git log -n 5");
+  });
+
+  test("neither library nor launcher: fail open, the command is unchanged", async () => {
+    const hooks = await load(variant("nothing", { lib: join(home, "missing", "lib.mjs"), bin: join(home, "missing", "rtk") }));
+    const out = await run(hooks, "bash", { command: "git status" });
+    assert.equal(out.args.command, "git status");
+  });
+});

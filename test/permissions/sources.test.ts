@@ -1,0 +1,679 @@
+// Where each host's rules come from (spec/permissions.md, "Where rules come from,
+// per host"), end to end with real settings files in a temporary HOME and project
+// folder — through loadRules + judge, through the library's rewrite(), and through
+// the built CLI (`rtk rewrite --host …`). Every call gets an explicit environment:
+// no test reads the real HOME of the machine. Expectations come from the spec; rows
+// marked `// DISAGREES:` are cases where the implementation does not do what the
+// spec says — see scratch/permission-disagreements.md.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { parse } from "../../grammar/parse.js";
+import { rewrite } from "../../src/api.js";
+import { loadRules, ruleFamily } from "../../src/permissions/sources.js";
+import { judge, type PermissionReport } from "../../src/permissions/verdict.js";
+import { fullRegistry } from "../../src/routes/registry.js";
+import { ensureBuilt } from "../support/build.js";
+
+const REPO = resolve(import.meta.dirname, "../..");
+const registry = fullRegistry();
+const sandboxes: string[] = [];
+
+after(() => {
+  for (const d of sandboxes) {
+    try {
+      chmodAll(d);
+      rmSync(d, { recursive: true, force: true });
+    } catch {
+      /* best effort */
+    }
+  }
+});
+
+function chmodAll(d: string): void {
+  spawnSync("chmod", ["-R", "u+rwx", d]);
+}
+
+/** A fresh root with `home/`, `cfg/` and a project `proj/` whose working folder is `proj/a/b`. */
+function sandbox() {
+  const root = mkdtempSync(join(tmpdir(), "rtk-perm-"));
+  sandboxes.push(root);
+  const home = join(root, "home");
+  const cfg = join(root, "cfg");
+  const proj = join(root, "proj");
+  const cwd = join(proj, "a", "b");
+  mkdirSync(home);
+  mkdirSync(cfg);
+  mkdirSync(cwd, { recursive: true });
+  const write = (path: string, content: unknown) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+    return path;
+  };
+  const env = (extra: Record<string, string> = {}) => ({ HOME: home, XDG_CONFIG_HOME: cfg, ...extra });
+  return { root, home, cfg, proj, cwd, write, env };
+}
+type Sandbox = ReturnType<typeof sandbox>;
+
+interface Judged extends PermissionReport {
+  warnings: string[];
+}
+
+/** The verdict of `host`'s rules, read from the sandbox, on `cmd`. */
+function verdictOf(sb: Sandbox, host: string, cmd: string, opts: { env?: Record<string, string>; cwd?: string } = {}): Judged {
+  const family = ruleFamily(host);
+  assert.ok(family !== null, `known host ${host}`);
+  const warnings: string[] = [];
+  const { rules } = loadRules(family, opts.cwd ?? sb.cwd, sb.env(opts.env), (m) => warnings.push(m));
+  const p = parse(cmd);
+  assert.ok(p.ok, `parses: ${cmd}`);
+  return { ...judge(p.script, cmd, rules), warnings };
+}
+
+/** The library's rewrite with the sandbox's rules: `{command, verdict, exitCode, warnings}`. */
+function rewriteIn(sb: Sandbox, host: string, cmd: string, extraEnv: Record<string, string> = {}) {
+  const warnings: string[] = [];
+  const r = rewrite(cmd, { host, cwd: sb.cwd, env: sb.env(extraEnv), warn: (m) => warnings.push(m), registry });
+  return { command: r.command, verdict: r.verdict, exitCode: r.exitCode, activeDeny: r.activeDeny, warnings };
+}
+
+const claude = (perms: { deny?: string[]; ask?: string[]; allow?: string[] }) => ({ permissions: perms });
+const bash = (...ps: string[]) => ps.map((p) => `Bash(${p})`);
+
+/** Rules the implementation would read outside the sandbox (machine-wide managed settings). */
+const MANAGED = ["/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json"].filter((p) => existsSync(p));
+const NO_MANAGED = MANAGED.length ? `machine-wide managed settings present: ${MANAGED.join(", ")}` : false;
+
+before(() => {
+  // The sandbox must not sit below a folder that already holds a host folder or a git repository.
+  for (let d = resolve(tmpdir()); ; d = dirname(d)) {
+    for (const f of [".claude", ".gemini", ".factory", ".cursor", ".git"]) assert.ok(!existsSync(join(d, f)), `${join(d, f)} exists above the sandbox`);
+    if (dirname(d) === d) break;
+  }
+});
+
+// ─────────────────────────────── Claude Code ──────────────────────────────────
+describe("Claude Code rules", { skip: NO_MANAGED }, () => {
+  test("project .claude/settings.json, found by walking up from a subfolder", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git status") }));
+    const r = verdictOf(sb, "claude", "git status");
+    assert.equal(r.verdict, "allow");
+    assert.deepEqual(r.warnings, []);
+    assert.equal(verdictOf(sb, "claude", "git log").verdict, "default");
+    const rw = rewriteIn(sb, "claude", "git status");
+    assert.deepEqual([rw.command, rw.exitCode], ["rtk git status", 0]);
+  });
+
+  test("project .claude/settings.local.json", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.local.json"), claude({ deny: bash("git push:*") }));
+    assert.equal(verdictOf(sb, "claude", "git push --force").verdict, "deny");
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "default");
+    assert.equal(rewriteIn(sb, "claude", "git push --force").exitCode, 2);
+  });
+
+  test("the project folder's own .claude when the command runs at the project root", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ ask: bash("git status") }));
+    assert.equal(verdictOf(sb, "claude", "git status", { cwd: sb.proj }).verdict, "ask");
+  });
+
+  test("~/.claude/settings.json and ~/.claude/settings.local.json", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ ask: bash("git log:*"), allow: bash("*") }));
+    sb.write(join(sb.home, ".claude", "settings.local.json"), claude({ deny: bash("git push:*") }));
+    assert.equal(verdictOf(sb, "claude", "git log -5").verdict, "ask");
+    assert.equal(verdictOf(sb, "claude", "git push").verdict, "deny");
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "allow");
+  });
+
+  test("rules from all four files are merged", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git status") }));
+    sb.write(join(sb.proj, ".claude", "settings.local.json"), claude({ allow: bash("git log:*") }));
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ allow: bash("ls:*") }));
+    sb.write(join(sb.home, ".claude", "settings.local.json"), claude({ allow: bash("cargo test"), deny: bash("rm:*") }));
+    assert.equal(verdictOf(sb, "claude", "git status && git log -5 && ls -la && cargo test").verdict, "allow");
+    assert.equal(verdictOf(sb, "claude", "git status && rm -rf x").verdict, "deny");
+    // a deny in one file wins over an allow in another
+    const sb2 = sandbox();
+    sb2.write(join(sb2.proj, ".claude", "settings.json"), claude({ allow: bash("*") }));
+    sb2.write(join(sb2.home, ".claude", "settings.local.json"), claude({ deny: bash("git push:*") }));
+    assert.equal(verdictOf(sb2, "claude", "git push").verdict, "deny");
+    assert.equal(verdictOf(sb2, "claude", "git status").verdict, "allow");
+    // an ask in one file wins over an allow in another
+    const sb3 = sandbox();
+    sb3.write(join(sb3.home, ".claude", "settings.json"), claude({ allow: bash("*") }));
+    sb3.write(join(sb3.proj, ".claude", "settings.local.json"), claude({ ask: bash("git push:*") }));
+    assert.equal(verdictOf(sb3, "claude", "git push").verdict, "ask");
+  });
+
+  test("CLAUDE_CONFIG_DIR replaces ~/.claude", () => {
+    const sb = sandbox();
+    const dir = join(sb.root, "claude-config");
+    sb.write(join(dir, "settings.json"), claude({ allow: bash("git status") }));
+    sb.write(join(dir, "settings.local.json"), claude({ deny: bash("git push:*") }));
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ allow: bash("git log") }));
+    const env = { CLAUDE_CONFIG_DIR: dir };
+    assert.equal(verdictOf(sb, "claude", "git status", { env }).verdict, "allow");
+    assert.equal(verdictOf(sb, "claude", "git push", { env }).verdict, "deny");
+    assert.equal(verdictOf(sb, "claude", "git log", { env }).verdict, "default", "~/.claude is not read");
+    // without it, ~/.claude is read and the other folder is not
+    assert.equal(verdictOf(sb, "claude", "git log").verdict, "allow");
+    assert.equal(verdictOf(sb, "claude", "git push").verdict, "default");
+    // an empty CLAUDE_CONFIG_DIR is no setting: ~/.claude
+    assert.equal(verdictOf(sb, "claude", "git log", { env: { CLAUDE_CONFIG_DIR: "" } }).verdict, "allow");
+  });
+
+  test("project rules still apply with CLAUDE_CONFIG_DIR set", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ deny: bash("git push:*") }));
+    assert.equal(verdictOf(sb, "claude", "git push", { env: { CLAUDE_CONFIG_DIR: join(sb.root, "nowhere") } }).verdict, "deny");
+  });
+
+  test("the nearest ancestor holding .claude/ is the project", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, "a", ".claude", "settings.json"), claude({ allow: bash("git status") }));
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git log") }));
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "allow");
+    assert.equal(verdictOf(sb, "claude", "git log").verdict, "default");
+  });
+
+  test("only Bash(…) entries are used", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ deny: ["Read(./secrets/**)", "WebFetch", "Shell(git status)", "Edit(*)"], allow: ["Read(*)", "Shell(git status)", "run_shell_command(git status)"] }));
+    const r = verdictOf(sb, "claude", "git status");
+    assert.equal(r.verdict, "default");
+    assert.deepEqual(r.warnings, []);
+  });
+
+  test("Copilot, Codex and Devin read Claude Code's rules", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ deny: bash("git push:*"), allow: bash("git status") }));
+    for (const host of ["copilot", "codex", "devin", "claude-code"]) {
+      assert.equal(verdictOf(sb, host, "git push").verdict, "deny", host);
+      assert.equal(verdictOf(sb, host, "git status").verdict, "allow", host);
+    }
+  });
+
+  test("missing files are skipped silently", () => {
+    const sb = sandbox();
+    const r = verdictOf(sb, "claude", "git status");
+    assert.equal(r.verdict, "default");
+    assert.deepEqual(r.warnings, []);
+    // a .claude folder with no settings in it
+    mkdirSync(join(sb.proj, ".claude"), { recursive: true });
+    mkdirSync(join(sb.home, ".claude"), { recursive: true });
+    assert.deepEqual(verdictOf(sb, "claude", "git status").warnings, []);
+    const rw = rewriteIn(sb, "claude", "git status");
+    assert.deepEqual([rw.command, rw.exitCode, rw.warnings], ["rtk git status", 3, []]);
+  });
+
+  test("malformed JSON: skipped with exactly one warning, the verdict comes from the other files", () => {
+    const sb = sandbox();
+    const bad = sb.write(join(sb.proj, ".claude", "settings.json"), '{ "permissions": { "allow": ["Bash(git status)"], ');
+    sb.write(join(sb.proj, ".claude", "settings.local.json"), claude({ deny: bash("git push:*") }));
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ allow: bash("git log") }));
+    const push = verdictOf(sb, "claude", "git push");
+    assert.equal(push.verdict, "deny");
+    assert.equal(push.warnings.length, 1, push.warnings.join("\n"));
+    assert.ok(push.warnings[0]!.includes(bad), `the warning names the file: ${push.warnings[0]}`);
+    const status = verdictOf(sb, "claude", "git status");
+    assert.equal(status.verdict, "default", "the broken file's allow is not used");
+    assert.equal(status.warnings.length, 1);
+    assert.equal(verdictOf(sb, "claude", "git log").verdict, "allow");
+    const rw = rewriteIn(sb, "claude", "git log");
+    assert.deepEqual([rw.command, rw.exitCode, rw.warnings.length], ["rtk git log", 0, 1]);
+  });
+
+  test("an empty file and a file holding only whitespace: never an error, the other files apply", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".claude", "settings.json"), "");
+    sb.write(join(sb.home, ".claude", "settings.local.json"), "  \n");
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git status") }));
+    const r = verdictOf(sb, "claude", "git status");
+    assert.equal(r.verdict, "allow");
+    assert.ok(r.warnings.length <= 2, r.warnings.join("\n"));
+  });
+
+  test("an unreadable file: skipped with exactly one warning", () => {
+    const sb = sandbox();
+    const path = sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git status") }));
+    chmodSync(path, 0o000);
+    let readable = true;
+    try {
+      readFileSync(path);
+    } catch {
+      readable = false;
+    }
+    if (readable) {
+      // running as root: chmod 000 does not stop reading; a directory in its place does
+      rmSync(path);
+      mkdirSync(path);
+    }
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ deny: bash("git push:*"), allow: bash("git log") }));
+    const push = verdictOf(sb, "claude", "git push");
+    assert.equal(push.verdict, "deny");
+    assert.equal(push.warnings.length, 1, push.warnings.join("\n"));
+    assert.ok(push.warnings[0]!.includes(path), push.warnings[0]);
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "default");
+    assert.equal(verdictOf(sb, "claude", "git log").verdict, "allow");
+  });
+
+  test("a BOM-prefixed file is read, without a warning", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".claude", "settings.json"), "\uFEFF" + JSON.stringify(claude({ deny: bash("git push:*"), allow: bash("git status") })));
+    const r = verdictOf(sb, "claude", "git push");
+    assert.equal(r.verdict, "deny");
+    assert.deepEqual(r.warnings, []);
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "allow");
+  });
+
+  test("JSON with comments is read, without a warning, and `//` inside strings is kept", () => {
+    const sb = sandbox();
+    sb.write(
+      join(sb.proj, ".claude", "settings.json"),
+      `// project rules
+{
+  /* the permissions
+     of this project */
+  "permissions": {
+    "allow": [
+      "Bash(curl -s http://localhost:8080/health)", // a string with // in it
+      "Bash(git status)" /* trailing block */
+    ],
+    "deny": ["Bash(git push:*)"] // no pushing
+  }
+}
+`,
+    );
+    const r = verdictOf(sb, "claude", "curl -s http://localhost:8080/health");
+    assert.equal(r.verdict, "allow");
+    assert.deepEqual(r.warnings, []);
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "allow");
+    assert.equal(verdictOf(sb, "claude", "git push").verdict, "deny");
+  });
+
+  test("settings of the wrong shape are ignored without an error, and never allow", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), { permissions: { allow: "Bash(git status)", deny: [42, null, { p: 1 }] } });
+    sb.write(join(sb.proj, ".claude", "settings.local.json"), "[]");
+    sb.write(join(sb.home, ".claude", "settings.json"), "null");
+    sb.write(join(sb.home, ".claude", "settings.local.json"), { permissions: ["Bash(git status)"] });
+    const r = verdictOf(sb, "claude", "git status");
+    assert.equal(r.verdict, "default");
+  });
+});
+
+// ─────────────────────────────── Cursor ──────────────────────────────────────
+describe("Cursor rules", () => {
+  const cursorFile = (sb: Sandbox) => join(sb.home, ".cursor", "cli-config.json");
+
+  test("~/.cursor/cli-config.json Shell(p) entries", () => {
+    const sb = sandbox();
+    sb.write(cursorFile(sb), { permissions: { allow: ["Shell(git status)", "Shell(ls:*)"], deny: ["Shell(git push:*)"] } });
+    assert.equal(verdictOf(sb, "cursor", "git status && ls -la").verdict, "allow");
+    assert.equal(verdictOf(sb, "cursor", "git push").verdict, "deny");
+    assert.equal(verdictOf(sb, "cursor", "git log").verdict, "default");
+    assert.equal(rewriteIn(sb, "cursor", "git status").exitCode, 0);
+    assert.equal(rewriteIn(sb, "cursor", "git push").exitCode, 2);
+  });
+
+  test("a bare Shell is everything", () => {
+    const sb = sandbox();
+    sb.write(cursorFile(sb), { permissions: { allow: ["Shell"] } });
+    assert.equal(verdictOf(sb, "cursor", "git status && rm -rf build").verdict, "allow");
+    const sb2 = sandbox();
+    sb2.write(cursorFile(sb2), { permissions: { deny: ["Shell"], allow: ["Shell(git status)"] } });
+    assert.equal(verdictOf(sb2, "cursor", "git status").verdict, "deny");
+  });
+
+  test("there is no ask list", () => {
+    const sb = sandbox();
+    sb.write(cursorFile(sb), { permissions: { allow: ["Shell(git status)"], ask: ["Shell(git status)"] } });
+    assert.equal(verdictOf(sb, "cursor", "git status").verdict, "allow");
+  });
+
+  test("other tools' entries and Claude's files are not Cursor's rules", () => {
+    const sb = sandbox();
+    sb.write(cursorFile(sb), { permissions: { allow: ["Bash(git status)", "Read(**)"], deny: ["Write(**)"] } });
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git status"), deny: bash("git log") }));
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ allow: bash("*") }));
+    assert.equal(verdictOf(sb, "cursor", "git status").verdict, "default");
+    assert.equal(verdictOf(sb, "cursor", "git log").verdict, "default");
+  });
+
+  test("missing file: silent default; malformed file: one warning, default", () => {
+    const sb = sandbox();
+    const r = verdictOf(sb, "cursor", "git status");
+    assert.deepEqual([r.verdict, r.warnings], ["default", []]);
+    sb.write(cursorFile(sb), '{"permissions": {"allow": ["Shell(git status)"]');
+    const r2 = verdictOf(sb, "cursor", "git status");
+    assert.equal(r2.verdict, "default");
+    assert.equal(r2.warnings.length, 1);
+  });
+
+  test("BOM and comments", () => {
+    const sb = sandbox();
+    sb.write(cursorFile(sb), '\uFEFF{\n  // cursor\n  "permissions": { "allow": ["Shell(git status)"] /* ok */ }\n}\n');
+    const r = verdictOf(sb, "cursor", "git status");
+    assert.deepEqual([r.verdict, r.warnings], ["allow", []]);
+  });
+});
+
+// ─────────────────────────────── Gemini CLI ──────────────────────────────────
+describe("Gemini CLI rules", () => {
+  const projectFile = (sb: Sandbox) => join(sb.proj, ".gemini", "settings.json");
+  const homeFile = (sb: Sandbox) => join(sb.home, ".gemini", "settings.json");
+  const trust = (sb: Sandbox, entries: Record<string, string>) => sb.write(join(sb.home, ".gemini", "trustedFolders.json"), entries);
+
+  /** Project rules allow `git status`, home rules allow `git log`. */
+  function twoFiles(): Sandbox {
+    const sb = sandbox();
+    sb.write(projectFile(sb), { tools: { allowed: ["run_shell_command(git status)"] } });
+    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command(git log)"] } });
+    return sb;
+  }
+
+  test("a trusted project (TRUST_FOLDER): the project's .gemini/settings.json", () => {
+    const sb = twoFiles();
+    trust(sb, { [sb.proj]: "TRUST_FOLDER" });
+    const r = verdictOf(sb, "gemini", "git status");
+    assert.deepEqual([r.verdict, r.warnings], ["allow", []]);
+    assert.equal(rewriteIn(sb, "gemini", "git status").exitCode, 0);
+  });
+
+  test("TRUST_FOLDER on an ancestor of the project", () => {
+    const sb = twoFiles();
+    trust(sb, { [sb.root]: "TRUST_FOLDER" });
+    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "allow");
+  });
+
+  test("TRUST_PARENT: the parent of the listed folder is trusted", () => {
+    const sb = twoFiles();
+    trust(sb, { [join(sb.proj, "a")]: "TRUST_PARENT" });
+    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "allow");
+    const sb2 = twoFiles();
+    trust(sb2, { [join(sb2.root, "elsewhere")]: "TRUST_PARENT" });
+    assert.equal(verdictOf(sb2, "gemini", "git status").verdict, "allow");
+  });
+
+  test("an untrusted project: ~/.gemini/settings.json, not the project's file", () => {
+    for (const kind of ["no trustedFolders.json", "no entries", "a sibling folder trusted"]) {
+      const sb = twoFiles();
+      const entries = kind === "no entries" ? {} : kind === "a sibling folder trusted" ? { [join(sb.root, "other")]: "TRUST_FOLDER" } : null;
+      if (entries) trust(sb, entries);
+      assert.equal(verdictOf(sb, "gemini", "git status").verdict, "default", kind);
+      assert.equal(verdictOf(sb, "gemini", "git log").verdict, "allow", kind);
+    }
+    const sb = twoFiles();
+    trust(sb, { [join(sb.root, "other")]: "TRUST_FOLDER", [join(sb.proj, "a", "b")]: "TRUST_FOLDER" });
+    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "default", "a trusted subfolder does not trust the project");
+  });
+
+  test("DO_NOT_TRUST", () => {
+    const sb = twoFiles();
+    trust(sb, { [sb.proj]: "DO_NOT_TRUST" });
+    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "default");
+    assert.equal(verdictOf(sb, "gemini", "git log").verdict, "allow");
+  });
+
+  test("tools.allowed → allow, tools.confirmationRequired → ask, bare names are everything", () => {
+    const sb = sandbox();
+    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command"], confirmationRequired: ["run_shell_command(git push)", "ShellTool(rm:*)"] } });
+    assert.equal(verdictOf(sb, "gemini", "git status && ls").verdict, "allow");
+    assert.equal(verdictOf(sb, "gemini", "git push --force").verdict, "ask");
+    assert.equal(verdictOf(sb, "gemini", "rm -rf x").verdict, "ask");
+    assert.equal(rewriteIn(sb, "gemini", "git push").exitCode, 3);
+    const sb2 = sandbox();
+    sb2.write(homeFile(sb2), { tools: { allowed: ["ShellTool(npm test)"], confirmationRequired: ["ShellTool"] } });
+    assert.equal(verdictOf(sb2, "gemini", "npm test").verdict, "ask");
+    const sb3 = sandbox();
+    sb3.write(homeFile(sb3), { tools: { allowed: ["ShellTool(npm test)", "read_file", "run_shell_command(git status)"] } });
+    assert.equal(verdictOf(sb3, "gemini", "npm test && git status").verdict, "allow");
+    assert.equal(verdictOf(sb3, "gemini", "cat x").verdict, "default", "read_file is not a shell rule");
+  });
+
+  test("no deny list", () => {
+    const sb = sandbox();
+    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command(git push)"], deny: ["run_shell_command(git push)"] }, permissions: { deny: ["Bash(git push)"] } });
+    assert.notEqual(verdictOf(sb, "gemini", "git push").verdict, "deny");
+  });
+
+  test("malformed trustedFolders.json: one warning, the project is not trusted", () => {
+    const sb = twoFiles();
+    sb.write(join(sb.home, ".gemini", "trustedFolders.json"), `{ "${sb.proj}": "TRUST_FOLDER", `);
+    const r = verdictOf(sb, "gemini", "git status");
+    assert.equal(r.verdict, "default");
+    assert.equal(r.warnings.length, 1, r.warnings.join("\n"));
+    assert.equal(verdictOf(sb, "gemini", "git log").verdict, "allow");
+  });
+
+  test("malformed settings file: one warning, default; missing: silent default", () => {
+    const sb = sandbox();
+    const r = verdictOf(sb, "gemini", "git status");
+    assert.deepEqual([r.verdict, r.warnings], ["default", []]);
+    sb.write(homeFile(sb), '{"tools": {"allowed": ["run_shell_command"]}');
+    const r2 = verdictOf(sb, "gemini", "git status");
+    assert.equal(r2.verdict, "default");
+    assert.equal(r2.warnings.length, 1);
+  });
+
+  test("BOM and comments", () => {
+    const sb = sandbox();
+    sb.write(homeFile(sb), '\uFEFF{ /* gemini */ "tools": { "allowed": ["run_shell_command(git status)"] } // end\n}');
+    const r = verdictOf(sb, "gemini", "git status");
+    assert.deepEqual([r.verdict, r.warnings], ["allow", []]);
+  });
+});
+
+// ─────────────────────────────── Factory Droid ───────────────────────────────
+describe("Factory Droid rules", () => {
+  test("commandDenylist and commandBlocklist in ~/.factory/settings.json → deny", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".factory", "settings.json"), { commandDenylist: ["git push"], commandBlocklist: ["rm -rf:*"] });
+    assert.equal(verdictOf(sb, "factory", "git push --force").verdict, "deny");
+    assert.equal(verdictOf(sb, "factory", "rm -rf /").verdict, "deny");
+    assert.equal(verdictOf(sb, "factory", "git status").verdict, "default");
+    assert.equal(rewriteIn(sb, "droid", "git push").exitCode, 2);
+  });
+
+  test("~/.factory/settings.local.json", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".factory", "settings.local.json"), { commandBlocklist: ["git push"] });
+    assert.equal(verdictOf(sb, "factory", "git push").verdict, "deny");
+  });
+
+  test("<project>/.factory/settings.json and settings.local.json, found from a subfolder", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".factory", "settings.json"), { commandDenylist: ["git push"] });
+    sb.write(join(sb.proj, ".factory", "settings.local.json"), { commandDenylist: ["npm publish"] });
+    assert.equal(verdictOf(sb, "factory", "git push").verdict, "deny");
+    assert.equal(verdictOf(sb, "factory", "npm publish").verdict, "deny");
+    assert.equal(verdictOf(sb, "factory", "npm test").verdict, "default");
+  });
+
+  test("all four files merged", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".factory", "settings.json"), { commandDenylist: ["a1"] });
+    sb.write(join(sb.home, ".factory", "settings.local.json"), { commandDenylist: ["a2"] });
+    sb.write(join(sb.proj, ".factory", "settings.json"), { commandBlocklist: ["a3"] });
+    sb.write(join(sb.proj, ".factory", "settings.local.json"), { commandBlocklist: ["a4"] });
+    for (const c of ["a1", "a2", "a3", "a4"]) assert.equal(verdictOf(sb, "factory", `${c} x`).verdict, "deny", c);
+  });
+
+  test("nothing else: an allowlist never allows", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".factory", "settings.json"), { commandAllowlist: ["git status", "*"], permissions: { allow: ["Bash(git status)"] } });
+    assert.equal(verdictOf(sb, "factory", "git status").verdict, "default");
+    assert.equal(rewriteIn(sb, "factory", "git status").exitCode, 3);
+  });
+
+  test("malformed file: one warning, the other files still deny", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".factory", "settings.json"), '{"commandDenylist": [');
+    sb.write(join(sb.proj, ".factory", "settings.local.json"), { commandDenylist: ["git push"] });
+    const r = verdictOf(sb, "factory", "git push");
+    assert.equal(r.verdict, "deny");
+    assert.equal(r.warnings.length, 1, r.warnings.join("\n"));
+  });
+
+  test("missing files: silent default; BOM and comments", () => {
+    const sb = sandbox();
+    const r = verdictOf(sb, "factory", "git push");
+    assert.deepEqual([r.verdict, r.warnings], ["default", []]);
+    sb.write(join(sb.home, ".factory", "settings.json"), '\uFEFF{ // droid\n "commandDenylist": ["git push"] }');
+    const r2 = verdictOf(sb, "factory", "git push");
+    assert.deepEqual([r2.verdict, r2.warnings], ["deny", []]);
+  });
+});
+
+// ─────────────────────────────── rules-only hosts ────────────────────────────
+describe("rules-only hosts", () => {
+  test("always default, whatever settings files exist", () => {
+    const sb = sandbox();
+    const everywhere = { ...claude({ deny: bash("*"), allow: bash("*") }), tools: { allowed: ["run_shell_command"] }, commandDenylist: ["git"] };
+    for (const f of [
+      join(sb.proj, ".claude", "settings.json"),
+      join(sb.home, ".claude", "settings.json"),
+      join(sb.home, ".cursor", "cli-config.json"),
+      join(sb.home, ".gemini", "settings.json"),
+      join(sb.home, ".factory", "settings.json"),
+    ]) {
+      sb.write(f, everywhere);
+    }
+    sb.write(join(sb.home, ".cursor", "cli-config.json"), { permissions: { deny: ["Shell"], allow: ["Shell"] } });
+    for (const host of ["windsurf", "cline", "roo", "agents", "rules-only"]) {
+      const r = verdictOf(sb, host, "git status && git push");
+      assert.deepEqual([r.verdict, r.warnings], ["default", []], host);
+      const rw = rewriteIn(sb, host, "git status");
+      assert.deepEqual([rw.command, rw.exitCode], ["rtk git status", 3], host);
+    }
+  });
+});
+
+// ─────────────────────────────── the built CLI ───────────────────────────────
+describe("rtk rewrite --host (built CLI)", () => {
+  before(() => {
+    ensureBuilt();
+  });
+
+  function cli(sb: Sandbox, args: string[], extraEnv: Record<string, string> = {}) {
+    const r = spawnSync(process.execPath, [join(REPO, "dist", "rtk.cjs"), "rewrite", ...args], {
+      cwd: sb.cwd,
+      encoding: "utf8",
+      env: { ...process.env, HOME: sb.home, RTK_ROUTES: "all", XDG_CONFIG_HOME: sb.cfg, CLAUDE_CONFIG_DIR: "", RTK_CONFIG: "", RTK_DISABLED: "", ...extraEnv },
+    });
+    return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+  }
+  const stderrLines = (s: string) => s.split("\n").filter((l) => l !== "");
+
+  test("Claude Code: allow → 0, default → 3, deny → 2", { skip: NO_MANAGED }, () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git status"), deny: bash("git push:*") }));
+    assert.deepEqual(cli(sb, ["--host", "claude", "git status"]), { stdout: "rtk git status", stderr: "", status: 0 });
+    assert.deepEqual(cli(sb, ["git status"]), { stdout: "rtk git status", stderr: "", status: 0 }, "claude is the default host");
+    assert.deepEqual(cli(sb, ["--host", "claude", "git log -5"]), { stdout: "rtk git log -5", stderr: "", status: 3 });
+    assert.deepEqual(cli(sb, ["--host", "claude", "git push --force"]), { stdout: "", stderr: "", status: 2 });
+    assert.deepEqual(cli(sb, ["--host", "claude", "git status && git push"]), { stdout: "", stderr: "", status: 2 });
+  });
+
+  test("Claude Code: ~/.claude and an ask rule → 3", { skip: NO_MANAGED }, () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ allow: bash("*"), ask: bash("git log:*") }));
+    assert.deepEqual(cli(sb, ["--host", "claude", "git status"]), { stdout: "rtk git status", stderr: "", status: 0 });
+    assert.deepEqual(cli(sb, ["--host", "claude", "git log -5"]), { stdout: "rtk git log -5", stderr: "", status: 3 });
+    // unattestable under allow-all: nothing is rewritten
+    assert.deepEqual(cli(sb, ["--host", "claude", "git status > out.txt"]), { stdout: "", stderr: "", status: 1 });
+  });
+
+  test("deny prints nothing and exits 2 even when nothing would be rewritten", { skip: NO_MANAGED }, () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ deny: bash("shred:*", "git push --force") }));
+    assert.deepEqual(cli(sb, ["--host", "claude", "shred -u secrets.txt"]), { stdout: "", stderr: "", status: 2 });
+    assert.deepEqual(cli(sb, ["--host", "claude", "echo $(shred x)"]), { stdout: "", stderr: "", status: 2 });
+    assert.deepEqual(cli(sb, ["--host", "claude", "rtk git push --force"]), { stdout: "", stderr: "", status: 2 });
+    // without the rule: no route → 1
+    assert.equal(cli(sandbox(), ["--host", "claude", "shred -u secrets.txt"]).status, 1);
+  });
+
+  test("--json shows verdict, activeDeny and per-part matches", { skip: NO_MANAGED }, () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.local.json"), claude({ deny: bash("git push --force"), allow: bash("git status", "ls:*") }));
+    const active = cli(sb, ["--json", "--host", "claude", "rtk git push --force"]);
+    assert.equal(active.status, 2);
+    const a = JSON.parse(active.stdout);
+    assert.equal(a.verdict, "deny");
+    assert.equal(a.activeDeny, true);
+    assert.equal(a.exit, 2);
+    assert.equal(a.rewritten, null);
+    assert.equal(a.permissions.verdict, "deny");
+    assert.equal(a.permissions.activeDeny, true);
+    assert.equal(a.permissions.parts.length, 1);
+    assert.equal(a.permissions.parts[0].text, "rtk git push --force");
+    assert.equal(a.permissions.parts[0].deny, "git push --force");
+
+    const direct = JSON.parse(cli(sb, ["--json", "--host", "claude", "git push --force"]).stdout);
+    assert.deepEqual([direct.verdict, direct.activeDeny, direct.exit], ["deny", false, 2]);
+    assert.equal(direct.permissions.parts[0].deny, "git push --force");
+
+    const allowed = cli(sb, ["--json", "--host", "claude", "git status && ls -la"]);
+    assert.equal(allowed.status, 0);
+    const o = JSON.parse(allowed.stdout);
+    assert.deepEqual([o.verdict, o.activeDeny, o.exit, o.rewritten], ["allow", false, 0, "rtk git status && rtk ls -la"]);
+    assert.deepEqual(
+      o.permissions.parts.map((p: { text: string; allow: string | null; deny: string | null }) => [p.text, p.allow, p.deny]),
+      [
+        ["git status", "git status", null],
+        ["ls -la", "ls:*", null],
+      ],
+    );
+
+    const mixed = JSON.parse(cli(sb, ["--json", "--host", "claude", "git status && git log"]).stdout);
+    assert.deepEqual([mixed.verdict, mixed.exit], ["default", 3]);
+    assert.deepEqual(
+      mixed.permissions.parts.map((p: { allow: string | null }) => p.allow),
+      ["git status", null],
+    );
+  });
+
+  test("Cursor, Gemini, Factory and a rules-only host through the CLI", () => {
+    const sb = sandbox();
+    sb.write(join(sb.home, ".cursor", "cli-config.json"), { permissions: { allow: ["Shell(git status)"], deny: ["Shell(git push)"] } });
+    sb.write(join(sb.proj, ".gemini", "settings.json"), { tools: { allowed: ["run_shell_command(git status)"], confirmationRequired: ["run_shell_command(git log)"] } });
+    sb.write(join(sb.home, ".gemini", "trustedFolders.json"), { [sb.proj]: "TRUST_FOLDER" });
+    sb.write(join(sb.home, ".factory", "settings.json"), { commandDenylist: ["git push"] });
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ deny: bash("*") }));
+    assert.deepEqual(cli(sb, ["--host", "cursor", "git status"]), { stdout: "rtk git status", stderr: "", status: 0 });
+    assert.deepEqual(cli(sb, ["--host", "cursor", "git push"]), { stdout: "", stderr: "", status: 2 });
+    assert.deepEqual(cli(sb, ["--host", "gemini", "git status"]), { stdout: "rtk git status", stderr: "", status: 0 });
+    assert.deepEqual(cli(sb, ["--host", "gemini", "git log"]), { stdout: "rtk git log", stderr: "", status: 3 });
+    assert.deepEqual(cli(sb, ["--host", "factory", "git push"]), { stdout: "", stderr: "", status: 2 });
+    assert.deepEqual(cli(sb, ["--host", "factory", "git status"]), { stdout: "rtk git status", stderr: "", status: 3 });
+    assert.deepEqual(cli(sb, ["--host", "windsurf", "git push"]), { stdout: "rtk git push", stderr: "", status: 3 });
+    assert.equal(cli(sb, ["--host", "claude", "git status"]).status, 2);
+  });
+
+  test("a malformed settings file: one line on stderr, exit code from the other files", { skip: NO_MANAGED }, () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".claude", "settings.json"), "{ not json");
+    sb.write(join(sb.home, ".claude", "settings.json"), claude({ allow: bash("git status") }));
+    const r = cli(sb, ["--host", "claude", "git status"]);
+    assert.equal(r.stdout, "rtk git status");
+    assert.equal(r.status, 0);
+    assert.equal(stderrLines(r.stderr).length, 1, r.stderr);
+  });
+
+  test("an unknown --host exits 1 with one line on stderr", () => {
+    const sb = sandbox();
+    const r = cli(sb, ["--host", "no-such-host", "git status"]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, "");
+    assert.equal(stderrLines(r.stderr).length, 1, r.stderr);
+    assert.ok(r.stderr.includes("no-such-host"), r.stderr);
+  });
+});
