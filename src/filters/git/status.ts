@@ -1,7 +1,7 @@
 // `git status` (long format): the branch and its upstream, any operation in
 // progress, and every staged, unstaged, conflicted and untracked path with its
 // state. Hint lines and blank lines go. Anything not recognised is kept as it is.
-import { omitted, type Filter, type FilterRun, type RecallRef } from "./types.js";
+import { omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
 
 const MAX_PER_GROUP = 40;
 
