@@ -9,6 +9,9 @@ export interface Command {
   argv: string[];
   cwd?: string;
   input?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Exit statuses that count as success (default: 0 only). */
+  ok?: readonly number[];
 }
 
 export interface Alternation {
@@ -21,10 +24,10 @@ export interface Alternation {
 /** Runs the command once; a failing run is an error, not a timing. Returns µs. */
 export function runTimed(cmd: Command): number {
   const t0 = performance.now();
-  const r = spawnSync(cmd.argv[0]!, cmd.argv.slice(1), { cwd: cmd.cwd, input: cmd.input ?? "", encoding: "utf8" });
+  const r = spawnSync(cmd.argv[0]!, cmd.argv.slice(1), { cwd: cmd.cwd, input: cmd.input ?? "", encoding: "utf8", env: cmd.env ?? process.env });
   const us = (performance.now() - t0) * 1000;
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`\`${cmd.label}\` exited ${r.status}: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
+  if (!(cmd.ok ?? [0]).includes(r.status ?? -1)) throw new Error(`\`${cmd.label}\` exited ${r.status}: ${(r.stderr || r.stdout).trim().slice(0, 500)}`);
   return us;
 }
 

@@ -84,6 +84,73 @@ function bySource(xs: A.Node[]): A.Node[] {
 }
 
 /**
+ * Calls `f` on each child of `n` in the order of children(n), without
+ * building an array (walks run on every command an agent issues).
+ */
+export function forEachChild(n: A.Node, f: (c: A.Node) => void): void {
+  const each = (xs: readonly A.Node[]) => {
+    for (let i = 0; i < xs.length; i++) f(xs[i]!);
+  };
+  const opt = (x: A.Node | null) => {
+    if (x) f(x);
+  };
+  switch (n.kind) {
+    case "SimpleCommand": {
+      // Assignments, words and redirects, merged in source order.
+      const { assigns: a, words: w, redirects: r } = n;
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      while (i < a.length || j < w.length || k < r.length) {
+        const sa = i < a.length ? a[i]!.span.start : Infinity;
+        const sw = j < w.length ? w[j]!.span.start : Infinity;
+        const sr = k < r.length ? r[k]!.span.start : Infinity;
+        if (sa <= sw && sa <= sr) f(a[i++]!);
+        else if (sw <= sr) f(w[j++]!);
+        else f(r[k++]!);
+      }
+      return;
+    }
+    case "Script":
+    case "CmdSubst":
+    case "ProcSubst":
+      return each(n.stmts);
+    case "Stmt":
+      return f(n.cmd);
+    case "AndOr":
+      f(n.left);
+      return f(n.right);
+    case "Pipeline":
+      return each(n.stages);
+    case "Word":
+    case "DoubleQuoted":
+    case "LocaleQuoted":
+      return each(n.parts);
+    case "TimeClause":
+      return opt(n.stmt);
+    case "Redirect":
+      f(n.target);
+      return opt(n.heredoc);
+    case "Heredoc":
+      return f(n.body);
+    case "Assign":
+      opt(n.index);
+      opt(n.value);
+      return opt(n.array);
+    case "ParamExp":
+      opt(n.index);
+      opt(n.arg);
+      return opt(n.repl);
+    case "ArithExp":
+      return f(n.expr);
+    case "ArrayLit":
+      return each(n.elems);
+    default:
+      return each(children(n));
+  }
+}
+
+/**
  * Pre-order walk. `visit` returns false to skip a node's children. The ancestors
  * of the visited node are passed innermost last.
  */
@@ -92,7 +159,7 @@ export function walk(root: A.Node, visit: (n: A.Node, ancestors: readonly A.Node
   const go = (n: A.Node): void => {
     if (visit(n, stack) === false) return;
     stack.push(n);
-    for (const c of children(n)) go(c);
+    forEachChild(n, go);
     stack.pop();
   };
   go(root);

@@ -4,7 +4,7 @@
 // when every span is consistent: children inside their parent, siblings in
 // order, nothing overlapping (checked as it goes).
 import type * as A from "../ast/nodes.js";
-import { children, walk } from "../ast/walk.js";
+import { forEachChild, walk } from "../ast/walk.js";
 
 /** Insert `text` immediately before source offset `offset`. */
 export interface Insertion {
@@ -48,11 +48,11 @@ export function printLossless(script: A.Script, src: string, insertions: readonl
   };
 
   const visit = (n: A.Node) => {
-    for (const c of children(n)) {
-      if (c.kind === "Heredoc") continue;
+    forEachChild(n, (c) => {
+      if (c.kind === "Heredoc") return;
       advance(c.span.start);
       visit(c);
-    }
+    });
     advance(n.span.end);
   };
 
@@ -64,4 +64,19 @@ export function printLossless(script: A.Script, src: string, insertions: readonl
     out += e.text;
   }
   return out;
+}
+
+/**
+ * The source with the insertions spliced in: what printLossless prints for a
+ * tree whose spans are consistent, without walking it (the rewrite path).
+ */
+export function applyInsertions(src: string, insertions: readonly Insertion[]): string {
+  const sorted = insertions.length > 1 ? [...insertions].sort((a, b) => a.offset - b.offset) : insertions;
+  let out = "";
+  let at = 0;
+  for (const e of sorted) {
+    out += src.slice(at, e.offset) + e.text;
+    at = e.offset;
+  }
+  return out + src.slice(at);
 }

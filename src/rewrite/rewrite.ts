@@ -3,7 +3,7 @@
 // needs (registry, config, environment flag, permission source) is passed in.
 import { parse, type ParseError } from "../../grammar/parse.js";
 import type * as A from "../ast/nodes.js";
-import { printLossless, type Insertion } from "../printer/lossless.js";
+import { applyInsertions, type Insertion } from "../printer/lossless.js";
 import type { Registry } from "../routes/registry.js";
 import { classify } from "./classify.js";
 import { inputFacts } from "./facts.js";
@@ -58,7 +58,7 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
   const classified = classify(script, { registry: opts.registry, transparentPrefixes: opts.transparentPrefixes ?? [] });
   const segments = markUnsafe(classified, facts, { disabled: opts.disabled ?? false, exclusions: opts.exclusions ?? [] });
   const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
-  const printed = insertions.length ? printLossless(script, src, insertions) : src;
+  const printed = insertions.length ? applyInsertions(src, insertions) : src;
   const command = printed === src ? null : printed;
   const { verdict, detail, activeDeny } = (opts.permissions ?? NO_RULES)(script, src);
   return {

@@ -1,0 +1,89 @@
+// The hot path: the in-process rewrite per agent command, and the whole
+// process of `rtk rewrite` and `rtk hook claude` (started through the launcher,
+// as hosts run it) against a bare Node start, alternated.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { alternate, type Command } from "./harness/alternate.js";
+import { loadBuiltLib, root, scale, type Bench } from "./harness/context.js";
+import { measureEach } from "./harness/measure.js";
+import { duration, sig } from "./harness/report.js";
+import { summarize } from "./harness/stats.js";
+import { agentCommandsPath, loadAgentCommands } from "./inputs/corpus.js";
+
+const launcher = join(root, "bin/rtk");
+
+const EVENT = JSON.stringify({
+  session_id: "bench",
+  transcript_path: "/dev/null",
+  cwd: "/tmp",
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command: "git status", description: "Show the working tree status" },
+  tool_use_id: "toolu_bench",
+});
+
+/** A realistic Claude Code settings file: 50 Bash rules across the three lists. */
+function settings50(): string {
+  const allow = ["git status", "git diff:*", "git log:*", "npm test:*", "npm run lint", "npx vitest run:*", "cargo test:*", "ls:*", "cat:*", "grep:*"];
+  for (let i = 0; allow.length < 30; i++) allow.push(`npm run script${i}`);
+  const ask = ["git commit:*", "git merge:*", "npm install:*", "docker compose up:*", "kubectl apply:*"];
+  for (let i = 0; ask.length < 10; i++) ask.push(`make target${i}`);
+  const deny = ["rm -rf /:*", "git push --force:*", "sudo:*", "curl * | sh", "* --no-verify"];
+  for (let i = 0; deny.length < 10; i++) deny.push(`dangerous${i}:*`);
+  const wrap = (xs: string[]) => xs.map((p) => `Bash(${p})`);
+  return JSON.stringify({ permissions: { allow: [...wrap(allow), "Read", "Edit"], ask: wrap(ask), deny: wrap(deny) } }, null, 2);
+}
+
+const bench: Bench = async (ctx) => {
+  const lib = await loadBuiltLib();
+  await ctx.report.section("in-process rewrite: parse + classify + mark + print, per agent command", ["figure", "value"], (area) => {
+    const commands = loadAgentCommands();
+    if (!commands) return area.skip(`no corpus at ${agentCommandsPath}; nothing to measure here`);
+    const registry = lib.fullRegistry();
+    const rewrite = (c: string) => lib.rewriteCommand(c, { registry });
+    const { each, all } = measureEach(commands, rewrite, { warmupRounds: scale(ctx, { full: 100, ci: 30 }), rounds: scale(ctx, { full: 600, ci: 100 }) });
+    const medians = summarize(each.map((e) => e.stats.median));
+    area.row(["median of per-command medians", duration(medians.median)], area.check("rewrite median", medians.median, "µs", { max: 20 }));
+    area.row(["p99 over all calls", duration(all.p99)], area.check("rewrite p99", all.p99, "µs", { max: 200 }));
+    area.row(["slowest command (median)", duration(medians.max)]);
+    area.note(`every route active (the full registry), no permission rules; ${commands.length} commands`);
+    area.figure("perCommandMedians", medians);
+    area.figure("allCalls", all);
+  });
+
+  const home = mkdtempSync(join(tmpdir(), "rtk-bench-home-"));
+  try {
+    const env = { PATH: process.env["PATH"], HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share") };
+    const node: Command = { label: "node -e 0", argv: [process.execPath, "-e", "0"], cwd: root, env };
+    const rounds = scale(ctx, { full: 40, ci: 12 });
+    const cases: { label: string; cmd: Command; setup?: () => void }[] = [
+      { label: "rtk rewrite \"git status\"", cmd: { label: "rtk rewrite", argv: [launcher, "rewrite", "git status"], env, ok: [3], cwd: home } },
+      { label: "rtk hook claude < event.json", cmd: { label: "rtk hook claude", argv: [launcher, "hook", "claude"], env, input: EVENT, cwd: home } },
+      {
+        label: "rtk rewrite, 50-rule settings",
+        cmd: { label: "rtk rewrite (50 rules)", argv: [launcher, "rewrite", "git status"], env, ok: [0], cwd: home },
+        setup: () => {
+          mkdirSync(join(home, ".claude"), { recursive: true });
+          writeFileSync(join(home, ".claude", "settings.json"), settings50());
+        },
+      },
+    ];
+    await ctx.report.section("hook latency: whole process through bin/rtk vs node -e 0", ["command", "median", "node -e 0", "ratio"], (area) => {
+      const hooked = spawnSync(launcher, ["hook", "claude"], { input: EVENT, env, encoding: "utf8" });
+      area.row(["the hook answers with a rewrite", hooked.stdout.includes("rtk git status") ? "yes" : "no", "", ""], area.check("hook answers", hooked.stdout.includes("rtk git status") ? 1 : 0, "", { equals: 1 }, "correctness"));
+      for (const c of cases) {
+        c.setup?.();
+        const r = alternate(c.cmd, node, { warmupRounds: 3, rounds });
+        area.row([c.label, duration(r.a.median), duration(r.b.median), sig(r.ratio)], area.check(c.label, r.ratio, "×", { max: 1.15 }));
+        area.figure(c.label, { rtk: r.a, node: r.b, ratio: r.ratio });
+      }
+      area.note(`${rounds} rounds each, alternated A B A B … after 3 untimed; hooks run the launcher, which starts Node from the startup snapshot`);
+    });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+};
+
+export default bench;
