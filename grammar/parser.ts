@@ -42,6 +42,8 @@ const REDIR_OPS = new Map<TokenType, A.RedirOperator>([
   [T.DLess, "<<"], [T.DLessDash, "<<-"], [T.TLess, "<<<"],
 ]);
 
+const CASE_TERMINATORS = new Map<TokenType, A.CaseTerminator>([[T.DSemi, ";;"], [T.SemiAmp, ";&"], [T.DSemiAmp, ";;&"]]);
+
 const TEST_OPS = new Map<TokenType, A.TestOp["op"]>([
   [T.AndIf, "&&"], [T.OrIf, "||"], [T.LParen, "("], [T.RParen, ")"], [T.Less, "<"], [T.Great, ">"],
 ]);
@@ -121,6 +123,18 @@ export class ShellParser extends EmbeddedActionsParser {
     this.toks.length = cur + 1;
     for (const at of this.scanner.comments.keys()) if (at >= base.pos) this.scanner.comments.delete(at);
     this.scanner.restore(change(base));
+  }
+
+  /** bash reserves `time` only where a pipeline may start: after `|` or `coproc` it is the command's name. */
+  private timeAsWord(): void {
+    if (this.LA(1).tokenType === T.Time) this.rescan(Scanner.timeAsWord);
+  }
+
+  /** The next word is exactly the literal `text`. */
+  private wordIs(text: string): boolean {
+    const n = tk(this.LA(1));
+    const n2 = tk(this.LA(2));
+    return n.tokenType === T.Lit && n.value === text && !(n2.adj && tokenMatcher(n2, T.Part));
   }
 
   private adjacentPart(): boolean {
@@ -258,11 +272,7 @@ export class ShellParser extends EmbeddedActionsParser {
     let end = t.end;
     let inner: A.Stmt | null = null;
     this.OPTION({
-      GATE: () => {
-        const n = tk(this.LA(1));
-        const n2 = tk(this.LA(2));
-        return n.image === "-p" && !(n2.adj && tokenMatcher(n2, T.Part));
-      },
+      GATE: () => this.wordIs("-p"),
       DEF: () => {
         const p = tk(this.CONSUME(T.Lit));
         this.ACTION(() => {
@@ -287,7 +297,8 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY(() => {
       const op = this.OR([{ ALT: () => this.CONSUME(T.Pipe) }, { ALT: () => this.CONSUME(T.PipeAmp) }]);
       this.MANY2(() => this.SUBRULE(this.newline));
-      const next = this.OR2([{ ALT: () => this.SUBRULE2(this.command) }, { ALT: () => this.SUBRULE(this.timedStage) }]);
+      this.ACTION(() => this.timeAsWord());
+      const next = this.SUBRULE2(this.command);
       this.ACTION(() => {
         stages.push(next);
         pipeStderr.push(op.tokenType === T.PipeAmp);
@@ -297,24 +308,6 @@ export class ShellParser extends EmbeddedActionsParser {
       if (stages.length === 1) return first;
       return stmtOf({ kind: "Pipeline", span: sp(first.span.start, stages[stages.length - 1]!.span.end), stages, pipeStderr });
     });
-  });
-
-  /** `a | time b`: after a pipe, `time` times that one stage. */
-  private timedStage = this.RULE("timedStage", (): A.Stmt => {
-    const t = tk(this.CONSUME(T.Time));
-    let posix = false;
-    this.OPTION({
-      GATE: () => {
-        const n2 = tk(this.LA(2));
-        return this.LA(1).image === "-p" && !(n2.adj && tokenMatcher(n2, T.Part));
-      },
-      DEF: () => {
-        this.CONSUME(T.Lit);
-        posix = true;
-      },
-    });
-    const stmt = this.SUBRULE(this.command);
-    return this.ACTION(() => stmtOf({ kind: "TimeClause", span: sp(t.startOffset, stmt.span.end), posix, stmt }));
   });
 
   // ---- commands ---------------------------------------------------------------
@@ -448,6 +441,7 @@ export class ShellParser extends EmbeddedActionsParser {
   private coproc = this.RULE("coproc", (): A.Coproc => {
     const kw = tk(this.CONSUME(T.Coproc));
     let name: A.Word | null = null;
+    this.ACTION(() => this.timeAsWord());
     this.OPTION({
       // `coproc NAME { …; }`: a name only before a compound command.
       GATE: () => {
@@ -631,34 +625,43 @@ export class ShellParser extends EmbeddedActionsParser {
   });
 
   /** `do …; done` or `{ …; }`: the body of for, select and arithmetic for. */
-  private loopBody = this.RULE("loopBody", (): { body: A.Stmt[]; braces: boolean; end: number } => {
+  private loopBody = this.RULE("loopBody", (): { body: A.Stmt[]; braces: boolean; start: number; end: number } => {
     return this.OR([
       {
         ALT: () => {
-          this.CONSUME(T.Do);
+          const open = tk(this.CONSUME(T.Do));
           const body = this.SUBRULE(this.stmtList);
           this.ACTION(() => this.nonEmpty(body));
           const done = tk(this.CONSUME(T.Done));
-          return this.ACTION(() => ({ body, braces: false, end: done.end }));
+          return this.ACTION(() => ({ body, braces: false, start: open.startOffset, end: done.end }));
         },
       },
       {
         ALT: () => {
-          this.CONSUME(T.LBrace);
+          const open = tk(this.CONSUME(T.LBrace));
           const body = this.SUBRULE2(this.stmtList);
           this.ACTION(() => this.nonEmpty(body));
           const close = tk(this.CONSUME(T.RBrace));
-          return this.ACTION(() => ({ body, braces: true, end: close.end }));
+          return this.ACTION(() => ({ body, braces: true, start: open.startOffset, end: close.end }));
         },
       },
     ]);
   });
 
+  /** bash takes `{` for the body only where a command may start: after `;`, a newline or the word list, not right after the name. */
+  private checkBraceBody(head: { separated: boolean }, body: { braces: boolean; start: number }): void {
+    if (body.braces && !head.separated) throw new ShellSyntaxError(body.start, "unexpected `{`");
+  }
+
   /** The name and optional `in words` of for and select. */
-  private loopHead = this.RULE("loopHead", (): { name: string; items: A.Word[] | null } => {
+  private loopHead = this.RULE("loopHead", (): { name: string; items: A.Word[] | null; separated: boolean } => {
     const nameWord = this.SUBRULE(this.word, { ARGS: [false] });
     let items: A.Word[] | null = null;
-    this.MANY(() => this.SUBRULE(this.newline));
+    let separated = false;
+    this.MANY(() => {
+      this.SUBRULE(this.newline);
+      this.ACTION(() => (separated = true));
+    });
     this.OPTION(() => {
       this.OR([
         {
@@ -675,14 +678,18 @@ export class ShellParser extends EmbeddedActionsParser {
         },
         { ALT: () => this.CONSUME2(T.Semi) },
       ]);
+      this.ACTION(() => (separated = true));
     });
-    this.MANY3(() => this.SUBRULE3(this.newline));
+    this.MANY3(() => {
+      this.SUBRULE3(this.newline);
+      this.ACTION(() => (separated = true));
+    });
     return this.ACTION(() => {
       const p = nameWord.parts[0];
       if (nameWord.parts.length !== 1 || p?.kind !== "Lit" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.value)) {
         throw new ShellSyntaxError(nameWord.span.start, `\`${this.src.slice(nameWord.span.start, nameWord.span.end)}\` is not a valid loop variable`);
       }
-      return { name: p.value, items };
+      return { name: p.value, items, separated };
     });
   });
 
@@ -711,6 +718,7 @@ export class ShellParser extends EmbeddedActionsParser {
         ALT: () => {
           const head = this.SUBRULE(this.loopHead);
           const b = this.SUBRULE2(this.loopBody);
+          this.ACTION(() => this.checkBraceBody(head, b));
           return this.ACTION(() => ({ kind: "For" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] }));
         },
       },
@@ -754,6 +762,7 @@ export class ShellParser extends EmbeddedActionsParser {
     const kw = tk(this.CONSUME(T.Select));
     const head = this.SUBRULE(this.loopHead);
     const b = this.SUBRULE(this.loopBody);
+    this.ACTION(() => this.checkBraceBody(head, b));
     return this.ACTION(() => ({ kind: "Select" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] }));
   });
 
@@ -799,7 +808,7 @@ export class ShellParser extends EmbeddedActionsParser {
     this.OPTION2(() => {
       const t = tk(this.OR([{ ALT: () => this.CONSUME(T.DSemi) }, { ALT: () => this.CONSUME(T.SemiAmp) }, { ALT: () => this.CONSUME(T.DSemiAmp) }]));
       this.ACTION(() => {
-        terminator = t.image as A.CaseTerminator;
+        terminator = CASE_TERMINATORS.get(t.tokenType)!;
         end = t.end;
       });
     });
@@ -814,8 +823,9 @@ export class ShellParser extends EmbeddedActionsParser {
   private testCmd = this.RULE("testCmd", (): A.TestClause => {
     const open = tk(this.CONSUME(T.DLBracket));
     const items: (A.Word | A.TestOp)[] = [];
-    this.AT_LEAST_ONE({
-      GATE: () => this.LA(1).tokenType !== T.DRBracket || items.length === 0,
+    const check = new ConditionCheck();
+    this.MANY({
+      GATE: () => this.LA(1).tokenType !== T.DRBracket,
       DEF: () => {
         this.OR([
           {
@@ -824,9 +834,9 @@ export class ShellParser extends EmbeddedActionsParser {
               this.ACTION(() => {
                 items.push(w);
                 const p = w.parts[0];
-                if (w.parts.length === 1 && p?.kind === "Lit" && PATTERN_OPS.has(p.value)) {
-                  const regex = p.value === "=~";
-                  this.rescan((s) => Scanner.patternNext(s, regex));
+                const text = w.parts.length === 1 && p?.kind === "Lit" ? p.value : null;
+                if (check.word(text, this.src.slice(w.span.start, w.span.end), w.span.start) && PATTERN_OPS.has(text!)) {
+                  this.rescan((s) => Scanner.patternNext(s, text === "=~"));
                 }
               });
             },
@@ -843,25 +853,27 @@ export class ShellParser extends EmbeddedActionsParser {
                   { ALT: () => this.CONSUME(T.Great) },
                 ]),
               );
-              this.ACTION(() => items.push({ kind: "TestOp", span: sp(t.startOffset, t.end), op: TEST_OPS.get(t.tokenType)! }));
+              this.ACTION(() => {
+                const op = TEST_OPS.get(t.tokenType)!;
+                check.op(op, t.startOffset);
+                items.push({ kind: "TestOp", span: sp(t.startOffset, t.end), op });
+              });
             },
           },
           {
-            // Where bash takes a newline: where a term starts, and before the `]]`.
-            GATE: () => {
-              const last = items[items.length - 1];
-              if (!last || this.LA(2).tokenType === T.DRBracket) return true;
-              if (last.kind === "TestOp") return last.op !== ")";
-              const p = last.parts[0];
-              return last.parts.length === 1 && p?.kind === "Lit" && p.value === "!";
+            ALT: () => {
+              this.ACTION(() => check.newline(this.LA(1).startOffset));
+              this.SUBRULE(this.newline);
             },
-            ALT: () => this.SUBRULE(this.newline),
           },
         ]);
       },
     });
     const close = tk(this.CONSUME(T.DRBracket));
-    return this.ACTION(() => ({ kind: "TestClause" as const, span: sp(open.startOffset, close.end), items, redirects: [] }));
+    return this.ACTION(() => {
+      check.end(close.startOffset);
+      return { kind: "TestClause" as const, span: sp(open.startOffset, close.end), items, redirects: [] };
+    });
   });
 
   private arithCmd = this.RULE("arithCmd", (): A.ArithCmd => {
@@ -1049,7 +1061,6 @@ export class ShellParser extends EmbeddedActionsParser {
       this.rescan(Scanner.closeSubst);
       const span = sp(open.startOffset, close.end);
       if (open.tokenType === T.CmdSubstOpen) return { kind: "CmdSubst" as const, span, stmts, backquote: false };
-      if (stmts.length === 0) this.fail(close);
       return { kind: "ProcSubst" as const, span, op: open.image[0] as "<" | ">", stmts };
     });
   });
@@ -1069,6 +1080,81 @@ export class ShellParser extends EmbeddedActionsParser {
       expr: { kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) },
     }));
   });
+}
+
+// ---- conditional expressions ----------------------------------------------------
+
+const UNARY_TESTS = new Set([..."abcdefghknoprstuvwxzGLNORS"].map((c) => "-" + c));
+const BINARY_TESTS = new Set(["=", "==", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef"]);
+
+/**
+ * bash's grammar of `[[ … ]]`, checked item by item as they are read: terms are
+ * `! TERM`, `( EXPR )`, `UNARY WORD`, `WORD BINARY WORD` or a lone `WORD`, joined
+ * by `&&` and `||`; a newline may stand where a term starts or after a whole one.
+ * Operators are unquoted literal words, as bash sees them.
+ */
+class ConditionCheck {
+  /** A term, a unary test's operand, a binary operator (or the end of a lone word), its right side, or what may follow a term. */
+  private expect: "term" | "operand" | "operator" | "right" | "after" = "term";
+  private depth = 0;
+
+  /** `text` is the word's value when it is a single literal. Returns whether the word is a binary operator. */
+  word(text: string | null, shown: string, at: number): boolean {
+    switch (this.expect) {
+      case "term":
+        if (text !== "!") this.expect = text !== null && UNARY_TESTS.has(text) ? "operand" : "operator";
+        return false;
+      case "operand":
+        this.expect = "after";
+        return false;
+      case "operator":
+        if (text === null || !BINARY_TESTS.has(text)) throw new ShellSyntaxError(at, "conditional binary operator expected");
+        this.expect = "right";
+        return true;
+      case "right":
+        // Even where a pattern is read, a bare `]]` ends the test for bash.
+        if (text === "]]") this.missingArgument(at, "`]]`");
+        this.expect = "after";
+        return false;
+      case "after":
+        throw new ShellSyntaxError(at, `unexpected \`${shown}\` in conditional expression`);
+    }
+  }
+
+  op(op: A.TestOp["op"], at: number): void {
+    const e = this.expect;
+    if (e === "operand" || e === "right") this.missingArgument(at, `\`${op}\``);
+    if (e === "term" && op === "(") {
+      this.depth++;
+    } else if ((e === "operator" || e === "after") && (op === "&&" || op === "||")) {
+      this.expect = "term";
+    } else if ((e === "operator" || e === "after") && op === ")" && this.depth > 0) {
+      this.depth--;
+      this.expect = "after";
+    } else if (e === "operator" && (op === "<" || op === ">")) {
+      this.expect = "right";
+    } else if (e === "operator" && op === "(") {
+      throw new ShellSyntaxError(at, "conditional binary operator expected");
+    } else {
+      throw new ShellSyntaxError(at, `unexpected \`${op}\` in conditional expression`);
+    }
+  }
+
+  newline(at: number): void {
+    if (this.expect === "operator") throw new ShellSyntaxError(at, "conditional binary operator expected");
+    if (this.expect === "operand" || this.expect === "right") this.missingArgument(at, "newline");
+  }
+
+  end(at: number): void {
+    if (this.expect === "term") throw new ShellSyntaxError(at, "expected a conditional expression but found `]]`");
+    if (this.expect === "operand" || this.expect === "right") this.missingArgument(at, "`]]`");
+    if (this.depth > 0) throw new ShellSyntaxError(at, "expected `)` but found `]]`");
+  }
+
+  private missingArgument(at: number, found: string): never {
+    const which = this.expect === "operand" ? "unary" : "binary";
+    throw new ShellSyntaxError(at, `expected the argument of a conditional ${which} operator but found ${found}`);
+  }
 }
 
 // ---- AST helpers ----------------------------------------------------------------

@@ -54,6 +54,8 @@ export interface ScanState {
   readonly queue: readonly PendingHeredoc[];
   /** The previous token ended a word part, so the next one may continue the word. */
   readonly prevPart: boolean;
+  /** The next token is an ordinary word even if it reads `time`. */
+  readonly timeWord: boolean;
 }
 
 export interface ShellToken extends IToken {
@@ -106,6 +108,7 @@ export class Scanner {
   private stack!: Stack;
   private queue: readonly PendingHeredoc[] = NO_HEREDOCS;
   private prevPart = false;
+  private timeWord = false;
   /** Comments seen, by offset (a re-scan may meet the same comment twice). */
   readonly comments = new Map<number, string>();
 
@@ -115,11 +118,12 @@ export class Scanner {
     this.stack = { f: { k: "cmd", subst: false, limit }, up: null, depth: 0 };
     this.queue = NO_HEREDOCS;
     this.prevPart = false;
+    this.timeWord = false;
     this.comments.clear();
   }
 
   get state(): ScanState {
-    return { pos: this.pos, stack: this.stack, queue: this.queue, prevPart: this.prevPart };
+    return { pos: this.pos, stack: this.stack, queue: this.queue, prevPart: this.prevPart, timeWord: this.timeWord };
   }
 
   restore(s: ScanState): void {
@@ -127,6 +131,7 @@ export class Scanner {
     this.stack = s.stack;
     this.queue = s.queue;
     this.prevPart = s.prevPart;
+    this.timeWord = s.timeWord;
   }
 
   // State changes the parser asks for.
@@ -141,6 +146,11 @@ export class Scanner {
   static patternNext(s: ScanState, regex: boolean): ScanState {
     const f = s.stack.f;
     return { ...s, stack: push(s.stack, { k: "regex", regex, depth: 0, started: false, limit: f.limit }) };
+  }
+
+  /** Scans a `time` next as an ordinary word: bash reserves it only where a pipeline may start, not after `|` or `coproc`. */
+  static timeAsWord(s: ScanState): ScanState {
+    return { ...s, timeWord: true };
   }
 
   static addHeredoc(s: ScanState, h: Omit<PendingHeredoc, "depth">): ScanState {
@@ -171,6 +181,7 @@ export class Scanner {
 
   private make(type: TokenType, start: number, end: number, adj: boolean, value = ""): ShellToken {
     if (type !== EOF) this.prevPart = !WORD_ENDERS.has(type);
+    this.timeWord = false;
     this.pos = end;
     const t: ShellToken = {
       image: this.src.slice(start, end),
@@ -211,6 +222,17 @@ export class Scanner {
     if (s[p + 1] === "\n") return 2;
     if (s[p + 1] === "\r" && s[p + 2] === "\n") return 3;
     return 0;
+  }
+
+  /** `p`, or the offset after the line continuations that start there. */
+  private pastContinuations(p: number, limit: number): number {
+    for (let k = this.isContinuation(p); k && p + k <= limit; k = this.isContinuation(p)) p += k;
+    return p;
+  }
+
+  /** The text of `[start, end)` without its line continuations. */
+  private cooked(start: number, end: number): string {
+    return this.src.slice(start, end).replace(/\\\r?\n/g, "");
   }
 
   private newlineAt(p: number): number {
@@ -255,7 +277,11 @@ export class Scanner {
     const adj = !blank;
     const atWordStart = blank || !this.prevPart;
     const c = s[p];
-    const c1 = s[p + 1];
+    // Line continuations may split an operator: bash reads `&\<newline>&` as `&&`.
+    const q1 = this.pastContinuations(p + 1, limit);
+    const c1 = q1 < limit ? s[q1] : undefined;
+    const q2 = this.pastContinuations(q1 + 1, limit);
+    const c2 = q2 < limit ? s[q2] : undefined;
     const nl = this.newlineAt(p);
     if (nl) {
       const t = this.make(T.Newline, p, p + nl, adj);
@@ -265,20 +291,20 @@ export class Scanner {
     }
     switch (c) {
       case ";":
-        if (c1 === ";") return this.make(s[p + 2] === "&" ? T.DSemiAmp : T.DSemi, p, s[p + 2] === "&" ? p + 3 : p + 2, adj);
-        if (c1 === "&") return this.make(T.SemiAmp, p, p + 2, adj);
+        if (c1 === ";") return c2 === "&" ? this.make(T.DSemiAmp, p, q2 + 1, adj) : this.make(T.DSemi, p, q1 + 1, adj);
+        if (c1 === "&") return this.make(T.SemiAmp, p, q1 + 1, adj);
         return this.make(T.Semi, p, p + 1, adj);
       case "&":
-        if (c1 === "&") return this.make(T.AndIf, p, p + 2, adj);
-        if (c1 === ">") return s[p + 2] === ">" ? this.make(T.AndDGreat, p, p + 3, adj) : this.make(T.AndGreat, p, p + 2, adj);
+        if (c1 === "&") return this.make(T.AndIf, p, q1 + 1, adj);
+        if (c1 === ">") return c2 === ">" ? this.make(T.AndDGreat, p, q2 + 1, adj) : this.make(T.AndGreat, p, q1 + 1, adj);
         return this.make(T.Amp, p, p + 1, adj);
       case "|":
-        if (c1 === "|") return this.make(T.OrIf, p, p + 2, adj);
-        if (c1 === "&") return this.make(T.PipeAmp, p, p + 2, adj);
+        if (c1 === "|") return this.make(T.OrIf, p, q1 + 1, adj);
+        if (c1 === "&") return this.make(T.PipeAmp, p, q1 + 1, adj);
         return this.make(T.Pipe, p, p + 1, adj);
       case "(":
-        if (c1 === "(" && atWordStart && this.arithAhead(p + 2)) {
-          const t = this.make(T.DLParen, p, p + 2, adj);
+        if (c1 === "(" && atWordStart && this.arithAhead(q1 + 1)) {
+          const t = this.make(T.DLParen, p, q1 + 1, adj);
           this.pushFrame({ k: "arith", open: p, close: "))", depth: 0, limit });
           t.after = this.state;
           return t;
@@ -287,28 +313,28 @@ export class Scanner {
       case ")":
         return this.make(T.RParen, p, p + 1, adj);
       case "<":
-        if (c1 === "(") return this.openSubst(T.ProcSubstOpen, p, p + 2, adj);
+        if (c1 === "(") return this.openSubst(T.ProcSubstOpen, p, q1 + 1, adj);
         if (c1 === "<") {
-          if (s[p + 2] === "<") return this.make(T.TLess, p, p + 3, adj);
-          if (s[p + 2] === "-") return this.make(T.DLessDash, p, p + 3, adj);
-          return this.make(T.DLess, p, p + 2, adj);
+          if (c2 === "<") return this.make(T.TLess, p, q2 + 1, adj);
+          if (c2 === "-") return this.make(T.DLessDash, p, q2 + 1, adj);
+          return this.make(T.DLess, p, q1 + 1, adj);
         }
-        if (c1 === ">") return this.make(T.LessGreat, p, p + 2, adj);
-        if (c1 === "&") return this.make(T.LessAnd, p, p + 2, adj);
+        if (c1 === ">") return this.make(T.LessGreat, p, q1 + 1, adj);
+        if (c1 === "&") return this.make(T.LessAnd, p, q1 + 1, adj);
         return this.make(T.Less, p, p + 1, adj);
       case ">":
-        if (c1 === "(") return this.openSubst(T.ProcSubstOpen, p, p + 2, adj);
-        if (c1 === ">") return this.make(T.DGreat, p, p + 2, adj);
-        if (c1 === "|") return this.make(T.Clobber, p, p + 2, adj);
-        if (c1 === "&") return this.make(T.GreatAnd, p, p + 2, adj);
+        if (c1 === "(") return this.openSubst(T.ProcSubstOpen, p, q1 + 1, adj);
+        if (c1 === ">") return this.make(T.DGreat, p, q1 + 1, adj);
+        if (c1 === "|") return this.make(T.Clobber, p, q1 + 1, adj);
+        if (c1 === "&") return this.make(T.GreatAnd, p, q1 + 1, adj);
         return this.make(T.Great, p, p + 1, adj);
     }
     if (atWordStart) {
-      const fd = this.ioFdAhead(p);
-      if (fd) return this.make(T.IoFd, p, fd, adj, s.slice(p, fd));
-      const name = this.assignAhead(p);
+      const fd = this.ioFdAhead(p, limit);
+      if (fd) return this.make(T.IoFd, p, fd, adj, this.cooked(p, fd));
+      const name = this.assignAhead(p, limit);
       if (name) {
-        const t = this.make(T.AssignName, p, name.end, adj, s.slice(p, name.end));
+        const t = this.make(T.AssignName, p, name.end, adj, this.cooked(p, name.end));
         this.pushFrame({ k: "aop", indexed: name.indexed, limit });
         t.after = this.state;
         return t;
@@ -326,16 +352,16 @@ export class Scanner {
   }
 
   /** `2>` or `{fd}<`: a file descriptor prefix of a redirect. Returns its end. */
-  private ioFdAhead(p: number): number {
+  private ioFdAhead(p: number, limit: number): number {
     const s = this.src;
     let q = p;
     if (isDigit(s[q])) {
-      while (isDigit(s[q])) q++;
+      while (isDigit(s[q])) q = this.pastContinuations(q + 1, limit);
     } else if (s[q] === "{" && isNameStart(s[q + 1])) {
       q++;
       while (isNameChar(s[q])) q++;
       if (s[q] !== "}") return 0;
-      q++;
+      q = this.pastContinuations(q + 1, limit);
     } else {
       return 0;
     }
@@ -343,12 +369,13 @@ export class Scanner {
   }
 
   /** `name=`, `name+=` or `name[…]=` at a word start. */
-  private assignAhead(p: number): { end: number; indexed: boolean } | null {
+  private assignAhead(p: number, limit: number): { end: number; indexed: boolean } | null {
     const s = this.src;
     if (!isNameStart(s[p])) return null;
-    let q = p + 1;
-    while (isNameChar(s[q])) q++;
+    let q = this.pastContinuations(p + 1, limit);
+    while (isNameChar(s[q])) q = this.pastContinuations(q + 1, limit);
     const end = q;
+    const isOp = (o: number) => s[o] === "=" || (s[o] === "+" && s[this.pastContinuations(o + 1, limit)] === "=");
     if (s[q] === "[") {
       let depth = 0;
       for (; q < s.length; q++) {
@@ -364,16 +391,13 @@ export class Scanner {
         } else if (isBlank(c) || c === "\n") return null;
       }
       if (s[q] !== "]") return null;
-      q++;
-      if (s[q] === "=" || (s[q] === "+" && s[q + 1] === "=")) return { end, indexed: true };
-      return null;
+      return isOp(this.pastContinuations(q + 1, limit)) ? { end, indexed: true } : null;
     }
-    if (s[q] === "=" || (s[q] === "+" && s[q + 1] === "=")) return { end, indexed: false };
-    return null;
+    return isOp(q) ? { end, indexed: false } : null;
   }
 
   private scanAssignOp(f: Extract<Frame, { k: "aop" }>): ShellToken {
-    const p = this.pos;
+    const p = this.pastContinuations(this.pos, f.limit);
     const s = this.src;
     if (f.indexed && s[p] === "[") {
       const t = this.make(T.IndexOpen, p, p + 1, true, "[");
@@ -382,9 +406,9 @@ export class Scanner {
       t.after = this.state;
       return t;
     }
-    const len = s[p] === "+" ? 2 : 1;
+    const end = s[p] === "+" ? this.pastContinuations(p + 1, f.limit) + 1 : p + 1;
     this.popFrame();
-    return this.make(T.AssignOp, p, p + len, true, s.slice(p, p + len));
+    return this.make(T.AssignOp, p, end, true, s[p] === "+" ? "+=" : "=");
   }
 
   /** Whether `((` / `$((` at `p` (just after the parens) closes as arithmetic. */
@@ -453,42 +477,45 @@ export class Scanner {
 
   private scanDollar(p: number, adj: boolean, inDq: boolean, limit: number): ShellToken | null {
     const s = this.src;
-    const n = s[p + 1];
+    // `$\<newline>x` is `$x`, as everywhere outside single quotes.
+    const at = this.pastContinuations(p + 1, limit);
+    const n = at < limit ? s[at] : undefined;
     if (n === "'" && !inDq) {
-      let q = p + 2;
+      let q = at + 1;
       while (q < limit && s[q] !== "'") q += s[q] === "\\" ? 2 : 1;
       if (q >= limit) throw new ShellSyntaxError(p, "unterminated $'…' string");
-      return this.make(T.AnsiCQuote, p, q + 1, adj, s.slice(p + 2, q));
+      return this.make(T.AnsiCQuote, p, q + 1, adj, s.slice(at + 1, q));
     }
     if (n === '"' && !inDq) {
-      const t = this.make(T.LocaleOpen, p, p + 2, adj);
+      const t = this.make(T.LocaleOpen, p, at + 1, adj);
       this.pushFrame({ k: "dq", open: p, limit });
       t.after = this.state;
       return t;
     }
     if (n === "(") {
-      if (s[p + 2] === "(" && this.arithAhead(p + 3)) {
-        const t = this.make(T.ArithOpen, p, p + 3, adj);
+      const second = this.pastContinuations(at + 1, limit);
+      if (s[second] === "(" && this.arithAhead(second + 1)) {
+        const t = this.make(T.ArithOpen, p, second + 1, adj);
         this.pushFrame({ k: "arith", open: p, close: "))", depth: 0, limit });
         t.after = this.state;
         return t;
       }
-      return this.openSubst(T.CmdSubstOpen, p, p + 2, adj);
+      return this.openSubst(T.CmdSubstOpen, p, at + 1, adj);
     }
     if (n === "{") {
-      const t = this.make(T.ParamOpen, p, p + 2, adj);
+      const t = this.make(T.ParamOpen, p, at + 1, adj);
       this.pushFrame({ k: "phead", open: p, limit });
       t.after = this.state;
       return t;
     }
     if (n === "[") {
-      const t = this.make(T.ArithBracketOpen, p, p + 2, adj);
+      const t = this.make(T.ArithBracketOpen, p, at + 1, adj);
       this.pushFrame({ k: "arith", open: p, close: "]", depth: 0, limit });
       t.after = this.state;
       return t;
     }
     if (isNameStart(n)) {
-      let q = p + 2;
+      let q = at + 1;
       let name: string = n!;
       for (;;) {
         const k = this.isContinuation(q);
@@ -504,7 +531,7 @@ export class Scanner {
       }
       return this.make(T.ParamShort, p, q, adj, name);
     }
-    if (isDigit(n) || isSpecialParam(n)) return this.make(T.ParamShort, p, p + 2, adj, n);
+    if (isDigit(n) || isSpecialParam(n)) return this.make(T.ParamShort, p, at + 1, adj, n);
     return null;
   }
 
@@ -597,7 +624,7 @@ export class Scanner {
     let type: TokenType = T.Lit;
     if (mode === "cmd" && atWordStart) {
       const kw = T.KEYWORDS.get(value);
-      if (kw && (q >= limit || isMeta(s[q]) || this.newlineAt(q))) type = kw;
+      if (kw && !(kw === T.Time && this.timeWord) && (q >= limit || isMeta(s[q]) || this.newlineAt(q))) type = kw;
     }
     return this.make(type, start, q, adj, value);
   }

@@ -11,7 +11,8 @@
 //   assignment      name=WORD  name+=WORD  name[WORD]=WORD  name=(WORD …)
 //   redirect        >WORD  2>&WORD  <<WORD<<BODY>>  (body of a here-document; <<- adds -, quoted adds ')
 //   word            a single literal part prints as itself, quoted when it holds
-//                   blanks, parens, braces, quotes or `;`; otherwise {PART …}
+//                   blanks, parens, braces, quotes or `;` (or, among a command's words,
+//                   when it reads like an assignment: `(cmd "A=1")`); otherwise {PART …}
 //   parts           lit:"…"  sq:"…"  dq[PART …]  locale[PART …]  ansi:"…"  esc:"c"
 //                   $name  ${PREFIX name [INDEX] OP ARG / REPL}  $(STMTS)  `(STMTS)`
 //                   $((WORD))  $[WORD]  <(STMTS)  >(STMTS)  glob:"…"  brace:"…"  ~user  (array WORD…)
@@ -43,7 +44,7 @@ function redirs(rs: A.Redirect[]): string {
 function command(c: A.Command): string {
   switch (c.kind) {
     case "SimpleCommand":
-      return `(cmd${[...c.assigns.map(assign), ...c.words.map(word), ...c.redirects.map(redirect)].map((x) => " " + x).join("")})`;
+      return `(cmd${[...c.assigns.map(assign), ...c.words.map(commandWord), ...c.redirects.map(redirect)].map((x) => " " + x).join("")})`;
     case "AndOr":
       return `(${c.op} ${stmt(c.left)} ${stmt(c.right)})`;
     case "Pipeline":
@@ -92,6 +93,13 @@ function redirect(r: A.Redirect): string {
   const head = `${r.fd ?? ""}${r.op}${word(r.target)}`;
   if (!r.heredoc) return head;
   return `${head}<<${word(r.heredoc.body)}>>`;
+}
+
+/** A word of a simple command that reads like an assignment is quoted, so that it does not look like one. */
+function commandWord(w: A.Word): string {
+  const only = w.parts[0];
+  const assignmentLike = w.parts.length === 1 && only?.kind === "Lit" && /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(only.value);
+  return assignmentLike ? JSON.stringify(only.value) : word(w);
 }
 
 export function word(w: A.Word): string {
