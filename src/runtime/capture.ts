@@ -22,17 +22,26 @@ export class RawCapture {
     return this.bytes[0] + this.bytes[1];
   }
 
-  add(s: Stream, b: Buffer): void {
+  /** Keeps a chunk; false when it cannot (past the memory limit, with no room for the spill file). */
+  add(s: Stream, b: Buffer): boolean {
     this.bytes[s] += b.length;
-    if (this.spillFd !== null) return this.spill(s, b);
-    this.chunks_.push({ s, b });
-    this.memory += b.length;
-    if (this.memory > MEMORY_LIMIT) {
-      this.spillPath = join(this.spillDir, `.rtk-spill-${process.pid}-${randomBytes(4).toString("hex")}`);
-      this.spillFd = openSync(this.spillPath, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-      for (const c of this.chunks_) this.spill(c.s, c.b);
-      this.chunks_ = [];
-      this.memory = 0;
+    try {
+      if (this.spillFd !== null) {
+        this.spill(s, b);
+        return true;
+      }
+      this.chunks_.push({ s, b });
+      this.memory += b.length;
+      if (this.memory > MEMORY_LIMIT) {
+        this.spillPath = join(this.spillDir, `.rtk-spill-${process.pid}-${randomBytes(4).toString("hex")}`);
+        this.spillFd = openSync(this.spillPath, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+        for (const c of this.chunks_) this.spill(c.s, c.b);
+        this.chunks_ = [];
+        this.memory = 0;
+      }
+      return true;
+    } catch {
+      return false;
     }
   }
 

@@ -21,7 +21,7 @@ const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** What a shell prints when a command cannot start, and the status it exits with. */
 function startFailure(cmd: string, code: string | undefined): { status: number; message: string } | null {
-  if (code === "ENOENT") return { status: 127, message: `rtk: ${cmd}: command not found` };
+  if (code === "ENOENT") return { status: 127, message: `rtk: ${cmd}: ${cmd.includes("/") ? "No such file or directory" : "command not found"}` };
   if (code === "EACCES" || code === "EISDIR" || code === "ENOEXEC") return { status: 126, message: `rtk: ${cmd}: Permission denied` };
   return null;
 }
@@ -32,24 +32,37 @@ function exitStatus(r: { exitCode?: number | undefined; signal?: string | undefi
   return 1;
 }
 
-/** Forwards the signals rtk receives to the child while it runs. */
-function forwardSignals(child: { kill(sig: NodeJS.Signals): boolean }): () => void {
+/**
+ * Catches SIGINT/SIGTERM/SIGHUP from before the child starts (so none can kill
+ * rtk and orphan it) and forwards them once it exists; `stop` restores them.
+ */
+function signalForwarder(): { attach(child: { kill(sig: NodeJS.Signals): boolean }): void; stop(): void } {
+  let child: { kill(sig: NodeJS.Signals): boolean } | null = null;
+  const held: NodeJS.Signals[] = [];
   const handlers = FORWARDED.map((sig) => {
     const h = () => {
-      child.kill(sig);
+      if (child) child.kill(sig);
+      else held.push(sig);
     };
     process.on(sig, h);
     return [sig, h] as const;
   });
-  return () => handlers.forEach(([sig, h]) => process.off(sig, h));
+  return {
+    attach(c) {
+      child = c;
+      for (const sig of held.splice(0)) c.kill(sig);
+    },
+    stop: () => handlers.forEach(([sig, h]) => process.off(sig, h)),
+  };
 }
 
 /** A run with inherited stdio: what rtk does for argv it has no route for, `rtk proxy`, and --raw. */
 export async function runPassthrough(argv: readonly string[], env: Env): Promise<number> {
-  const { execa } = await import("execa");
-  const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: env as NodeJS.ProcessEnv, extendEnv: false, windowsHide: true });
-  const stop = forwardSignals(child);
+  const signals = signalForwarder();
   try {
+    const { execa } = await import("execa");
+    const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: env as NodeJS.ProcessEnv, extendEnv: false, windowsHide: true });
+    signals.attach(child);
     const r = await child;
     const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
     if (fail) {
@@ -58,11 +71,20 @@ export async function runPassthrough(argv: readonly string[], env: Env): Promise
     }
     return exitStatus(r);
   } finally {
-    stop();
+    signals.stop();
   }
 }
 
 export async function runFiltered(filter: Filter, input: FilterInput, opts: RunOptions): Promise<number> {
+  const signals = signalForwarder();
+  try {
+    return await filtered(filter, input, opts, signals);
+  } finally {
+    signals.stop();
+  }
+}
+
+async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, signals: ReturnType<typeof signalForwarder>): Promise<number> {
   const argv = filter.prepare ? filter.prepare(input) : input.argv;
   const capture = new RawCapture();
   let recallId: string | null = null;
@@ -85,22 +107,31 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
   const streaming = filter.streaming?.(input) ?? false;
   const out = new Output();
   let run: FilterRun | null = null;
+  /** The filter failed: a buffered run prints the raw output at the end, a streaming one hands the rest over raw. */
   let failed = false;
+  /** The raw output could not be kept: everything is passed through as it comes. */
+  let passing = false;
   try {
     run = filter.start(input, {
       recall,
-      emit: { out: (l) => out.write(1, l + "\n"), err: (l) => out.write(2, l + "\n") },
+      emit: { out: (l) => void out.write(1, l + "\n"), err: (l) => void out.write(2, l + "\n") },
     });
   } catch {
     failed = true;
   }
-  const feed = (s: "out" | "err", line: string) => {
-    if (failed || !run) return;
-    try {
-      run.line(s, stripAnsi(line));
-    } catch {
-      failed = true;
+  const fd = (s: Stream): 1 | 2 => (s === 0 ? 1 : 2);
+  const feed = (s: Stream, raw: string, ended: boolean) => {
+    if (passing) return;
+    if (!failed && run) {
+      try {
+        run.line(s === 0 ? "out" : "err", stripAnsi(terminalLine(raw)));
+        return;
+      } catch {
+        failed = true;
+      }
     }
+    // From the line the streaming filter failed on, the raw lines follow as they come.
+    if (streaming) void out.write(fd(s), ended ? raw + "\n" : raw);
   };
 
   const { execa } = await import("execa");
@@ -116,28 +147,33 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
     extendEnv: false,
     windowsHide: true,
   });
-  const stop = forwardSignals(child);
-  const splitters = [new LineSplitter((l) => feed("out", l)), new LineSplitter((l) => feed("err", l))];
+  signals.attach(child);
+  const splitters = [new LineSplitter((l, e) => feed(0, l, e)), new LineSplitter((l, e) => feed(1, l, e))];
   const onData = (s: Stream) => (b: Buffer) => {
-    capture.add(s, b);
+    if (passing) return void out.write(fd(s), b);
+    if (!capture.add(s, b)) {
+      // The raw output can no longer be kept (no room for the spill file): print what
+      // was kept, then everything else as it comes; the filter is out of the run.
+      passing = true;
+      for (const [cs, cb] of capture.chunks()) void out.write(fd(cs), cb);
+      return;
+    }
     splitters[s]!.push(b);
-    // A streaming filter that failed hands the rest over raw, as it arrives.
-    if (failed && streaming) out.write(s === 0 ? 1 : 2, b);
   };
   child.stdout?.on("data", onData(0));
   child.stderr?.on("data", onData(1));
-  let status: number;
-  try {
-    const r = await child;
-    const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
-    if (fail) {
-      process.stderr.write(fail.message + "\n");
-      capture.dispose();
-      return fail.status;
-    }
-    status = exitStatus(r);
-  } finally {
-    stop();
+  const r = await child;
+  const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
+  if (fail) {
+    process.stderr.write(fail.message + "\n");
+    capture.dispose();
+    return fail.status;
+  }
+  const status = exitStatus(r);
+  if (passing) {
+    await out.flush();
+    capture.dispose();
+    return status;
   }
   for (const sp of splitters) sp.end();
 
@@ -152,14 +188,14 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
   const size = compact ? Buffer.byteLength(compact.stdout) + Buffer.byteLength(compact.stderr) : 0;
   if (streaming) {
     if (compact) {
-      out.write(1, compact.stdout);
-      out.write(2, compact.stderr);
+      void out.write(1, compact.stdout);
+      void out.write(2, compact.stderr);
     }
   } else if (opts.raw || compact === null || size >= capture.total) {
-    for (const [s, b] of capture.chunks()) await out.write(s === 0 ? 1 : 2, b);
+    for (const [s, b] of capture.chunks()) await out.write(fd(s), b);
   } else {
-    out.write(1, compact.stdout);
-    out.write(2, compact.stderr);
+    void out.write(1, compact.stdout);
+    void out.write(2, compact.stderr);
   }
   await out.flush();
 
@@ -181,12 +217,12 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
   }
 }
 
-/** Splits a byte stream into lines (the last `\r` segment of a line is what a terminal would show). */
+/** Splits a byte stream into lines; `ended` says whether the line had its newline. */
 class LineSplitter {
   private decoder = new StringDecoder("utf8");
   private carry = "";
 
-  constructor(private readonly emit: (line: string) => void) {}
+  constructor(private readonly emit: (line: string, ended: boolean) => void) {}
 
   push(b: Buffer): void {
     const text = this.carry + this.decoder.write(b);
@@ -194,7 +230,7 @@ class LineSplitter {
     for (;;) {
       const nl = text.indexOf("\n", start);
       if (nl < 0) break;
-      this.emit(terminalLine(text.slice(start, nl)));
+      this.emit(text.slice(start, nl), true);
       start = nl + 1;
     }
     this.carry = text.slice(start);
@@ -202,11 +238,12 @@ class LineSplitter {
 
   end(): void {
     const rest = this.carry + this.decoder.end();
-    if (rest) this.emit(terminalLine(rest));
+    if (rest) this.emit(rest, false);
     this.carry = "";
   }
 }
 
+/** What a terminal shows of a line: a CR at its end dropped, only the last CR-separated segment. */
 function terminalLine(line: string): string {
   const l = line.endsWith("\r") ? line.slice(0, -1) : line;
   const cr = l.lastIndexOf("\r");

@@ -1,0 +1,403 @@
+// The recall store (spec/runtime.md, "Recall store"): owner-only (folder 0700,
+// files 0600 created exclusively, no symlink followed, a symlinked folder
+// refused), rotation to the newest 200 entries within 7 days, ids of 7 hex
+// characters, and `rtk recall` on entries written by real runs of the built CLI.
+// Every run gets a temporary HOME, XDG_DATA_HOME, XDG_CONFIG_HOME and TMPDIR.
+import assert from "node:assert/strict";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import crypto from "node:crypto";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { ensureRecallDir, listRecall, MAX_RECALL_BYTES, newRecallId, pruneRecall, RecallUnsafeError, writeRecall, type RecallMeta } from "../../src/runtime/recall.js";
+import { ensureBuilt } from "../support/build.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const RTK = join(ROOT, "bin", "rtk");
+const ID = /^[0-9a-f]{7}$/;
+const DAY = 24 * 3600 * 1000;
+
+before(() => {
+  ensureBuilt();
+});
+
+const made: string[] = [];
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+interface Box {
+  root: string;
+  cwd: string;
+  /** `$XDG_DATA_HOME/rtk/recall` */
+  recall: string;
+  env: Record<string, string>;
+}
+
+function box(): Box {
+  const root = mkdtempSync(join(tmpdir(), "rtk-recall-"));
+  made.push(root);
+  const dirs = { home: join(root, "home"), data: join(root, "data"), config: join(root, "config"), tmp: join(root, "tmp"), cwd: join(root, "cwd") };
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+    HOME: dirs.home,
+    XDG_DATA_HOME: dirs.data,
+    XDG_CONFIG_HOME: dirs.config,
+    TMPDIR: dirs.tmp,
+    LC_ALL: "C",
+    GIT_CEILING_DIRECTORIES: root,
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  return { root, cwd: dirs.cwd, recall: join(dirs.data, "rtk", "recall"), env };
+}
+
+/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
+const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs/;
+
+function rtk(b: Box, args: string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
+  for (let attempt = 0; ; attempt++) {
+    const r = spawnSync(RTK, args, { cwd: b.cwd, env: { ...b.env, ...env }, input: "", encoding: "utf8", timeout: 30000 });
+    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
+    spawnSync("sleep", ["0.3"]);
+  }
+}
+
+let fakes = 0;
+/** A stand-in `git` (a sh script) called by its path: `rtk <path> status` takes the git status route. */
+function fakeGit(b: Box, body: string): string {
+  const dir = join(b.root, `fake-${++fakes}`);
+  mkdirSync(dir);
+  const path = join(dir, "git");
+  writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
+const mode = (p: string) => lstatSync(p).mode & 0o777;
+const ids = (dir: string) => [...new Set(readdirSync(dir).map((f) => f.slice(0, 7)))].sort();
+
+function meta(id: string, time = Date.now()): Omit<RecallMeta, "bytes" | "truncated"> {
+  return { id, argv: ["git", "status"], exitCode: 1, route: "git.status", time };
+}
+
+function put(dir: string, id: string, time: number, text = `entry ${id}\n`): void {
+  writeRecall(dir, meta(id, time), (write) => {
+    write(Buffer.from(text));
+  });
+}
+
+/** A fresh folder made by ensureRecallDir, for the in-process tests. */
+function store(): string {
+  const b = box();
+  ensureRecallDir(b.recall);
+  return b.recall;
+}
+
+/** Makes crypto.randomBytes return the given hex strings in turn (also for recall.ts's named import). */
+function withRandom<T>(hex: string[], f: () => T): T {
+  const real = crypto.randomBytes;
+  let i = 0;
+  (crypto as { randomBytes: unknown }).randomBytes = (n: number) => {
+    const h = hex[Math.min(i++, hex.length - 1)]!;
+    return Buffer.from(h.padEnd(n * 2, "0").slice(0, n * 2), "hex");
+  };
+  syncBuiltinESMExports();
+  try {
+    return f();
+  } finally {
+    (crypto as { randomBytes: unknown }).randomBytes = real;
+    syncBuiltinESMExports();
+  }
+}
+
+describe("owner-only store, written by a real failing routed run", () => {
+  const b = box();
+
+  test("rtk git status outside a repository (exit 128) keeps the raw output: folder 0700, files 0600, a 7-hex id", () => {
+    const r = rtk(b, ["git", "status"]);
+    assert.equal(r.status, 128);
+    assert.equal(mode(b.recall), 0o700);
+    const files = readdirSync(b.recall).sort();
+    assert.equal(files.length, 2, files.join(" "));
+    const [id] = ids(b.recall);
+    assert.match(id!, ID);
+    assert.deepEqual(files, [`${id}.json`, `${id}.txt`]);
+    for (const f of files) assert.equal(mode(join(b.recall, f)), 0o600, f);
+    assert.equal(readFileSync(join(b.recall, `${id}.txt`), "utf8"), r.stderr);
+    const m = JSON.parse(readFileSync(join(b.recall, `${id}.json`), "utf8")) as RecallMeta;
+    assert.deepEqual({ ...m, time: 0 }, { id, argv: ["git", "status"], exitCode: 128, route: "git.status", time: 0, bytes: Buffer.byteLength(r.stderr), truncated: false });
+  });
+
+  test("a recall folder that exists with looser permissions is made 0700", () => {
+    const c = box();
+    mkdirSync(c.recall, { recursive: true, mode: 0o755 });
+    chmodSync(c.recall, 0o777);
+    assert.equal(rtk(c, ["git", "status"]).status, 128);
+    assert.equal(mode(c.recall), 0o700);
+    assert.equal(ids(c.recall).length, 1);
+  });
+
+  test("a successful run that omits nothing keeps no entry", () => {
+    const c = box();
+    const git = fakeGit(c, "echo 'On branch main'; echo 'nothing to commit, working tree clean'");
+    const r = rtk(c, [git, "status"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!existsSync(c.recall) || readdirSync(c.recall).length === 0);
+  });
+});
+
+describe("no symlink is followed", () => {
+  test("a symlink pre-placed at an entry's data path: the write fails, the target is untouched, no metadata written", () => {
+    const dir = store();
+    const outside = join(dir, "..", "..", "..", "outside.txt");
+    writeFileSync(outside, "secret\n");
+    symlinkSync(outside, join(dir, "abc1234.txt"));
+    assert.throws(() => put(dir, "abc1234", Date.now(), "overwritten\n"), /EEXIST/);
+    assert.equal(readFileSync(outside, "utf8"), "secret\n");
+    assert.ok(!existsSync(join(dir, "abc1234.json")));
+  });
+
+  test("a dangling symlink at an entry's data path: the write fails and creates nothing at the target", () => {
+    const dir = store();
+    const target = join(dir, "..", "..", "..", "created-through-symlink");
+    symlinkSync(target, join(dir, "abc1235.txt"));
+    assert.throws(() => put(dir, "abc1235", Date.now()), /EEXIST/);
+    assert.ok(!existsSync(target));
+  });
+
+  test("a symlink pre-placed at an entry's metadata path: the write fails, the target is untouched", () => {
+    const dir = store();
+    const outside = join(dir, "..", "..", "..", "outside.json");
+    writeFileSync(outside, "{}");
+    symlinkSync(outside, join(dir, "abc1236.json"));
+    assert.throws(() => put(dir, "abc1236", Date.now()), /EEXIST/);
+    assert.equal(readFileSync(outside, "utf8"), "{}");
+  });
+
+  test("a fresh id never lands on a pre-placed path: the id of the symlink is skipped, another one is picked", () => {
+    const dir = store();
+    const outside = join(dir, "..", "..", "..", "outside.txt");
+    writeFileSync(outside, "secret\n");
+    symlinkSync(outside, join(dir, "abc1234.txt"));
+    const id = withRandom(["abc12340", "abc12341", "0123456f"], () => newRecallId(dir));
+    assert.equal(id, "0123456");
+    put(dir, id, Date.now());
+    assert.equal(readFileSync(outside, "utf8"), "secret\n");
+    assert.equal(readFileSync(join(dir, "0123456.txt"), "utf8"), "entry 0123456\n");
+  });
+
+  test("rtk recall <id> does not read through a symlinked entry", () => {
+    const b = box();
+    ensureRecallDir(b.recall);
+    const outside = join(b.root, "secret.txt");
+    writeFileSync(outside, "TOP SECRET\n");
+    symlinkSync(outside, join(b.recall, "abc1237.txt"));
+    writeFileSync(join(b.recall, "abc1237.json"), JSON.stringify({ ...meta("abc1237"), bytes: 11, truncated: false }));
+    const r = rtk(b, ["recall", "abc1237"]);
+    assert.equal(r.status, 1);
+    assert.doesNotMatch(r.stdout + r.stderr, /TOP SECRET/);
+  });
+
+  test("a recall folder that is a symlink is refused (in-process)", () => {
+    const b = box();
+    const outside = join(b.root, "elsewhere");
+    mkdirSync(outside, { mode: 0o700 });
+    mkdirSync(join(b.recall, ".."), { recursive: true });
+    symlinkSync(outside, b.recall);
+    assert.throws(() => ensureRecallDir(b.recall), RecallUnsafeError);
+  });
+
+  test("a recall folder that is a symlink: a failing run keeps its output and exit code and writes nothing through it", () => {
+    const b = box();
+    const outside = join(b.root, "elsewhere");
+    mkdirSync(outside, { mode: 0o700 });
+    mkdirSync(join(b.recall, ".."), { recursive: true });
+    symlinkSync(outside, b.recall);
+    const r = rtk(b, ["git", "status"]);
+    assert.equal(r.status, 128);
+    assert.match(r.stderr, /^fatal: not a git repository/);
+    assert.deepEqual(readdirSync(outside), []);
+    assert.ok(lstatSync(b.recall).isSymbolicLink());
+  });
+
+  test("a recall folder that is a dangling symlink: nothing is created at its target", () => {
+    const b = box();
+    const target = join(b.root, "not-yet");
+    mkdirSync(join(b.recall, ".."), { recursive: true });
+    symlinkSync(target, b.recall);
+    assert.equal(rtk(b, ["git", "status"]).status, 128);
+    assert.ok(!existsSync(target));
+  });
+
+  test("a recall folder owned by another user is refused", { skip: process.getuid?.() !== 0 && "needs root to chown" }, () => {
+    const b = box();
+    mkdirSync(b.recall, { recursive: true, mode: 0o700 });
+    chownSync(b.recall, 65534, 65534);
+    assert.throws(() => ensureRecallDir(b.recall), RecallUnsafeError);
+  });
+});
+
+describe("rotation: the newest 200 entries within 7 days", () => {
+  const hex = (i: number) => i.toString(16).padStart(7, "0");
+
+  test("205 entries → the newest 200 are kept", () => {
+    const dir = store();
+    const now = Date.now();
+    for (let i = 0; i < 205; i++) put(dir, hex(i), now - i * 60_000);
+    pruneRecall(dir, 200, 7, now);
+    const kept = listRecall(dir).map((m) => m.id);
+    assert.equal(kept.length, 200);
+    assert.deepEqual(kept, Array.from({ length: 200 }, (_, i) => hex(i)));
+    assert.equal(readdirSync(dir).length, 400, "data and metadata of the dropped entries are gone");
+  });
+
+  test("entries older than 7 days are dropped, younger ones kept", () => {
+    const dir = store();
+    const now = Date.now();
+    put(dir, "aaaaaa1", now - 8 * DAY);
+    put(dir, "aaaaaa2", now - 7 * DAY - 1000);
+    put(dir, "aaaaaa3", now - 7 * DAY + 60_000);
+    put(dir, "aaaaaa4", now - 1 * DAY);
+    pruneRecall(dir, 200, 7, now);
+    assert.deepEqual(ids(dir), ["aaaaaa3", "aaaaaa4"]);
+  });
+
+  test("a stray data file without metadata is dropped once older than the limit", () => {
+    const dir = store();
+    const now = Date.now();
+    writeFileSync(join(dir, "bbbbbb1.txt"), "old\n");
+    writeFileSync(join(dir, "bbbbbb2.txt"), "new\n");
+    const old = new Date(now - 8 * DAY);
+    utimesSync(join(dir, "bbbbbb1.txt"), old, old);
+    pruneRecall(dir, 200, 7, now);
+    assert.deepEqual(readdirSync(dir), ["bbbbbb2.txt"]);
+  });
+
+  test("a real run prunes: 200 kept entries and an 8-day-old one, then a failing run → the 200 newest remain, its own included", () => {
+    const b = box();
+    ensureRecallDir(b.recall);
+    const now = Date.now();
+    for (let i = 0; i < 200; i++) put(b.recall, hex(i), now - 3600_000 - i * 60_000);
+    put(b.recall, "fffffff", now - 8 * DAY);
+    const r = rtk(b, ["git", "status"]);
+    assert.equal(r.status, 128);
+    const kept = listRecall(b.recall);
+    assert.equal(kept.length, 200);
+    assert.equal(kept[0]!.exitCode, 128, "the new entry is the newest");
+    assert.deepEqual(kept.slice(1).map((m) => m.id), Array.from({ length: 199 }, (_, i) => hex(i)));
+    assert.ok(!existsSync(join(b.recall, "fffffff.txt")));
+  });
+});
+
+describe("ids", () => {
+  test("fresh ids are 7 hex characters and unique among kept entries", () => {
+    const dir = store();
+    const seen = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      const id = newRecallId(dir);
+      assert.match(id, ID);
+      assert.ok(!seen.has(id));
+      seen.add(id);
+      put(dir, id, Date.now());
+    }
+  });
+});
+
+describe("rtk recall", () => {
+  const b = box();
+  // Out and err lines alternate, with pauses so that they arrive in this order.
+  const git = fakeGit(b, 'for i in 1 2 3 4 5 6; do echo "out $i"; sleep 0.03; echo "err $i" >&2; sleep 0.03; done; exit 1');
+  const INTERLEAVED = [1, 2, 3, 4, 5, 6].flatMap((i) => [`out ${i}`, `err ${i}`]);
+  let realId = "";
+  let fakeId = "";
+
+  before(() => {
+    ensureBuilt();
+    assert.equal(rtk(b, ["git", "status"]).status, 128);
+    realId = ids(b.recall)[0] ?? "";
+    spawnSync("sleep", ["0.02"]);
+    const r = rtk(b, [git, "status"]);
+    assert.equal(r.status, 1, r.stderr);
+    fakeId = ids(b.recall).find((id) => id !== realId) ?? "";
+  });
+
+  test("--list: one line per entry, newest first: id, time, exit code, size, command", () => {
+    const r = rtk(b, ["recall", "--list"]);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 2, r.stdout);
+    assert.match(lines[0]!, new RegExp(`^${fakeId}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  exit 1  \\d+ B  ${git} status$`));
+    assert.match(lines[1]!, new RegExp(`^${realId}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  exit 128  \\d+ B  git status$`));
+    for (const id of [realId, fakeId]) assert.match(id, ID);
+  });
+
+  test("--list with no store prints nothing, exit 0", () => {
+    const r = rtk(box(), ["recall", "--list"]);
+    assert.deepEqual([r.status, r.stdout], [0, ""]);
+  });
+
+  test("<id>: the raw output, stdout and stderr interleaved as received", () => {
+    const r = rtk(b, ["recall", fakeId]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, INTERLEAVED.join("\n") + "\n");
+    assert.match(rtk(b, ["recall", realId]).stdout, /^fatal: not a git repository/);
+  });
+
+  for (const [args, want] of [
+    [["--head", "3"], INTERLEAVED.slice(0, 3)],
+    [["--tail", "2"], INTERLEAVED.slice(-2)],
+    [["--grep", "err [24]"], ["err 2", "err 4"]],
+    [["--grep", "^out", "--head", "2"], ["out 1", "out 2"]],
+    [["--grep", "^out", "--tail", "1"], ["out 6"]],
+    [["--head", "0"], []],
+    [["--grep", "nothing like this"], []],
+  ] as const) {
+    test(`<id> ${args.join(" ")}`, () => {
+      const r = rtk(b, ["recall", fakeId, ...args]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, want.length ? want.join("\n") + "\n" : "");
+    });
+  }
+
+  test("an invalid --grep pattern → exit 2 with a message", () => {
+    const r = rtk(b, ["recall", fakeId, "--grep", "("]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^rtk recall: invalid pattern/);
+  });
+
+  test("an unknown id → exit 1 with a message", () => {
+    const unknown = realId === "0000000" || fakeId === "0000000" ? "0000001" : "0000000";
+    const r = rtk(b, ["recall", unknown]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, `rtk recall: no entry \`${unknown}\` (see \`rtk recall --list\`)\n`);
+  });
+
+  for (const bad of ["", "../../x", "ABCDEF1", "abc123", "abc12345", `${"."}/${"a".repeat(7)}`]) {
+    test(`a malformed id ${JSON.stringify(bad)} → exit 1 with a message`, () => {
+      const r = rtk(b, ["recall", ...(bad ? [bad] : [])]);
+      assert.equal(r.status, 1);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, /^rtk recall: no entry/);
+    });
+  }
+
+  test("a huge failing run keeps at most 16 MiB; rtk recall says the entry was cut", () => {
+    const c = box();
+    // Hint lines, which the git status filter drops as they come.
+    const big = fakeGit(c, `yes '  (use "git add")' | head -c 20000000; exit 3`);
+    const r = spawnSync(RTK, [big, "status"], { cwd: c.cwd, env: c.env, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    assert.equal(r.status, 3, r.stderr);
+    const [id] = ids(c.recall);
+    assert.equal(statSync(join(c.recall, `${id}.txt`)).size, MAX_RECALL_BYTES);
+    const m = JSON.parse(readFileSync(join(c.recall, `${id}.json`), "utf8")) as RecallMeta;
+    assert.deepEqual([m.bytes, m.truncated], [MAX_RECALL_BYTES, true]);
+    const t = rtk(c, ["recall", id!, "--head", "1"]);
+    assert.equal(t.status, 0);
+    assert.equal(t.stdout, '  (use "git add")\n');
+    assert.equal(t.stderr, `rtk recall: the entry was cut at ${MAX_RECALL_BYTES} bytes\n`);
+  });
+});
