@@ -1,0 +1,255 @@
+// `grep` and `rg`: every match with its file and line number, grouped by file.
+//
+//   src/a.ts
+//     12: const x = foo();
+//     13- context line
+//
+// The file is printed once, then each line as `  <n>: <text>` (a match) or
+// `  <n>- <text>` (context), its leading indentation trimmed; group separators
+// (`--`) go, since the line numbers show the gaps. Files are sorted by path
+// (rg's order changes from run to run). When only one file is searched (no
+// names in the output) the lines stand alone as `<n>: <text>`. `-n` is added
+// so every match has its line number. A line longer than MAX_LINE is cut around
+// the match when the pattern is a plain string (else from its start), each cut
+// marked with the exact number of characters hidden. Past MAX_PER_FILE lines
+// in a file, or MAX_TOTAL in all, the rest is counted with a recall handle.
+// Modes that are already compact or structured (`-l`, `-L`, `-c`, `-o`, `-q`,
+// `--json`, `--files`, `--vimgrep`, `--heading`, `-b`, `-Z`, …) pass through.
+// Lines not recognised (rg's binary-file notices) are kept after the groups;
+// stderr (grep's binary-file notices and errors) is kept whole.
+import { statSync } from "node:fs";
+import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
+import { ErrorLines, comparePaths, cutLine, given, parseArgs, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
+
+const MAX_LINE = 300;
+const MAX_PER_FILE = 25;
+const MAX_TOTAL = 250;
+
+const GREP_SPEC: OptionSpec = {
+  shortWithValue: "efmABCdD",
+  longWithValue: ["regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "directories", "include", "exclude", "exclude-from", "exclude-dir", "label", "binary-files", "group-separator"],
+};
+
+const RG_SPEC: OptionSpec = {
+  shortWithValue: "efgtTmABCrjMdE",
+  longWithValue: [
+    "regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-count", "after-context", "before-context", "context",
+    "replace", "threads", "max-columns", "max-depth", "maxdepth", "encoding", "engine", "color", "colors", "context-separator", "field-context-separator",
+    "field-match-separator", "path-separator", "sort", "sortr", "dfa-size-limit", "regex-size-limit", "ignore-file", "pre", "pre-glob", "max-filesize",
+    "hostname-bin", "hyperlink-format",
+  ],
+};
+
+interface GrepMode {
+  passThrough: boolean;
+  lineNumbers: boolean;
+  /** Whether each line starts with a file name; null when only the output can tell. */
+  names: boolean | null;
+  needle: { text: string; fold: boolean } | null;
+}
+
+function modeOf(input: FilterInput): GrepMode {
+  const rg = input.route.tool === "rg";
+  const p = parseArgs(toolArgs(input), rg ? RG_SPEC : GREP_SPEC);
+  const passThrough = rg
+    ? given(p, "lcqoNb0pVh", ["files", "files-with-matches", "files-without-match", "count", "count-matches", "json", "only-matching", "quiet", "vimgrep", "column", "null", "null-data", "byte-offset", "heading", "pretty", "type-list", "help", "version", "no-line-number", "debug", "trace"])
+    : given(p, "lLcqoZzbTV", ["files-with-matches", "files-without-match", "count", "quiet", "silent", "only-matching", "null", "null-data", "byte-offset", "initial-tab", "help", "version"]);
+  const explicitPatterns = given(p, "ef", ["regexp", "file"]);
+  const files = explicitPatterns ? p.operands : p.operands.slice(1);
+  return {
+    passThrough,
+    lineNumbers: given(p, "n", ["line-number"]),
+    names: namesShown(rg, p, files),
+    needle: needleOf(rg, p, explicitPatterns),
+  };
+}
+
+function namesShown(rg: boolean, p: ParsedArgs, files: readonly string[]): boolean | null {
+  if (given(p, "H", ["with-filename"])) return true;
+  if (rg ? given(p, "I", ["no-filename"]) : given(p, "h", ["no-filename"])) return false;
+  if (files.length >= 2) return true;
+  if (rg) return files.length === 1 ? isDirectory(files[0]!) : null;
+  const recursive = given(p, "rR", ["recursive", "dereference-recursive"]) || p.values.get("d")?.includes("recurse") || p.long.get("directories") === "recurse";
+  if (!recursive) return false;
+  return files.length === 0 || isDirectory(files[0]!);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The pattern, when it is one plain string that can be found in a matched line. */
+function needleOf(rg: boolean, p: ParsedArgs, explicit: boolean): GrepMode["needle"] {
+  if (given(p, "f", ["file"])) return null;
+  const patterns = explicit ? [...(p.values.get("e") ?? []), ...(typeof p.long.get("regexp") === "string" ? [p.long.get("regexp") as string] : [])] : p.operands.slice(0, 1);
+  const pat = patterns.length === 1 ? patterns[0]! : null;
+  if (!pat) return null;
+  if (!given(p, "F", ["fixed-strings"]) && /[.[\]*^$\\+?(){}|]/.test(pat)) return null;
+  const fold = given(p, rg ? "i" : "iy", ["ignore-case"]) || (rg && given(p, "S", ["smart-case"]) && pat === pat.toLowerCase());
+  return { text: fold ? pat.toLowerCase() : pat, fold };
+}
+
+interface FileGroup {
+  lines: string[];
+  hiddenMatches: number;
+  hiddenContext: number;
+}
+
+interface Hit {
+  file: string;
+  n: string;
+  sep: string;
+  body: string;
+}
+
+export const grep: Filter = {
+  id: "grep",
+  prepare(input) {
+    const m = modeOf(input);
+    return m.passThrough || m.lineNumbers ? input.argv : withFlags(input, ["-n"]);
+  },
+  start(input, { recall }): FilterRun {
+    const mode = modeOf(input);
+    let names = mode.names;
+    const err = new ErrorLines();
+    const groups = new Map<string, FileGroup>();
+    const single: string[] = [];
+    const others: string[] = [];
+    let hiddenOthers = 0;
+    let shown = 0;
+    const hidden = { matches: 0, context: 0, files: 0 };
+    let lastHiddenFile: string | null = null;
+    let current: string | null = null;
+    const single_ = { matches: 0, context: 0 };
+    const isFile = fileCheck();
+
+    const render = (h: Hit) => {
+      const body = h.body.trimStart();
+      let at = 0;
+      if (mode.needle && h.sep === ":") at = Math.max(0, (mode.needle.fold ? body.toLowerCase() : body).indexOf(mode.needle.text));
+      const cut = cutLine(body, MAX_LINE, recall, at, mode.needle?.text.length ?? 0);
+      return cut.text ? `${h.n}${h.sep} ${cut.text}` : `${h.n}${h.sep}`;
+    };
+
+    const record = (h: Hit) => {
+      const context = h.sep === "-";
+      let g = groups.get(h.file);
+      if (!g) {
+        if (shown >= MAX_TOTAL) {
+          if (h.file !== lastHiddenFile) hidden.files++;
+          lastHiddenFile = h.file;
+          if (context) hidden.context++;
+          else hidden.matches++;
+          return;
+        }
+        g = { lines: [], hiddenMatches: 0, hiddenContext: 0 };
+        groups.set(h.file, g);
+      }
+      if (g.lines.length >= MAX_PER_FILE || shown >= MAX_TOTAL) {
+        if (context) g.hiddenContext++;
+        else g.hiddenMatches++;
+        return;
+      }
+      g.lines.push(render(h));
+      shown++;
+    };
+
+    return {
+      line(stream, text) {
+        if (stream === "err") return err.add(text);
+        if (mode.passThrough || text === "--") return;
+        if (names === null) names = !/^\d+[:-]/.test(text);
+        if (!names) {
+          const m = /^(\d+)([:-])(.*)$/.exec(text);
+          if (!m) return other(text);
+          if (shown >= MAX_TOTAL) {
+            if (m[2] === "-") single_.context++;
+            else single_.matches++;
+            return;
+          }
+          single.push(render({ file: "", n: m[1]!, sep: m[2]!, body: m[3]! }));
+          shown++;
+          return;
+        }
+        const h = parseNamed(text, current, isFile);
+        if (!h) return other(text);
+        current = h.file;
+        record(h);
+      },
+      end() {
+        if (mode.passThrough || (!groups.size && !single.length && !others.length && !hidden.files)) return null;
+        const out: string[] = [];
+        const files = [...groups.keys()].sort((a, b) => comparePaths(display(a), display(b)));
+        for (const f of files) {
+          const g = groups.get(f)!;
+          out.push(display(f), ...g.lines.map((l) => `  ${l}`));
+          if (g.hiddenMatches || g.hiddenContext) out.push(`  ${omitted(g.hiddenMatches, what(g.hiddenMatches, g.hiddenContext), recall)}`);
+        }
+        if (hidden.files) out.push(omitted(hidden.matches, `${what(hidden.matches, hidden.context)} in ${hidden.files} more ${hidden.files === 1 ? "file" : "files"}`, recall));
+        out.push(...single);
+        if (single_.matches || single_.context) out.push(omitted(single_.matches, what(single_.matches, single_.context), recall));
+        out.push(...others);
+        if (hiddenOthers) out.push(omitted(hiddenOthers, "lines", recall));
+        return { stdout: out.join("\n") + "\n", stderr: err.text(recall) };
+      },
+    };
+
+    function other(text: string): void {
+      if (others.length < 200) others.push(text);
+      else hiddenOthers++;
+    }
+  },
+};
+
+function what(matches: number, context: number): string {
+  if (!context) return matches === 1 ? "match" : "matches";
+  return `${matches === 1 ? "match" : "matches"} (and ${context} context ${context === 1 ? "line" : "lines"})`;
+}
+
+function display(file: string): string {
+  return file.startsWith("./") && file.length > 2 ? file.slice(2) : file;
+}
+
+const SEPARATED = /^([:-])(\d+)\1/;
+
+/**
+ * `file:12:text` (a match) or `file-12-text` (context). A name may itself hold
+ * `:3:` or `-3-`: the file of the previous line is tried first, then the first
+ * split whose name is an existing file, then the first split.
+ */
+export function parseNamed(line: string, current: string | null, isFile: (path: string) => boolean): Hit | null {
+  if (current !== null && line.startsWith(current)) {
+    const m = SEPARATED.exec(line.slice(current.length));
+    if (m) return { file: current, sep: m[1]!, n: m[2]!, body: line.slice(current.length + m[0].length) };
+  }
+  const splits: RegExpExecArray[] = [];
+  const re = /([:-])(\d+)\1/g;
+  for (let m = re.exec(line); m && splits.length < 8; m = re.exec(line)) {
+    if (m.index > 0) splits.push(m);
+    re.lastIndex = m.index + 1;
+  }
+  if (!splits.length) return null;
+  const pick = splits.length === 1 ? splits[0]! : (splits.find((s) => isFile(line.slice(0, s.index))) ?? splits[0]!);
+  return { file: line.slice(0, pick.index), sep: pick[1]!, n: pick[2]!, body: line.slice(pick.index + pick[0].length) };
+}
+
+/** Whether a path names a file, remembered for the run (bounded). */
+function fileCheck(): (path: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (path) => {
+    let r = seen.get(path);
+    if (r === undefined) {
+      try {
+        r = statSync(path).isFile();
+      } catch {
+        r = false;
+      }
+      if (seen.size < 1000) seen.set(path, r);
+    }
+    return r;
+  };
+}

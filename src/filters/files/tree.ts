@@ -1,0 +1,94 @@
+// `tree`: the tree art (`├── `, `│   `, `└── ` and the ASCII `|-- `, "`-- ")
+// becomes two spaces per level; names stay as tree printed them, with `-F`
+// added so dirs end in `/` (executables `*`, FIFOs `|`, sockets `=`, symlinks
+// `name -> target`). Root lines, errors (`dir [error opening dir]`) and the
+// summary line stay. An entry at depth d is indented by 2·d spaces under its
+// root line. JSON, XML and HTML output pass through. Past MAX_ENTRIES entries
+// the rest is counted where it was cut, with a recall handle.
+import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
+import { ErrorLines, given, parseArgs, toolArgs, withFlags } from "./common.js";
+
+const MAX_ENTRIES = 2000;
+
+const SPEC = {
+  shortWithValue: "LPIHTo",
+  longWithValue: ["charset", "filelimit", "timefmt", "sort", "hintro", "houtro", "infile", "gitfile", "prune-pattern"],
+};
+
+/** The art that continues an ancestor's branch, each one level. */
+const CONTINUE = ["│\u00a0\u00a0 ", "│   ", "|   ", "    ", "\u00a0\u00a0\u00a0 "];
+/** The art that ends in an entry. */
+const CONNECT = ["├── ", "└── ", "|-- ", "`-- "];
+
+function passThrough(input: FilterInput): boolean {
+  return given(parseArgs(toolArgs(input), SPEC), "JXHo", ["help", "version"]);
+}
+
+export const tree: Filter = {
+  id: "tree",
+  prepare(input) {
+    const p = parseArgs(toolArgs(input), SPEC);
+    return passThrough(input) || given(p, "F") ? input.argv : withFlags(input, ["-F"]);
+  },
+  start(input, { recall }): FilterRun {
+    const skip = passThrough(input);
+    const err = new ErrorLines();
+    const out: string[] = [];
+    let entries = 0;
+    let changed = false;
+    /** The run of entries hidden since the last line kept, and whether all were entries. */
+    let hidden = 0;
+    let hiddenOther = false;
+    let keptAfterCap = 0;
+    const flush = () => {
+      if (!hidden) return;
+      out.push(omitted(hidden, hiddenOther ? "lines" : "entries", recall));
+      hidden = 0;
+      hiddenOther = false;
+    };
+    return {
+      line(stream, text) {
+        if (stream === "err") return err.add(text);
+        if (skip) return;
+        const entry = treeEntry(text);
+        if (entry) {
+          changed = true;
+          if (entries >= MAX_ENTRIES) {
+            hidden++;
+            return;
+          }
+          entries++;
+          out.push("  ".repeat(entry.depth) + entry.name);
+          return;
+        }
+        // Root lines, blank lines, the summary: kept, within a bound once entries are being cut.
+        if (entries >= MAX_ENTRIES && keptAfterCap >= 200) {
+          hidden++;
+          hiddenOther = true;
+          return;
+        }
+        if (entries >= MAX_ENTRIES) keptAfterCap++;
+        flush();
+        out.push(text);
+      },
+      end() {
+        if (skip || !changed) return null;
+        flush();
+        return { stdout: out.join("\n") + "\n", stderr: err.text(recall) };
+      },
+    };
+  },
+};
+
+/** An entry line: its depth (1 for the root's children) and its name, or null. */
+export function treeEntry(line: string): { depth: number; name: string } | null {
+  let i = 0;
+  let depth = 0;
+  for (;;) {
+    if (CONNECT.some((c) => line.startsWith(c, i))) return { depth: depth + 1, name: line.slice(i + 4) };
+    const cont = CONTINUE.find((c) => line.startsWith(c, i));
+    if (!cont) return null;
+    i += cont.length;
+    depth++;
+  }
+}

@@ -1,0 +1,562 @@
+// The listing, search and content filters on real output: a project built in
+// a temporary folder, each invocation run plainly and through the built
+// `bin/rtk`, then (1) the compact output against its golden file, (2) every
+// fact of the raw output present or behind an exact marker whose recall entry
+// holds it, (3) the same exit code, (4) never longer than the raw output,
+// (5) savings on the medium fixtures. Then stdin, streaming (`tail -f`, a
+// FIFO), env masking, and the filters in-process (the shared peer fixture,
+// parsers, memory bounds).
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { appendFileSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { parseLongLine, ls } from "../../src/filters/files/ls.js";
+import { treeEntry, tree } from "../../src/filters/files/tree.js";
+import { groupPaths, find } from "../../src/filters/files/find.js";
+import { grep, parseNamed } from "../../src/filters/files/grep.js";
+import { content } from "../../src/filters/files/content.js";
+import { wc } from "../../src/filters/files/wc.js";
+import { env as envFilter, isSecretName, maskValue } from "../../src/filters/files/env.js";
+import { humanSize } from "../../src/filters/files/common.js";
+import type { CompactOutput, Filter, FilterInput } from "../../src/filters/types.js";
+import { allRoutes } from "../../src/routes/registry.js";
+import {
+  FIXTURES,
+  ROOT,
+  RTK,
+  buildProject,
+  buildVendor,
+  checkContent,
+  checkFind,
+  checkGrep,
+  checkLs,
+  checkTree,
+  checkWc,
+  envFacts,
+  findFacts,
+  grepFacts,
+  hasTool,
+  lsLongFacts,
+  lsPlainFacts,
+  markers,
+  normalizeIds,
+  runPlain,
+  runRtk,
+  savings,
+  testEnv,
+  treeFacts,
+  wcFacts,
+  type FactCheck,
+  type Fixture,
+  type Ran,
+} from "./files-fixtures.js";
+
+const GOLDEN = join(ROOT, "test", "filters", "golden", "files");
+const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
+
+let root = "";
+let project = "";
+let env: Record<string, string> = {};
+
+before(() => {
+  if (process.env["RTK_TEST_BUILT"] !== "1") {
+    const b = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
+    assert.equal(b.status, 0, `build failed: ${b.stderr}`);
+  }
+  root = mkdtempSync(join(tmpdir(), "rtk-files-"));
+  project = join(root, "project");
+  mkdirSync(project);
+  for (const d of ["home", "data", "config"]) mkdirSync(join(root, d));
+  buildProject(project);
+  buildVendor(project, 2500);
+  env = testEnv(root);
+});
+
+after(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const recalled = new Map<string, string>();
+function recall(id: string): string {
+  let text = recalled.get(id);
+  if (text === undefined) {
+    const r = runRtk(["recall", id], project, env);
+    assert.equal(r.status, 0, `rtk recall ${id}: ${r.stderr}`);
+    text = r.stdout;
+    recalled.set(id, text);
+  }
+  return text;
+}
+
+/** The argv the filter executes: the presentation flags right after the tool word. */
+function executed(fx: Fixture): string[] {
+  return [fx.argv[0]!, ...(fx.presentation ?? []), ...fx.argv.slice(1)];
+}
+
+function size(r: Ran): number {
+  return Buffer.byteLength(r.stdout) + Buffer.byteLength(r.stderr);
+}
+
+function lines(text: string): string[] {
+  const l = text.split("\n");
+  if (l[l.length - 1] === "") l.pop();
+  return l;
+}
+
+function factCheck(fx: Fixture, raw: string, compact: string): FactCheck {
+  switch (fx.kind) {
+    case "ls":
+      return checkLs(lsLongFacts(raw), compact, recall);
+    case "ls-plain":
+      return checkLs(lsPlainFacts(raw), compact, recall);
+    case "tree":
+      return checkTree(treeFacts(raw), compact, recall);
+    case "find":
+      return checkFind(findFacts(raw), compact, recall);
+    case "grep":
+    case "grep-single":
+      return checkGrep(grepFacts(raw, fx.kind === "grep"), compact, fx.kind === "grep", recall);
+    case "content": {
+      const c = checkContent(raw, compact, recall);
+      assert.ok(c.aligned, "the compact content is the raw lines in order, with markers");
+      return c;
+    }
+    case "wc":
+      return checkWc(wcFacts(raw), compact, recall);
+    case "env":
+      throw new Error("env fixtures are checked on their own");
+  }
+}
+
+function golden(name: string, r: Ran): void {
+  const text = normalizeIds(r.stdout) + (r.stderr ? `--- stderr\n${normalizeIds(r.stderr)}` : "") + `--- exit ${r.status}\n`;
+  assert.ok(!text.includes(root), `${name}: the golden text holds the temporary folder`);
+  const file = join(GOLDEN, `${name}.txt`);
+  if (UPDATE || !existsSync(file)) {
+    assert.ok(UPDATE, `${file} is missing (run with RTK_UPDATE_GOLDEN=1 to write it)`);
+    mkdirSync(GOLDEN, { recursive: true });
+    writeFileSync(file, text);
+    return;
+  }
+  assert.equal(text, readFileSync(file, "utf8"), `${name}: compact output differs from its golden file`);
+}
+
+const measured: { name: string; raw: number; compact: number; pct: number }[] = [];
+
+describe("real output: compact, faithful, same exit code, never longer", () => {
+  for (const fx of FIXTURES) {
+    const skip = fx.needs && !hasTool(fx.needs) ? `${fx.needs} is not installed: skipped` : false;
+    test(fx.name, { skip }, (t) => {
+      const e = { ...env, ...fx.env };
+      const plain = runPlain(fx.argv, project, e);
+      const raw = fx.presentation ? runPlain(executed(fx), project, e) : plain;
+      const r = runRtk(fx.argv, project, e);
+      assert.equal(r.status, plain.status, `exit code of ${fx.argv.join(" ")}`);
+      assert.ok(size(r) <= size(raw), `compact ${size(r)} B is longer than raw ${size(raw)} B`);
+      for (const l of lines(raw.stderr)) assert.ok(lines(r.stderr).includes(l), `stderr line kept: ${l}`);
+      if (r.stdout !== raw.stdout) {
+        const check = factCheck(fx, raw.stdout, r.stdout);
+        assert.deepEqual(check.lost.map((f) => f.raw), [], "facts neither shown nor recallable");
+        assert.equal(check.hidden.length, check.markedCount, "omission counts are exact");
+        for (const m of markers(r.stdout)) assert.notEqual(m.id, "unavailable");
+      }
+      if (fx.golden) golden(fx.name, r);
+      if (fx.savingsFloor !== undefined || fx.report) {
+        const pct = savings(plain.stdout + plain.stderr, r.stdout + r.stderr);
+        measured.push({ name: fx.name, raw: Buffer.byteLength(plain.stdout), compact: Buffer.byteLength(r.stdout), pct });
+        t.diagnostic(`${fx.name}: ${pct}% saved (${Buffer.byteLength(plain.stdout)} → ${Buffer.byteLength(r.stdout)} bytes)`);
+        if (fx.savingsFloor !== undefined) assert.ok(pct >= fx.savingsFloor, `${fx.name}: ${pct}% saved, floor ${fx.savingsFloor}%`);
+      }
+    });
+  }
+
+  test("savings on the medium fixtures (bytes/4 tokens)", (t) => {
+    for (const m of measured) t.diagnostic(`${m.name.padEnd(20)} ${String(m.raw).padStart(6)} B → ${String(m.compact).padStart(6)} B  ${m.pct}%`);
+  });
+});
+
+describe("the fixtures say what they should", () => {
+  test("ls -la drops columns, keeps names, types and sizes", () => {
+    const r = runRtk(["ls", "-la"], project, env);
+    assert.ok(r.stdout.includes("src/\n") && r.stdout.includes("config.ts -> src/lib/config.ts\n"));
+    assert.ok(r.stdout.includes("scripts/\n") && r.stdout.includes("package.json  "));
+    assert.ok(!/rw-|root|total|Mar 15/.test(r.stdout), r.stdout);
+  });
+
+  test("ls long-format variants keep every name and the exit code", () => {
+    const names = lines(runPlain(["ls", "-1a", "src/lib"], project, env).stdout).filter((n) => n !== "." && n !== "..");
+    const variants = [["-lai"], ["-lg"], ["-lo"], ["-ln"], ["-lh"], ["-l", "--full-time"], ["-l", "--time-style=long-iso"], ["-l", "--time-style=iso"], ["-lZ"], ["-l", "--author"], ["-ls"], ["-l", "--time-style=+%s"], ["-lQ"], ["-l", "--si"], ["-lF"], ["-la", "--group-directories-first"], ["-lU"], ["-lt", "-r"]];
+    for (const v of variants) {
+      const argv = ["ls", ...v, "src/lib"];
+      const plain = runPlain(argv, project, env);
+      const r = runRtk(argv, project, env);
+      assert.equal(r.status, plain.status, argv.join(" "));
+      assert.ok(size(r) <= size(plain), argv.join(" "));
+      for (const n of names) assert.ok(r.stdout.includes(v.includes("-lQ") ? `"${n}"` : n), `${argv.join(" ")}: ${n}\n${r.stdout}`);
+    }
+  });
+
+  test("plain ls marks dirs (-p is added)", () => {
+    const r = runRtk(["ls", "src"], project, env);
+    assert.deepEqual(lines(r.stdout), ["app/", "components/", "hooks/", "lib/", "types/"]);
+  });
+
+  test("caps say exactly how much they hid", () => {
+    const f = runRtk(["find", "vendor"], project, env);
+    assert.match(f.stdout, /… \+601 more paths \[rtk recall [0-9a-f]{7}\]\n$/);
+    const g = runRtk(["grep", "-rn", "export const", "src/lib"], project, env);
+    assert.match(g.stdout, /^src\/lib\/constants\.ts\n(  \d+: .*\n){25}  … \+15 more matches \[rtk recall [0-9a-f]{7}\]$/m);
+    const all = runRtk(["grep", "-rn", "-e", "import", "-e", "export", "-e", "return", "src", "test"], project, env);
+    assert.match(all.stdout, /\n… \+\d+ more matches in \d+ more files \[rtk recall [0-9a-f]{7}\]\n$/);
+  });
+
+  test("structured and already compact modes pass through unchanged", (t) => {
+    const cases: string[][] = [["grep", "-rl", "useState", "src"], ["grep", "-c", "export", "src/lib/api.ts", "src/lib/db.ts"], ["find", "src/types", "-printf", "%p %s\\n"], ["ls", "-m", "src"]];
+    if (hasTool("rg")) cases.push(["rg", "--json", "useAuth", "src/hooks"], ["rg", "--files", "src/hooks"]);
+    else t.diagnostic("rg is not installed: its pass-through cases skipped");
+    if (hasTool("tree")) cases.push(["tree", "-J", "src/types"]);
+    else t.diagnostic("tree is not installed: its pass-through case skipped");
+    // rg --json reports its own timings.
+    const timeless = (s: string) => s.replace(/"(elapsed|elapsed_total)":\{[^}]*\}/g, '"$1":{}');
+    for (const argv of cases) {
+      const plain = runPlain(argv, project, env);
+      const r = runRtk(argv, project, env);
+      assert.equal(timeless(r.stdout), timeless(plain.stdout), argv.join(" "));
+      assert.equal(r.status, plain.status, argv.join(" "));
+    }
+  });
+
+  test("(6) stdin passes through: printf 'a\\nb' | rtk cat", () => {
+    const r = runRtk(["cat"], project, env, "a\nb");
+    assert.equal(r.stdout, "a\nb");
+    assert.equal(r.status, 0);
+  });
+});
+
+/** Waits until `text` has arrived on the child's stdout, or fails after `ms`. */
+function waitFor(out: { text: string }, text: string, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = () => {
+      if (out.text.includes(text)) return resolve();
+      if (Date.now() - started > ms) return reject(new Error(`no ${JSON.stringify(text)} within ${ms} ms; got ${JSON.stringify(out.text)}`));
+      setTimeout(poll, 20);
+    };
+    poll();
+  });
+}
+
+describe("(7) follow invocations stream", () => {
+  test("tail -f prints each line as it arrives, before the command exits", async () => {
+    const log = join(root, "follow.log");
+    writeFileSync(log, "first line\n");
+    const child = spawn(RTK, ["tail", "-f", log], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+    const out = { text: "" };
+    let exited = false;
+    child.stdout.on("data", (b: Buffer) => (out.text += b.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code, signal) => {
+      exited = true;
+      resolve(code ?? (signal ? 128 + 15 : null));
+    }));
+    await waitFor(out, "first line\n", 15000);
+    assert.equal(exited, false, "the first line appeared while tail was still running");
+    appendFileSync(log, "second line\n");
+    await waitFor(out, "second line\n", 15000);
+    assert.equal(exited, false);
+    child.kill("SIGTERM");
+    assert.equal(await closed, 143, "SIGTERM is forwarded: 128 + 15");
+    assert.equal(out.text, "first line\nsecond line\n");
+  });
+
+  test("cat of a FIFO prints a line before the writer closes it", async (t) => {
+    const fifo = join(root, "pipe.fifo");
+    if (spawnSync("mkfifo", [fifo]).status !== 0) return t.skip("mkfifo failed");
+    const child = spawn(RTK, ["cat", fifo], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+    const out = { text: "" };
+    child.stdout.on("data", (b: Buffer) => (out.text += b.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    // The write end opens (without blocking) once cat has opened the read end.
+    const fd = await new Promise<number>((resolve, reject) => {
+      const started = Date.now();
+      const attempt = () => {
+        try {
+          resolve(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch (e) {
+          if (Date.now() - started > 15000) reject(e as Error);
+          else setTimeout(attempt, 20);
+        }
+      };
+      attempt();
+    });
+    writeSync(fd, "one\n");
+    await waitFor(out, "one\n", 15000);
+    writeSync(fd, "two\n");
+    closeSync(fd);
+    assert.equal(await closed, 0);
+    assert.equal(out.text, "one\ntwo\n");
+  });
+});
+
+describe("env and printenv mask secrets, keep every name", () => {
+  const secrets = {
+    GITHUB_TOKEN: "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+    AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    DB_PASSWORD: "hunter2hunter2",
+    OPENAI_API_KEY: "sk-proj-abcdefghijklmnopqrstuvwx",
+    SESSION_COOKIE: "s%3Aabcdef.ghijkl",
+    NPM_CONFIG__AUTH: "dXNlcjpwYXNz",
+    ci_deploy_key: "abcdef0123456789",
+    PIN_AUTH: "42",
+    INNOCENT_LOOKING: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    AWS_ACCESS_KEY_ID: "AKIAIOSFODNN7EXAMPLE",
+  };
+  const plainVars = {
+    EDITOR: "vim",
+    TOKENIZERS_PARALLELISM: "false",
+    SSH_AUTH_SOCK: "/run/user/1000/ssh-agent.sock",
+    XDG_SESSION_TYPE: "wayland",
+    GIT_AUTHOR_NAME: "Ada Lovelace",
+    KEYBOARD_LAYOUT: "us",
+    LONG_PATH_LIKE: Array.from({ length: 40 }, (_, i) => `/opt/tool-${i}/bin`).join(":"),
+  };
+  const withUrl = { DATABASE_URL: "postgres://shop:s3cr3tpw@db.internal:5432/shop" };
+  const e = () => ({ ...env, ...secrets, ...plainVars, ...withUrl });
+
+  test("env: every name kept, secret values masked, others verbatim", () => {
+    const plain = runPlain(["env"], project, e());
+    const r = runRtk(["env"], project, e());
+    assert.equal(r.status, plain.status);
+    assert.ok(size(r) <= size(plain));
+    const shown = new Map(envFacts(r.stdout).map((f) => [f.name, f.value]));
+    for (const f of envFacts(plain.stdout)) assert.ok(shown.has(f.name), `name kept: ${f.name}`);
+    for (const [name, value] of Object.entries(secrets)) {
+      assert.ok(!r.stdout.includes(value), `value of ${name} hidden`);
+      assert.match(shown.get(name) ?? "", /^(\*\*\*\*|\*)$/, name);
+    }
+    for (const [name, value] of Object.entries(plainVars)) assert.equal(shown.get(name), value, name);
+    assert.equal(shown.get("DATABASE_URL"), "postgres://shop:****@db.internal:5432/shop");
+  });
+
+  test("env golden (machine-specific variables unset from the listing)", () => {
+    const argv = ["env", "-u", "PATH", "-u", "HOME", "-u", "XDG_DATA_HOME", "-u", "XDG_CONFIG_HOME", "-u", "RTK_SELF", "-u", "PWD"];
+    const r = runRtk(argv, project, e());
+    assert.equal(r.status, 0);
+    golden("env-masked", r);
+  });
+
+  test("printenv NAME: a secret's value masked, another's kept, a missing one exits 1", () => {
+    assert.equal(runRtk(["printenv", "GITHUB_TOKEN"], project, e()).stdout, "****\n");
+    assert.equal(runRtk(["printenv", "EDITOR"], project, e()).stdout, "vim\n");
+    const missing = runRtk(["printenv", "NO_SUCH_VARIABLE"], project, e());
+    assert.equal(missing.status, runPlain(["printenv", "NO_SUCH_VARIABLE"], project, e()).status);
+    assert.equal(missing.stdout, "");
+  });
+
+  test("printenv lists like env; env -0 keeps its NULs", () => {
+    const r = runRtk(["printenv"], project, e());
+    assert.ok(!r.stdout.includes(secrets.GITHUB_TOKEN) && r.stdout.includes("GITHUB_TOKEN=****\n"));
+    const z = runRtk(["env", "-0"], project, e());
+    assert.ok(z.stdout.includes("GITHUB_TOKEN=****\0") && z.stdout.includes("EDITOR=vim\0") && !z.stdout.includes("\n"));
+  });
+
+  test("env running a command passes its output through", () => {
+    const r = runRtk(["env", "GREETING=hello", "printenv", "GREETING"], project, env);
+    assert.equal(r.stdout, "hello\n");
+  });
+});
+
+// ---------------------------------------------------------------- in-process
+
+function inputFor(argv: string[], route: string): FilterInput {
+  const row = allRoutes().find((r) => r.id === route);
+  assert.ok(row, `route ${route}`);
+  return { argv, toolIndex: 0, route: row };
+}
+
+/** Feeds lines to a filter as the runner does; returns its compact output and what it emitted. */
+function feed(filter: Filter, argv: string[], route: string, out: readonly string[], err: readonly string[] = [], exit = 0): { compact: CompactOutput | null; emitted: string[] } {
+  const emitted: string[] = [];
+  const run = filter.start(inputFor(argv, route), { recall: { id: () => "abc1234" }, emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(l) } });
+  for (const l of out) run.line("out", l);
+  for (const l of err) run.line("err", l);
+  return { compact: run.end(exit), emitted };
+}
+
+describe("in process", () => {
+  const peer = join(ROOT, "..", "shared", "bench", "fixtures", "ls-la.raw.txt");
+  test("the shared peer fixture ls-la.raw.txt", { skip: existsSync(peer) ? false : `${peer} is absent` }, () => {
+    const raw = readFileSync(peer, "utf8");
+    const { compact } = feed(ls, ["ls", "-la"], "ls", lines(raw));
+    assert.ok(compact);
+    for (const want of ["src/", "Cargo.toml", "README.md", "1.2K", "5.5K"]) assert.ok(compact.stdout.includes(want), `has ${want}:\n${compact.stdout}`);
+    for (const not of ["drwx", "staff", "total"]) assert.ok(!compact.stdout.includes(not), `no ${not}:\n${compact.stdout}`);
+    assert.ok(compact.stdout.length < raw.length);
+  });
+
+  test("ls long lines in every time style, devices, ACL marks", () => {
+    const table: [string, string, string, string][] = [
+      ["-rw-r--r-- 1 root root 1234 Mar 15 10:30 a b.txt", "-rw-r--r--", "1234", "a b.txt"],
+      ["-rw-r--r--  1 user  staff  5678 Jan  1  2023 README.md", "-rw-r--r--", "5678", "README.md"],
+      ["-rw-r--r--. 1 u g 10 2024-03-15 10:30 x", "-rw-r--r--.", "10", "x"],
+      ["-rw-r--r-- 1 u g 10 2024-03-15 10:30:00.000000000 +0000 +0000", "-rw-r--r--", "10", "+0000"],
+      ["-rw-r--r-- 1 u g 10 03-15 10:30 y", "-rw-r--r--", "10", "y"],
+      ["-rw-r--r-- 1 u g 10 2020-01-01  old", "-rw-r--r--", "10", "old"],
+      ["-rw-r--r-- 1 u g 10 2020-01-01   spaced", "-rw-r--r--", "10", " spaced"],
+      ["crw-rw-rw- 1 root root 1, 3 Dec  1 04:15 null", "crw-rw-rw-", "1, 3", "null"],
+      ["2163823 4 -rw-r--r-- 1 root root 1234 Jan  1  2020 Cargo.toml", "-rw-r--r--", "1234", "Cargo.toml"],
+      ["lrwxrwxrwx 1 1000 1000 3 Mar 15 10:30 link -> 12 Mar", "lrwxrwxrwx", "3", "link -> 12 Mar"],
+      ["-rw-r--r-- 1 a b 1.3K Mar 15 10:30 human", "-rw-r--r--", "1.3K", "human"],
+    ];
+    for (const [line, mode, size, name] of table) {
+      const e = parseLongLine(line);
+      assert.ok(e, line);
+      assert.deepEqual([e.mode, e.size, e.name], [mode, size, name], line);
+    }
+    assert.equal(parseLongLine("total 48"), null);
+    assert.equal(parseLongLine("-????????? ? ? ? ?            ? broken"), null);
+  });
+
+  test("human sizes", () => {
+    const table: [number, string][] = [[0, "0"], [1023, "1023"], [1024, "1.0K"], [1234, "1.2K"], [5678, "5.5K"], [10188, "9.9K"], [10239, "10K"], [1048575, "1.0M"], [5 * 1024 ** 3, "5.0G"]];
+    for (const [n, s] of table) assert.equal(humanSize(n), s, String(n));
+  });
+
+  test("prepare adds presentation flags only where they change nothing else", () => {
+    const prep = (f: Filter, argv: string[], route: string) => f.prepare!(inputFor(argv, route)).join(" ");
+    assert.equal(prep(ls, ["ls", "src"], "ls"), "ls -p src");
+    assert.equal(prep(ls, ["ls", "-la"], "ls"), "ls -la");
+    assert.equal(prep(ls, ["ls", "-F"], "ls"), "ls -F");
+    assert.equal(prep(ls, ["ls", "-C"], "ls"), "ls -C");
+    assert.equal(prep(tree, ["tree", "-L", "2"], "tree"), "tree -F -L 2");
+    assert.equal(prep(tree, ["tree", "-J"], "tree"), "tree -J");
+    assert.equal(prep(grep, ["grep", "-r", "x", "."], "grep"), "grep -n -r x .");
+    assert.equal(prep(grep, ["grep", "-rn", "x"], "grep"), "grep -rn x");
+    assert.equal(prep(grep, ["grep", "-rl", "x"], "grep"), "grep -rl x");
+    assert.equal(prep(grep, ["grep", "-e", "-h", "f"], "grep"), "grep -n -e -h f");
+    assert.equal(prep(grep, ["rg", "--json", "x"], "rg"), "rg --json x");
+  });
+
+  test("tree art in both charsets", () => {
+    assert.deepEqual(treeEntry("├── a"), { depth: 1, name: "a" });
+    assert.deepEqual(treeEntry("│\u00a0\u00a0 └── b/"), { depth: 2, name: "b/" });
+    assert.deepEqual(treeEntry("    |-- c"), { depth: 2, name: "c" });
+    assert.deepEqual(treeEntry("|   `--  spaced"), { depth: 2, name: " spaced" });
+    assert.equal(treeEntry("src/"), null);
+    assert.equal(treeEntry("3 directories, 4 files"), null);
+  });
+
+  test("find groups only where it is shorter, and reads back unambiguously", () => {
+    assert.deepEqual(groupPaths([".", "./b", "./a", "./src/x/one.ts", "./src/x/two.ts", "./src/x/three.ts", "./src/y.ts", "./ lead"]), [
+      ".",
+      "./ lead",
+      "a",
+      "b",
+      "src/x/",
+      "  one.ts",
+      "  three.ts",
+      "  two.ts",
+      "src/y.ts",
+    ]);
+    assert.deepEqual(groupPaths(["src/", "src/a", "src/b"]), ["src/", "src/a", "src/b"]);
+  });
+
+  test("grep lines whose file names hold separators", () => {
+    const exists = (p: string) => p === "logs/2024-01-15-x.log" || p === "a:1:b";
+    assert.deepEqual(parseNamed("logs/2024-01-15-x.log-3-text", null, exists), { file: "logs/2024-01-15-x.log", sep: "-", n: "3", body: "text" });
+    assert.deepEqual(parseNamed("a:1:b:7:x:2:y", null, exists), { file: "a:1:b", sep: ":", n: "7", body: "x:2:y" });
+    assert.deepEqual(parseNamed("src/a.ts:12:  const a = 1;", null, () => false), { file: "src/a.ts", sep: ":", n: "12", body: "  const a = 1;" });
+    assert.deepEqual(parseNamed("c.ts-4-x:5:y", "c.ts", () => false), { file: "c.ts", sep: "-", n: "4", body: "x:5:y" });
+    assert.equal(parseNamed("Binary file x matches", null, exists), null);
+  });
+
+  test("grep cuts a long line around a plain pattern, with exact counts", () => {
+    const long = "a".repeat(1000) + "NEEDLE" + "b".repeat(1000);
+    const { compact } = feed(grep, ["grep", "-rn", "NEEDLE", "."], "grep", [`./x.js:1:${long}`, "./y.js:2:  NEEDLE here"]);
+    assert.ok(compact);
+    const shown = lines(compact.stdout);
+    assert.equal(shown[0], "x.js");
+    const m = /^ {2}1: … \+(\d+) chars … (a*NEEDLEb*) … \+(\d+) more chars \[rtk recall abc1234\]$/.exec(shown[1]!);
+    assert.ok(m, shown[1]);
+    assert.equal(Number(m[1]) + m[2]!.length + Number(m[3]), long.length);
+    assert.deepEqual(shown.slice(2), ["y.js", "  2: NEEDLE here"]);
+  });
+
+  test("content: huge output keeps a bounded head and tail, whatever its size", () => {
+    const total = 2_000_000;
+    const before = process.memoryUsage().heapUsed;
+    const run = content.start(inputFor(["cat", "big"], "cat"), { recall: { id: () => "abc1234" }, emit: { out: () => {}, err: () => {} } });
+    const pad = "x".repeat(90);
+    for (let i = 1; i <= total; i++) run.line("out", `${i} ${pad}`);
+    const grown = process.memoryUsage().heapUsed - before;
+    const compact = run.end(0);
+    assert.ok(compact);
+    const shown = lines(compact.stdout);
+    assert.equal(shown[0], `1 ${pad}`);
+    assert.equal(shown[shown.length - 1], `${total} ${pad}`);
+    const m = /^… \+(\d+) more lines \[rtk recall abc1234\]$/.exec(shown.find((l) => l.startsWith("…"))!);
+    assert.ok(m);
+    assert.equal(Number(m[1]) + shown.length - 1, total, "head + tail + hidden = every line");
+    assert.ok(shown.length <= 251, `${shown.length} lines shown`);
+    assert.ok(grown < 64 * 1024 * 1024, `heap grew by ${Math.round(grown / 1048576)} MiB for ${Math.round((total * 100) / 1048576)} MiB of output`);
+  });
+
+  test("content: a follow run streams, cat of a regular file does not", () => {
+    assert.equal(content.streaming!(inputFor(["tail", "-f", "x"], "tail")), true);
+    assert.equal(content.streaming!(inputFor(["tail", "-n", "5", "-F", "x"], "tail")), true);
+    assert.equal(content.streaming!(inputFor(["tail", "--follow=name", "x"], "tail")), true);
+    assert.equal(content.streaming!(inputFor(["tail", "-5f", "x"], "tail")), true);
+    assert.equal(content.streaming!(inputFor(["tail", "-n", "5", "x"], "tail")), false);
+    assert.equal(content.streaming!(inputFor(["cat", "package.json"], "cat")), false);
+    const { compact, emitted } = (() => {
+      const emitted: string[] = [];
+      const run = content.start(inputFor(["tail", "-f", "x"], "tail"), { recall: { id: () => "abc1234" }, emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(`err:${l}`) } });
+      run.line("out", "a");
+      run.line("err", "tail: x: file truncated");
+      run.line("out", "b");
+      return { compact: run.end(0), emitted };
+    })();
+    assert.deepEqual(emitted, ["a", "err:tail: x: file truncated", "b"]);
+    assert.deepEqual(compact, { stdout: "", stderr: "" });
+  });
+
+  test("wc strips the padding and keeps the total", () => {
+    const { compact } = feed(wc, ["wc", "a", "b c"], "wc", ["   3    5   26 a", "  10   20  300 b c", "  13   25  326 total"]);
+    assert.equal(compact?.stdout, "3 5 26 a\n10 20 300 b c\n13 25 326 total\n");
+    const l = feed(wc, ["wc", "-l", "12 monkeys"], "wc", ["  7 12 monkeys", "  7 total"]);
+    assert.equal(l.compact?.stdout, "7 12 monkeys\n7 total\n");
+  });
+
+  test("secret-looking names", () => {
+    const secret = ["GITHUB_TOKEN", "NPM_TOKEN", "githubToken", "API_KEY", "apiKey", "OPENAI_API_KEY", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "MYSQL_PWD_PASSWD", "SMTP_PASS", "GOOGLE_APPLICATION_CREDENTIALS", "AUTH", "NPM_CONFIG__AUTH", "PRIVATE_KEY", "SESSION", "SESSION_SECRET", "COOKIE_JAR", "SSH_KEY", "KEYS", "ci_deploy_key", "SENTRY_AUTH_TOKEN", "X_ACCESSKEY", "JWT"];
+    const plain = ["PATH", "HOME", "PWD", "OLDPWD", "EDITOR", "TOKENIZERS_PARALLELISM", "SSH_AUTH_SOCK", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "DESKTOP_SESSION", "DBUS_SESSION_BUS_ADDRESS", "GIT_AUTHOR_NAME", "KEYBOARD", "MONKEY", "BYPASS_CACHE", "PASSENGER_ENV", "LANG", "TERM"];
+    for (const n of secret) assert.equal(isSecretName(n), true, n);
+    for (const n of plain) assert.equal(isSecretName(n), false, n);
+  });
+
+  test("credential-looking values", () => {
+    assert.equal(maskValue("Bearer abcdefghijklmnop", false), "****");
+    assert.equal(maskValue("AKIAIOSFODNN7EXAMPLE", false), "****");
+    assert.equal(maskValue("xoxb-123456789012-abcdefghij", false), "****");
+    assert.equal(maskValue("-----BEGIN OPENSSH PRIVATE KEY-----", false), "****");
+    assert.equal(maskValue("https://user:pw123@example.com/x", false), "https://user:****@example.com/x");
+    assert.equal(maskValue("https://user:pw@example.com/x", false), "https://user:*@example.com/x");
+    assert.equal(maskValue("https://example.com/a:b@c", false), "https://example.com/a:b@c");
+    assert.equal(maskValue("/usr/bin:/bin", false), "/usr/bin:/bin");
+    assert.equal(maskValue("", true), "");
+    assert.equal(maskValue("abc", true), "*");
+  });
+
+  test("env: a multi-line secret goes whole; a private key block in any variable is masked", () => {
+    const { compact } = feed(envFilter, ["env"], "env", ["A=1", "SECRET_BLOB=line one", "line two", "B=2", "C=-----BEGIN RSA PRIVATE KEY-----", "MIIEow", "-----END RSA PRIVATE KEY-----", "D=x"]);
+    assert.equal(compact?.stdout, "A=1\nSECRET_BLOB=****\nB=2\nC=****\nD=x\n");
+  });
+
+  test("find and tree keep errors on stderr", () => {
+    const f = feed(find, ["find", "."], "find", ["./a/b", "./a/c", "./a/d"], ["find: './x': Permission denied"], 1);
+    assert.equal(f.compact?.stderr, "find: './x': Permission denied\n");
+    const t = feed(tree, ["tree"], "tree", [".", "├── a/", "│   └── b", "└── c", "", "1 directory, 2 files"]);
+    assert.equal(t.compact?.stdout, ".\n  a/\n    b\n  c\n\n1 directory, 2 files\n");
+  });
+});
