@@ -2,7 +2,7 @@
 // src/ast/nodes.ts directly. Tokens come one at a time from the Scanner (LA is
 // overridden), so the parser can change the scanner's mode at the exact token
 // where the grammar knows it must (see scanner.ts).
-import { EmbeddedActionsParser, EOF, tokenMatcher, type IToken, type IParserErrorMessageProvider, type TokenType } from "chevrotain";
+import { EmbeddedActionsParser, EOF, tokenMatcher, type IOrAlt, type IToken, type IParserErrorMessageProvider, type TokenType } from "chevrotain";
 import type * as A from "../src/ast/nodes.js";
 import { Scanner, ShellSyntaxError, type ScanState, type ShellToken } from "./scanner.js";
 import * as T from "./tokens.js";
@@ -65,6 +65,8 @@ export class ShellParser extends EmbeddedActionsParser {
   private pendingHeredocs = new Map<number, A.Redirect>();
   private heredocIds = 0;
   backquotes: BackquoteJob[] = [];
+  /** The alternatives of the hottest choices, built once (they hold no per-call state). */
+  private alts: Record<string, IOrAlt<any>[]> = {};
 
   constructor(skipValidations: boolean) {
     super(T.allTokens, { maxLookahead: 2, recoveryEnabled: false, skipValidations, errorMessageProvider: errorMessages });
@@ -86,7 +88,12 @@ export class ShellParser extends EmbeddedActionsParser {
       const e = this.errors[0]!;
       throw new ShellSyntaxError(e.token.tokenType === EOF ? limit : e.token.startOffset, e.message);
     }
-    return { stmts, comments: this.scanner.comments };
+    const comments = this.scanner.comments;
+    // Nothing of a large input stays alive until the next parse.
+    this.toks = [];
+    this.src = "";
+    this.scanner.reset("");
+    return { stmts, comments };
   }
 
   // ---- the lazy token stream ------------------------------------------------
@@ -119,7 +126,7 @@ export class ShellParser extends EmbeddedActionsParser {
   /** Re-scans everything after the last consumed token, from a changed state. */
   private rescan(change: (s: ScanState) => ScanState): void {
     const cur = this.pos;
-    const base = cur >= 0 ? this.toks[cur]!.after : this.initial;
+    const base = cur >= 0 ? Scanner.stateAfter(this.toks[cur]!) : this.initial;
     this.toks.length = cur + 1;
     for (const at of this.scanner.comments.keys()) if (at >= base.pos) this.scanner.comments.delete(at);
     this.scanner.restore(change(base));
@@ -157,19 +164,19 @@ export class ShellParser extends EmbeddedActionsParser {
   private script = this.RULE("script", (): A.Stmt[] => {
     const stmts = this.SUBRULE(this.stmtList);
     this.CONSUME(EOF);
-    this.ACTION(() => {
+    if (!this.RECORDING_PHASE) {
       const h = this.pendingHeredocs.values().next().value;
       if (h) throw new ShellSyntaxError(h.span.start, `here-document without a body (wanted \`${h.heredoc?.delimiter ?? ""}\`)`);
-    });
+    }
     return stmts;
   });
 
   private stmtList = this.RULE("stmtList", (): A.Stmt[] => {
     const stmts: A.Stmt[] = [];
     let more = true;
-    this.ACTION(() => {
+    if (!this.RECORDING_PHASE) {
       if (++this.nesting > MAX_NESTING) throw new ShellSyntaxError(this.LA(1).startOffset, "nesting too deep");
-    });
+    }
     this.MANY({
       GATE: () => more,
       DEF: () => {
@@ -179,32 +186,32 @@ export class ShellParser extends EmbeddedActionsParser {
             ALT: () => {
               const st = this.SUBRULE(this.andOr);
               let separated = false;
-              this.ACTION(() => stmts.push(st));
+              if (!this.RECORDING_PHASE) stmts.push(st);
               this.OPTION(() => {
                 this.OR2([
-                  { ALT: () => { this.CONSUME(T.Semi); this.ACTION(() => (separated = true)); } },
+                  { ALT: () => { this.CONSUME(T.Semi); if (!this.RECORDING_PHASE) separated = true; } },
                   {
                     ALT: () => {
                       const amp = tk(this.CONSUME(T.Amp));
-                      this.ACTION(() => {
+                      if (!this.RECORDING_PHASE) {
                         separated = true;
                         st.background = true;
                         st.span = sp(st.span.start, amp.end);
-                      });
+                      }
                     },
                   },
                 ]);
               });
               // Two commands need a separator between them; a newline is consumed by the next round.
-              this.ACTION(() => {
+              if (!this.RECORDING_PHASE) {
                 if (!separated && this.LA(1).tokenType !== T.Newline) more = false;
-              });
+              }
             },
           },
         ]);
       },
     });
-    this.ACTION(() => this.nesting--);
+    if (!this.RECORDING_PHASE) this.nesting--;
     return stmts;
   });
 
@@ -218,17 +225,17 @@ export class ShellParser extends EmbeddedActionsParser {
     const parts: A.WordPart[] = [];
     this.MANY(() => {
       const p = this.SUBRULE(this.plainPart);
-      this.ACTION(() => parts.push(p));
+      if (!this.RECORDING_PHASE) parts.push(p);
     });
     const end = tk(this.CONSUME(T.HeredocEnd));
-    this.ACTION(() => {
+    if (!this.RECORDING_PHASE) {
       const r = this.pendingHeredocs.get(Number(start.value));
       this.pendingHeredocs.delete(Number(start.value));
       if (!r || !r.heredoc) throw new ShellSyntaxError(start.startOffset, "unexpected here-document body");
       const span = sp(start.startOffset, end.startOffset);
       r.heredoc.span = span;
       r.heredoc.body = { kind: "Word", span, parts: mergeLits(parts) };
-    });
+    }
   });
 
   private andOr = this.RULE("andOr", (): A.Stmt => {
@@ -237,11 +244,11 @@ export class ShellParser extends EmbeddedActionsParser {
       const op = this.OR([{ ALT: () => this.CONSUME(T.AndIf) }, { ALT: () => this.CONSUME(T.OrIf) }]);
       this.MANY2(() => this.SUBRULE(this.newline));
       const right = this.SUBRULE2(this.pipelineStmt);
-      this.ACTION(() => {
+      if (!this.RECORDING_PHASE) {
         const span = sp(left.span.start, right.span.end);
         const cmd: A.AndOr = { kind: "AndOr", span, op: op.tokenType === T.AndIf ? "&&" : "||", left, right };
         left = stmtOf(cmd);
-      });
+      }
     });
     return left;
   });
@@ -251,18 +258,17 @@ export class ShellParser extends EmbeddedActionsParser {
     let bang: ShellToken | null = null;
     this.MANY(() => {
       const b = tk(this.CONSUME(T.Bang));
-      this.ACTION(() => {
+      if (!this.RECORDING_PHASE) {
         negated = !negated;
         bang ??= b;
-      });
-    });
-    const st = this.OR([{ ALT: () => this.SUBRULE(this.timeClause) }, { ALT: () => this.SUBRULE(this.pipeline) }]);
-    this.ACTION(() => {
-      if (bang) {
-        st.negated = negated;
-        st.span = sp(bang.startOffset, st.span.end);
       }
     });
+    const st = this.OR([{ ALT: () => this.SUBRULE(this.timeClause) }, { ALT: () => this.SUBRULE(this.pipeline) }]);
+    const b = bang as ShellToken | null;
+    if (!this.RECORDING_PHASE && b) {
+      st.negated = negated;
+      st.span = sp(b.startOffset, st.span.end);
+    }
     return st;
   });
 
@@ -275,19 +281,18 @@ export class ShellParser extends EmbeddedActionsParser {
       GATE: () => this.wordIs("-p"),
       DEF: () => {
         const p = tk(this.CONSUME(T.Lit));
-        this.ACTION(() => {
+        if (!this.RECORDING_PHASE) {
           posix = true;
           end = p.end;
-        });
+        }
       },
     });
     this.OPTION2(() => {
       inner = this.SUBRULE(this.pipelineStmt);
     });
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       const stmt = inner as A.Stmt | null;
       return stmtOf({ kind: "TimeClause", span: sp(t.startOffset, stmt ? stmt.span.end : end), posix, stmt });
-    });
   });
 
   private pipeline = this.RULE("pipeline", (): A.Stmt => {
@@ -297,33 +302,33 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY(() => {
       const op = this.OR([{ ALT: () => this.CONSUME(T.Pipe) }, { ALT: () => this.CONSUME(T.PipeAmp) }]);
       this.MANY2(() => this.SUBRULE(this.newline));
-      this.ACTION(() => this.timeAsWord());
+      if (!this.RECORDING_PHASE) this.timeAsWord();
       const next = this.SUBRULE2(this.command);
-      this.ACTION(() => {
+      if (!this.RECORDING_PHASE) {
         stages.push(next);
         pipeStderr.push(op.tokenType === T.PipeAmp);
-      });
+      }
     });
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       if (stages.length === 1) return first;
       return stmtOf({ kind: "Pipeline", span: sp(first.span.start, stages[stages.length - 1]!.span.end), stages, pipeStderr });
-    });
   });
 
   // ---- commands ---------------------------------------------------------------
 
   private command = this.RULE("command", (): A.Stmt => {
-    const cmd = this.OR([
+    const cmd = this.OR((this.alts.command ??= [
       { ALT: () => this.SUBRULE(this.compound) },
       { ALT: () => this.SUBRULE(this.functionDecl) },
       { ALT: () => this.SUBRULE(this.coproc) },
       { ALT: () => this.SUBRULE(this.simpleCommand) },
-    ]);
-    return this.ACTION(() => stmtOf(cmd));
+    ]));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return stmtOf(cmd);
   });
 
   private compound = this.RULE("compound", (): A.CompoundCommand => {
-    const c = this.OR([
+    const c = this.OR((this.alts.compound ??= [
       { ALT: () => this.SUBRULE(this.subshell) },
       { ALT: () => this.SUBRULE(this.group) },
       { ALT: () => this.SUBRULE(this.ifCmd) },
@@ -333,13 +338,13 @@ export class ShellParser extends EmbeddedActionsParser {
       { ALT: () => this.SUBRULE(this.caseCmd) },
       { ALT: () => this.SUBRULE(this.testCmd) },
       { ALT: () => this.SUBRULE(this.arithCmd) },
-    ]);
+    ]));
     this.MANY(() => {
       const r = this.SUBRULE(this.redirect);
-      this.ACTION(() => {
+      if (!this.RECORDING_PHASE) {
         c.redirects.push(r);
         c.span = sp(c.span.start, r.span.end);
-      });
+      }
     });
     return c;
   });
@@ -353,14 +358,14 @@ export class ShellParser extends EmbeddedActionsParser {
     this.OR({
       IGNORE_AMBIGUITIES: true,
       DEF: [
-        { ALT: () => { const a = this.SUBRULE(this.assignment); this.ACTION(() => assigns.push(a)); } },
-        { ALT: () => { const r = this.SUBRULE(this.redirect); this.ACTION(() => redirects.push(r)); } },
-        { ALT: () => { const w = this.SUBRULE(this.cmdWord); this.ACTION(() => words.push(w)); } },
+        { ALT: () => { const a = this.SUBRULE(this.assignment); if (!this.RECORDING_PHASE) assigns.push(a); } },
+        { ALT: () => { const r = this.SUBRULE(this.redirect); if (!this.RECORDING_PHASE) redirects.push(r); } },
+        { ALT: () => { const w = this.SUBRULE(this.cmdWord); if (!this.RECORDING_PHASE) words.push(w); } },
       ],
     });
-    this.ACTION(() => {
+    if (!this.RECORDING_PHASE) {
       if (words.length === 1) decl = isDeclBuiltin(words[0]!);
-    });
+    }
     this.OPTION({
       GATE: () => words.length === 1 && assigns.length === 0 && redirects.length === 0,
       DEF: () => {
@@ -368,10 +373,10 @@ export class ShellParser extends EmbeddedActionsParser {
         this.CONSUME(T.RParen);
         this.MANY(() => this.SUBRULE(this.newline));
         const body = this.SUBRULE(this.compound);
-        this.ACTION(() => {
+        if (!this.RECORDING_PHASE) {
           const w = words[0]!;
           fn = { kind: "FuncDecl", span: sp(w.span.start, body.span.end), name: this.funcName(w), keyword: false, parens: true, body: stmtOf(body) };
-        });
+        }
       },
     });
     this.MANY2({
@@ -382,23 +387,23 @@ export class ShellParser extends EmbeddedActionsParser {
           DEF: [
             {
               GATE: () => words.length === 0,
-              ALT: () => { const a = this.SUBRULE2(this.assignment); this.ACTION(() => assigns.push(a)); },
+              ALT: () => { const a = this.SUBRULE2(this.assignment); if (!this.RECORDING_PHASE) assigns.push(a); },
             },
-            { ALT: () => { const r = this.SUBRULE2(this.redirect); this.ACTION(() => redirects.push(r)); } },
+            { ALT: () => { const r = this.SUBRULE2(this.redirect); if (!this.RECORDING_PHASE) redirects.push(r); } },
             {
               ALT: () => {
                 const w = this.SUBRULE(this.word, { ARGS: [decl] });
-                this.ACTION(() => {
+                if (!this.RECORDING_PHASE) {
                   if (words.length === 0) decl = isDeclBuiltin(w);
                   words.push(w);
-                });
+                }
               },
             },
           ],
         });
       },
     });
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       if (fn) return fn;
       const all = [...assigns, ...words, ...redirects];
       let start = Infinity;
@@ -408,7 +413,6 @@ export class ShellParser extends EmbeddedActionsParser {
         if (n.span.end > end) end = n.span.end;
       }
       return { kind: "SimpleCommand", span: sp(start, end), assigns, words, redirects } satisfies A.SimpleCommand;
-    });
   });
 
   private funcName(w: A.Word): string {
@@ -428,20 +432,21 @@ export class ShellParser extends EmbeddedActionsParser {
     });
     this.MANY(() => this.SUBRULE(this.newline));
     const body = this.SUBRULE(this.compound);
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({
       kind: "FuncDecl" as const,
       span: sp(kw.startOffset, body.span.end),
       name: this.funcName(name),
       keyword: true,
       parens,
       body: stmtOf(body),
-    }));
+    });
   });
 
   private coproc = this.RULE("coproc", (): A.Coproc => {
     const kw = tk(this.CONSUME(T.Coproc));
     let name: A.Word | null = null;
-    this.ACTION(() => this.timeAsWord());
+    if (!this.RECORDING_PHASE) this.timeAsWord();
     this.OPTION({
       // `coproc NAME { …; }`: a name only before a compound command.
       GATE: () => {
@@ -453,7 +458,8 @@ export class ShellParser extends EmbeddedActionsParser {
       },
     });
     const stmt = this.SUBRULE(this.command);
-    return this.ACTION(() => ({ kind: "Coproc" as const, span: sp(kw.startOffset, stmt.span.end), name, stmt }));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "Coproc" as const, span: sp(kw.startOffset, stmt.span.end), name, stmt });
   });
 
   private assignment = this.RULE("assignment", (): A.Assign => {
@@ -475,16 +481,15 @@ export class ShellParser extends EmbeddedActionsParser {
       GATE: () => array === null && this.adjacentPart(),
       DEF: () => {
         const p = this.SUBRULE(this.part);
-        this.ACTION(() => parts.push(p));
+        if (!this.RECORDING_PHASE) parts.push(p);
       },
     });
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       const merged = mergeLits(parts);
       const value: A.Word | null = merged.length ? { kind: "Word", span: sp(merged[0]!.span.start, merged[merged.length - 1]!.span.end), parts: merged } : null;
       const arr = array as A.ArrayLit | null;
       const end = arr ? arr.span.end : value ? value.span.end : op.end;
       return { kind: "Assign" as const, span: sp(name.startOffset, end), name: name.value, index, op: op.value as "=" | "+=", value, array: arr };
-    });
   });
 
   private indexWord = this.RULE("indexWord", (): A.Word => {
@@ -494,11 +499,12 @@ export class ShellParser extends EmbeddedActionsParser {
       GATE: () => this.LA(1).tokenType !== T.IndexClose,
       DEF: () => {
         const p = this.SUBRULE(this.plainPart);
-        this.ACTION(() => parts.push(p));
+        if (!this.RECORDING_PHASE) parts.push(p);
       },
     });
     const close = tk(this.CONSUME(T.IndexClose));
-    return this.ACTION(() => ({ kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) }));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) });
   });
 
   private arrayLit = this.RULE("arrayLit", (): A.ArrayLit => {
@@ -507,11 +513,12 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY(() => {
       this.OR([
         { ALT: () => this.SUBRULE(this.newline) },
-        { ALT: () => { const w = this.SUBRULE(this.word, { ARGS: [false] }); this.ACTION(() => elems.push(keyedElement(w))); } },
+        { ALT: () => { const w = this.SUBRULE(this.word, { ARGS: [false] }); if (!this.RECORDING_PHASE) elems.push(keyedElement(w)); } },
       ]);
     });
     const close = tk(this.CONSUME(T.RParen));
-    return this.ACTION(() => ({ kind: "ArrayLit" as const, span: sp(open.startOffset, close.end), elems }));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "ArrayLit" as const, span: sp(open.startOffset, close.end), elems });
   });
 
   private redirect = this.RULE("redirect", (): A.Redirect => {
@@ -521,7 +528,7 @@ export class ShellParser extends EmbeddedActionsParser {
     });
     const op = tk(this.CONSUME(T.RedirOp));
     const target = this.SUBRULE(this.word, { ARGS: [false] });
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       const fdTok = fd as ShellToken | null;
       const operator = REDIR_OPS.get(op.tokenType)!;
       const r: A.Redirect = {
@@ -541,7 +548,6 @@ export class ShellParser extends EmbeddedActionsParser {
         this.rescan((s) => Scanner.addHeredoc(s, { id, delimiter, quoted, stripTabs, at: r.span.start }));
       }
       return r;
-    });
   });
 
   private heredocDelimiter(w: A.Word): { delimiter: string; quoted: boolean } {
@@ -568,17 +574,19 @@ export class ShellParser extends EmbeddedActionsParser {
   private subshell = this.RULE("subshell", (): A.Subshell => {
     const open = tk(this.CONSUME(T.LParen));
     const stmts = this.SUBRULE(this.stmtList);
-    this.ACTION(() => this.nonEmpty(stmts));
+    if (!this.RECORDING_PHASE) this.nonEmpty(stmts);
     const close = tk(this.CONSUME(T.RParen));
-    return this.ACTION(() => ({ kind: "Subshell" as const, span: sp(open.startOffset, close.end), stmts, redirects: [] }));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "Subshell" as const, span: sp(open.startOffset, close.end), stmts, redirects: [] });
   });
 
   private group = this.RULE("group", (): A.Group => {
     const open = tk(this.CONSUME(T.LBrace));
     const stmts = this.SUBRULE(this.stmtList);
-    this.ACTION(() => this.nonEmpty(stmts));
+    if (!this.RECORDING_PHASE) this.nonEmpty(stmts);
     const close = tk(this.CONSUME(T.RBrace));
-    return this.ACTION(() => ({ kind: "Group" as const, span: sp(open.startOffset, close.end), stmts, redirects: [] }));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "Group" as const, span: sp(open.startOffset, close.end), stmts, redirects: [] });
   });
 
   private ifCmd = this.RULE("ifCmd", (): A.If => {
@@ -586,42 +594,44 @@ export class ShellParser extends EmbeddedActionsParser {
     const clauses: A.IfClause[] = [];
     let elseBody: A.Stmt[] | null = null;
     const cond = this.SUBRULE(this.stmtList);
-    this.ACTION(() => this.nonEmpty(cond));
+    if (!this.RECORDING_PHASE) this.nonEmpty(cond);
     this.CONSUME(T.Then);
     const body = this.SUBRULE2(this.stmtList);
-    this.ACTION(() => {
+    if (!this.RECORDING_PHASE) {
       this.nonEmpty(body);
       clauses.push({ kind: "IfClause", span: sp(kw.startOffset, body[body.length - 1]!.span.end), cond, body });
-    });
+    }
     this.MANY(() => {
       const ekw = tk(this.CONSUME(T.Elif));
       const c = this.SUBRULE3(this.stmtList);
-      this.ACTION(() => this.nonEmpty(c));
+      if (!this.RECORDING_PHASE) this.nonEmpty(c);
       this.CONSUME2(T.Then);
       const b = this.SUBRULE4(this.stmtList);
-      this.ACTION(() => {
+      if (!this.RECORDING_PHASE) {
         this.nonEmpty(b);
         clauses.push({ kind: "IfClause", span: sp(ekw.startOffset, b[b.length - 1]!.span.end), cond: c, body: b });
-      });
+      }
     });
     this.OPTION(() => {
       this.CONSUME(T.Else);
       const e = this.SUBRULE5(this.stmtList);
-      this.ACTION(() => (elseBody = this.nonEmpty(e)));
+      if (!this.RECORDING_PHASE) (elseBody = this.nonEmpty(e));
     });
     const fi = tk(this.CONSUME(T.Fi));
-    return this.ACTION(() => ({ kind: "If" as const, span: sp(kw.startOffset, fi.end), clauses, elseBody, redirects: [] }));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "If" as const, span: sp(kw.startOffset, fi.end), clauses, elseBody, redirects: [] });
   });
 
   private whileCmd = this.RULE("whileCmd", (): A.While => {
     const kw = tk(this.OR([{ ALT: () => this.CONSUME(T.While) }, { ALT: () => this.CONSUME(T.Until) }]));
     const cond = this.SUBRULE(this.stmtList);
-    this.ACTION(() => this.nonEmpty(cond));
+    if (!this.RECORDING_PHASE) this.nonEmpty(cond);
     this.CONSUME(T.Do);
     const body = this.SUBRULE2(this.stmtList);
-    this.ACTION(() => this.nonEmpty(body));
+    if (!this.RECORDING_PHASE) this.nonEmpty(body);
     const done = tk(this.CONSUME(T.Done));
-    return this.ACTION(() => ({ kind: "While" as const, span: sp(kw.startOffset, done.end), until: kw.tokenType === T.Until, cond, body, redirects: [] }));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "While" as const, span: sp(kw.startOffset, done.end), until: kw.tokenType === T.Until, cond, body, redirects: [] });
   });
 
   /** `do …; done` or `{ …; }`: the body of for, select and arithmetic for. */
@@ -631,18 +641,20 @@ export class ShellParser extends EmbeddedActionsParser {
         ALT: () => {
           const open = tk(this.CONSUME(T.Do));
           const body = this.SUBRULE(this.stmtList);
-          this.ACTION(() => this.nonEmpty(body));
+          if (!this.RECORDING_PHASE) this.nonEmpty(body);
           const done = tk(this.CONSUME(T.Done));
-          return this.ACTION(() => ({ body, braces: false, start: open.startOffset, end: done.end }));
+          if (this.RECORDING_PHASE) return undefined as never;
+          return ({ body, braces: false, start: open.startOffset, end: done.end });
         },
       },
       {
         ALT: () => {
           const open = tk(this.CONSUME(T.LBrace));
           const body = this.SUBRULE2(this.stmtList);
-          this.ACTION(() => this.nonEmpty(body));
+          if (!this.RECORDING_PHASE) this.nonEmpty(body);
           const close = tk(this.CONSUME(T.RBrace));
-          return this.ACTION(() => ({ body, braces: true, start: open.startOffset, end: close.end }));
+          if (this.RECORDING_PHASE) return undefined as never;
+          return ({ body, braces: true, start: open.startOffset, end: close.end });
         },
       },
     ]);
@@ -660,7 +672,7 @@ export class ShellParser extends EmbeddedActionsParser {
     let separated = false;
     this.MANY(() => {
       this.SUBRULE(this.newline);
-      this.ACTION(() => (separated = true));
+      if (!this.RECORDING_PHASE) (separated = true);
     });
     this.OPTION(() => {
       this.OR([
@@ -670,27 +682,26 @@ export class ShellParser extends EmbeddedActionsParser {
             const ws: A.Word[] = [];
             this.MANY2(() => {
               const w = this.SUBRULE2(this.word, { ARGS: [false] });
-              this.ACTION(() => ws.push(w));
+              if (!this.RECORDING_PHASE) ws.push(w);
             });
             this.OR2([{ ALT: () => this.CONSUME(T.Semi) }, { ALT: () => this.SUBRULE2(this.newline) }]);
-            this.ACTION(() => (items = ws));
+            if (!this.RECORDING_PHASE) (items = ws);
           },
         },
         { ALT: () => this.CONSUME2(T.Semi) },
       ]);
-      this.ACTION(() => (separated = true));
+      if (!this.RECORDING_PHASE) (separated = true);
     });
     this.MANY3(() => {
       this.SUBRULE3(this.newline);
-      this.ACTION(() => (separated = true));
+      if (!this.RECORDING_PHASE) (separated = true);
     });
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       const p = nameWord.parts[0];
       if (nameWord.parts.length !== 1 || p?.kind !== "Lit" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.value)) {
         throw new ShellSyntaxError(nameWord.span.start, `\`${this.src.slice(nameWord.span.start, nameWord.span.end)}\` is not a valid loop variable`);
       }
       return { name: p.value, items, separated };
-    });
   });
 
   private forCmd = this.RULE("forCmd", (): A.For | A.ArithFor => {
@@ -702,24 +713,24 @@ export class ShellParser extends EmbeddedActionsParser {
           const parts: A.WordPart[] = [];
           this.MANY(() => {
             const p = this.SUBRULE(this.plainPart);
-            this.ACTION(() => parts.push(p));
+            if (!this.RECORDING_PHASE) parts.push(p);
           });
           const close = tk(this.CONSUME(T.ArithClose));
           this.OPTION(() => this.CONSUME(T.Semi));
           this.MANY2(() => this.SUBRULE(this.newline));
           const b = this.SUBRULE(this.loopBody);
-          return this.ACTION(() => {
+          if (this.RECORDING_PHASE) return undefined as never;
             const [init, cond, post] = this.splitArithFor(mergeLits(parts), open.end, close.startOffset);
             return { kind: "ArithFor" as const, span: sp(kw.startOffset, b.end), init, cond, post, body: b.body, braces: b.braces, redirects: [] };
-          });
         },
       },
       {
         ALT: () => {
           const head = this.SUBRULE(this.loopHead);
           const b = this.SUBRULE2(this.loopBody);
-          this.ACTION(() => this.checkBraceBody(head, b));
-          return this.ACTION(() => ({ kind: "For" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] }));
+          if (!this.RECORDING_PHASE) this.checkBraceBody(head, b);
+          if (this.RECORDING_PHASE) return undefined as never;
+          return ({ kind: "For" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] });
         },
       },
     ]);
@@ -762,8 +773,9 @@ export class ShellParser extends EmbeddedActionsParser {
     const kw = tk(this.CONSUME(T.Select));
     const head = this.SUBRULE(this.loopHead);
     const b = this.SUBRULE(this.loopBody);
-    this.ACTION(() => this.checkBraceBody(head, b));
-    return this.ACTION(() => ({ kind: "Select" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] }));
+    if (!this.RECORDING_PHASE) this.checkBraceBody(head, b);
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "Select" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] });
   });
 
   private caseCmd = this.RULE("caseCmd", (): A.Case => {
@@ -778,14 +790,15 @@ export class ShellParser extends EmbeddedActionsParser {
       GATE: () => more && this.LA(1).tokenType !== T.Esac,
       DEF: () => {
         const arm = this.SUBRULE(this.caseArm);
-        this.ACTION(() => {
+        if (!this.RECORDING_PHASE) {
           arms.push(arm);
           if (arm.terminator === null) more = false;
-        });
+        }
       },
     });
     const esac = tk(this.CONSUME(T.Esac));
-    return this.ACTION(() => ({ kind: "Case" as const, span: sp(kw.startOffset, esac.end), word, arms, redirects: [] }));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({ kind: "Case" as const, span: sp(kw.startOffset, esac.end), word, arms, redirects: [] });
   });
 
   private caseArm = this.RULE("caseArm", (): A.CaseArm => {
@@ -795,11 +808,11 @@ export class ShellParser extends EmbeddedActionsParser {
     });
     const patterns: A.Word[] = [];
     const first = this.SUBRULE(this.word, { ARGS: [false] });
-    this.ACTION(() => patterns.push(first));
+    if (!this.RECORDING_PHASE) patterns.push(first);
     this.MANY(() => {
       this.CONSUME(T.Pipe);
       const w = this.SUBRULE2(this.word, { ARGS: [false] });
-      this.ACTION(() => patterns.push(w));
+      if (!this.RECORDING_PHASE) patterns.push(w);
     });
     const close = tk(this.CONSUME(T.RParen));
     const body = this.SUBRULE(this.stmtList);
@@ -807,17 +820,16 @@ export class ShellParser extends EmbeddedActionsParser {
     let end = close.end;
     this.OPTION2(() => {
       const t = tk(this.OR([{ ALT: () => this.CONSUME(T.DSemi) }, { ALT: () => this.CONSUME(T.SemiAmp) }, { ALT: () => this.CONSUME(T.DSemiAmp) }]));
-      this.ACTION(() => {
+      if (!this.RECORDING_PHASE) {
         terminator = CASE_TERMINATORS.get(t.tokenType)!;
         end = t.end;
-      });
+      }
     });
     this.MANY2(() => this.SUBRULE(this.newline));
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       const o = open as ShellToken | null;
       if (terminator === null && body.length) end = body[body.length - 1]!.span.end;
       return { kind: "CaseArm" as const, span: sp(o ? o.startOffset : first.span.start, end), patterns, body, terminator };
-    });
   });
 
   private testCmd = this.RULE("testCmd", (): A.TestClause => {
@@ -831,14 +843,14 @@ export class ShellParser extends EmbeddedActionsParser {
           {
             ALT: () => {
               const w = this.SUBRULE(this.word, { ARGS: [false] });
-              this.ACTION(() => {
+              if (!this.RECORDING_PHASE) {
                 items.push(w);
                 const p = w.parts[0];
                 const text = w.parts.length === 1 && p?.kind === "Lit" ? p.value : null;
                 if (check.word(text, this.src.slice(w.span.start, w.span.end), w.span.start) && PATTERN_OPS.has(text!)) {
                   this.rescan((s) => Scanner.patternNext(s, text === "=~"));
                 }
-              });
+              }
             },
           },
           {
@@ -853,16 +865,16 @@ export class ShellParser extends EmbeddedActionsParser {
                   { ALT: () => this.CONSUME(T.Great) },
                 ]),
               );
-              this.ACTION(() => {
+              if (!this.RECORDING_PHASE) {
                 const op = TEST_OPS.get(t.tokenType)!;
                 check.op(op, t.startOffset);
                 items.push({ kind: "TestOp", span: sp(t.startOffset, t.end), op });
-              });
+              }
             },
           },
           {
             ALT: () => {
-              this.ACTION(() => check.newline(this.LA(1).startOffset));
+              if (!this.RECORDING_PHASE) check.newline(this.LA(1).startOffset);
               this.SUBRULE(this.newline);
             },
           },
@@ -870,10 +882,9 @@ export class ShellParser extends EmbeddedActionsParser {
       },
     });
     const close = tk(this.CONSUME(T.DRBracket));
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       check.end(close.startOffset);
       return { kind: "TestClause" as const, span: sp(open.startOffset, close.end), items, redirects: [] };
-    });
   });
 
   private arithCmd = this.RULE("arithCmd", (): A.ArithCmd => {
@@ -881,15 +892,16 @@ export class ShellParser extends EmbeddedActionsParser {
     const parts: A.WordPart[] = [];
     this.MANY(() => {
       const p = this.SUBRULE(this.plainPart);
-      this.ACTION(() => parts.push(p));
+      if (!this.RECORDING_PHASE) parts.push(p);
     });
     const close = tk(this.CONSUME(T.ArithClose));
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({
       kind: "ArithCmd" as const,
       span: sp(open.startOffset, close.end),
       expr: { kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) },
       redirects: [],
-    }));
+    });
   });
 
   // ---- words ------------------------------------------------------------------
@@ -898,22 +910,23 @@ export class ShellParser extends EmbeddedActionsParser {
   private cmdWord = this.RULE("cmdWord", (): A.Word => {
     const parts: A.WordPart[] = [];
     const first = this.SUBRULE(this.plainPart);
-    this.ACTION(() => parts.push(first));
+    if (!this.RECORDING_PHASE) parts.push(first);
     this.MANY({
       GATE: () => this.adjacentPart(),
       DEF: () => {
         const p = this.SUBRULE(this.part);
-        this.ACTION(() => parts.push(p));
+        if (!this.RECORDING_PHASE) parts.push(p);
       },
     });
-    return this.ACTION(() => finishWord(parts));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return finishWord(parts);
   });
 
   /** Any word; with `decl`, `name=(…)` is an array (after declare, local, export…). */
   private word = this.RULE("word", (decl: boolean): A.Word => {
     const parts: A.WordPart[] = [];
     const first = this.SUBRULE(this.part);
-    this.ACTION(() => parts.push(first));
+    if (!this.RECORDING_PHASE) parts.push(first);
     this.MANY({
       GATE: () => {
         if (!this.adjacentPart()) return false;
@@ -922,59 +935,66 @@ export class ShellParser extends EmbeddedActionsParser {
       },
       DEF: () => {
         this.OR([
-          { ALT: () => { const p = this.SUBRULE2(this.part); this.ACTION(() => parts.push(p)); } },
-          { ALT: () => { const a = this.SUBRULE(this.arrayLit); this.ACTION(() => parts.push(a)); } },
+          { ALT: () => { const p = this.SUBRULE2(this.part); if (!this.RECORDING_PHASE) parts.push(p); } },
+          { ALT: () => { const a = this.SUBRULE(this.arrayLit); if (!this.RECORDING_PHASE) parts.push(a); } },
         ]);
       },
     });
-    return this.ACTION(() => finishWord(parts));
+    if (this.RECORDING_PHASE) return undefined as never;
+    return finishWord(parts);
   });
 
   private part = this.RULE("part", (): A.WordPart => {
-    return this.OR([
+    return this.OR((this.alts.part ??= [
       { ALT: () => this.SUBRULE(this.plainPart) },
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.Keyword));
-          return this.ACTION(() => litOf(t.value, t.startOffset, t.end));
+          if (this.RECORDING_PHASE) return undefined as never;
+          return litOf(t.value, t.startOffset, t.end);
         },
       },
-    ]);
+    ]));
   });
 
   private plainPart = this.RULE("plainPart", (): A.WordPart => {
-    return this.OR([
+    return this.OR((this.alts.plainPart ??= [
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.PlainLit));
-          return this.ACTION(() => litOf(t.value, t.startOffset, t.end));
+          if (this.RECORDING_PHASE) return undefined as never;
+          return litOf(t.value, t.startOffset, t.end);
         },
       },
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.Escaped));
-          return this.ACTION((): A.WordPart => ({ kind: "Escaped", span: sp(t.startOffset, t.end), value: t.value }));
+          if (this.RECORDING_PHASE) return undefined as never;
+          return ({ kind: "Escaped", span: sp(t.startOffset, t.end), value: t.value });
         },
       },
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.SingleQuote));
-          return this.ACTION((): A.WordPart => ({ kind: "SingleQuoted", span: sp(t.startOffset, t.end), value: t.value }));
+          if (this.RECORDING_PHASE) return undefined as never;
+          return ({ kind: "SingleQuoted", span: sp(t.startOffset, t.end), value: t.value });
         },
       },
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.AnsiCQuote));
-          return this.ACTION((): A.WordPart => ({ kind: "AnsiCQuoted", span: sp(t.startOffset, t.end), raw: t.value }));
+          if (this.RECORDING_PHASE) return undefined as never;
+          return ({ kind: "AnsiCQuoted", span: sp(t.startOffset, t.end), raw: t.value });
         },
       },
       { ALT: () => this.SUBRULE(this.doubleQuoted) },
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.ParamShort));
-          return this.ACTION((): A.WordPart => ({
+          if (this.RECORDING_PHASE) return undefined as never;
+          return ({
             kind: "ParamExp", span: sp(t.startOffset, t.end), short: true, prefix: null, name: t.value, index: null, op: null, arg: null, repl: null,
-          }));
+          });
         },
       },
       { ALT: () => this.SUBRULE(this.paramExp) },
@@ -982,15 +1002,14 @@ export class ShellParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.Backquote));
-          return this.ACTION((): A.WordPart => {
+          if (this.RECORDING_PHASE) return undefined as never;
             const node: A.CmdSubst = { kind: "CmdSubst", span: sp(t.startOffset, t.end), stmts: [], backquote: true };
             this.backquotes.push({ node, contentStart: t.startOffset + 1, contentEnd: t.end - 1, inDq: t.value === "dq" });
             return node;
-          });
         },
       },
       { ALT: () => this.SUBRULE(this.arithExp) },
-    ]);
+    ]));
   });
 
   private doubleQuoted = this.RULE("doubleQuoted", (): A.DoubleQuoted | A.LocaleQuoted => {
@@ -998,14 +1017,15 @@ export class ShellParser extends EmbeddedActionsParser {
     const parts: A.WordPart[] = [];
     this.MANY(() => {
       const p = this.SUBRULE(this.plainPart);
-      this.ACTION(() => parts.push(p));
+      if (!this.RECORDING_PHASE) parts.push(p);
     });
     const close = tk(this.CONSUME(T.DQClose));
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({
       kind: open.tokenType === T.DQOpen ? ("DoubleQuoted" as const) : ("LocaleQuoted" as const),
       span: sp(open.startOffset, close.end),
       parts: mergeLits(parts),
-    }));
+    });
   });
 
   private paramExp = this.RULE("paramExp", (): A.ParamExp => {
@@ -1023,24 +1043,25 @@ export class ShellParser extends EmbeddedActionsParser {
       const argParts: A.WordPart[] = [];
       this.MANY(() => {
         const p = this.SUBRULE(this.plainPart);
-        this.ACTION(() => argParts.push(p));
+        if (!this.RECORDING_PHASE) argParts.push(p);
       });
-      this.ACTION(() => {
+      if (!this.RECORDING_PHASE) {
         op = o.value;
         arg = wordOf(argParts, o.end);
-      });
+      }
       this.OPTION3(() => {
         const s = tk(this.CONSUME(T.ParamSep));
         const replParts: A.WordPart[] = [];
         this.MANY2(() => {
           const p = this.SUBRULE2(this.plainPart);
-          this.ACTION(() => replParts.push(p));
+          if (!this.RECORDING_PHASE) replParts.push(p);
         });
-        this.ACTION(() => (repl = wordOf(replParts, s.end)));
+        if (!this.RECORDING_PHASE) (repl = wordOf(replParts, s.end));
       });
     });
     const close = tk(this.CONSUME(T.ParamClose));
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({
       kind: "ParamExp" as const,
       span: sp(open.startOffset, close.end),
       short: false,
@@ -1050,19 +1071,18 @@ export class ShellParser extends EmbeddedActionsParser {
       op,
       arg,
       repl,
-    }));
+    });
   });
 
   private cmdSubst = this.RULE("cmdSubst", (): A.CmdSubst | A.ProcSubst => {
     const open = tk(this.OR([{ ALT: () => this.CONSUME(T.CmdSubstOpen) }, { ALT: () => this.CONSUME(T.ProcSubstOpen) }]));
     const stmts = this.SUBRULE(this.stmtList);
     const close = tk(this.CONSUME(T.RParen));
-    return this.ACTION(() => {
+    if (this.RECORDING_PHASE) return undefined as never;
       this.rescan(Scanner.closeSubst);
       const span = sp(open.startOffset, close.end);
       if (open.tokenType === T.CmdSubstOpen) return { kind: "CmdSubst" as const, span, stmts, backquote: false };
       return { kind: "ProcSubst" as const, span, op: open.image[0] as "<" | ">", stmts };
-    });
   });
 
   private arithExp = this.RULE("arithExp", (): A.ArithExp => {
@@ -1070,15 +1090,16 @@ export class ShellParser extends EmbeddedActionsParser {
     const parts: A.WordPart[] = [];
     this.MANY(() => {
       const p = this.SUBRULE(this.plainPart);
-      this.ACTION(() => parts.push(p));
+      if (!this.RECORDING_PHASE) parts.push(p);
     });
     const close = tk(this.OR2([{ ALT: () => this.CONSUME(T.ArithClose) }, { ALT: () => this.CONSUME(T.ArithBracketClose) }]));
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return undefined as never;
+    return ({
       kind: "ArithExp" as const,
       span: sp(open.startOffset, close.end),
       bracket: open.tokenType === T.ArithBracketOpen,
       expr: { kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) },
-    }));
+    });
   });
 }
 

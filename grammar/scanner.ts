@@ -42,7 +42,7 @@ type Frame =
   | { k: "regex"; regex: boolean; depth: number; started: boolean; limit: number }
   | { k: "heredoc"; id: number; quoted: boolean; started: boolean; bodyEnd: number; lineEnd: number; limit: number };
 
-interface Stack {
+export interface Stack {
   readonly f: Frame;
   readonly up: Stack | null;
   readonly depth: number;
@@ -65,8 +65,38 @@ export interface ShellToken extends IToken {
   adj: boolean;
   /** Cooked text of literal tokens (line continuations removed, escapes resolved). */
   value: string;
-  /** The scanner state after this token. */
-  after: ScanState;
+  /** The scanner state after this token (read with Scanner.stateAfter). */
+  aPos: number;
+  aStack: Stack;
+  aQueue: readonly PendingHeredoc[];
+  aPrev: boolean;
+  aTime: boolean;
+}
+
+/** A token; its image is sliced from the source only when something asks (errors, mostly). */
+class Token implements ShellToken {
+  aPos = 0;
+  aStack!: Stack;
+  aQueue!: readonly PendingHeredoc[];
+  aPrev = false;
+  aTime = false;
+  endOffset: number;
+
+  constructor(
+    readonly src: string,
+    public tokenType: TokenType,
+    public tokenTypeIdx: number,
+    public startOffset: number,
+    public end: number,
+    public adj: boolean,
+    public value: string,
+  ) {
+    this.endOffset = end - 1;
+  }
+
+  get image(): string {
+    return this.src.slice(this.startOffset, this.end);
+  }
 }
 
 const MAX_DEPTH = 200;
@@ -110,7 +140,7 @@ export class Scanner {
   private prevPart = false;
   private timeWord = false;
   /** Comments seen, by offset (a re-scan may meet the same comment twice). */
-  readonly comments = new Map<number, string>();
+  comments = new Map<number, string>();
 
   reset(src: string, base = 0, limit = src.length): void {
     this.src = src;
@@ -119,7 +149,7 @@ export class Scanner {
     this.queue = NO_HEREDOCS;
     this.prevPart = false;
     this.timeWord = false;
-    this.comments.clear();
+    this.comments = new Map();
   }
 
   get state(): ScanState {
@@ -181,21 +211,23 @@ export class Scanner {
 
   private make(type: TokenType, start: number, end: number, adj: boolean, value = ""): ShellToken {
     if (type !== EOF) this.prevPart = !WORD_ENDERS.has(type);
-    this.timeWord = false;
     this.pos = end;
-    const t: ShellToken = {
-      image: this.src.slice(start, end),
-      startOffset: start,
-      endOffset: end - 1,
-      tokenType: type,
-      tokenTypeIdx: type.tokenTypeIdx!,
-      end,
-      adj,
-      value,
-      after: undefined as unknown as ScanState,
-    };
-    t.after = this.state;
+    const t = new Token(this.src, type, type.tokenTypeIdx!, start, end, adj, value);
+    this.stamp(t);
     return t;
+  }
+
+  /** Records the scanner state after `t` (again after a frame change that belongs to it). */
+  private stamp(t: ShellToken): void {
+    t.aPos = this.pos;
+    t.aStack = this.stack;
+    t.aQueue = this.queue;
+    t.aPrev = this.prevPart;
+    t.aTime = this.timeWord;
+  }
+
+  static stateAfter(t: ShellToken): ScanState {
+    return { pos: t.aPos, stack: t.aStack, queue: t.aQueue, prevPart: t.aPrev, timeWord: t.aTime };
   }
 
   private pushFrame(f: Frame): void {
@@ -213,7 +245,10 @@ export class Scanner {
 
   private eof(): ShellToken {
     const p = this.pos;
-    return { image: "", startOffset: p, endOffset: p, tokenType: EOF, tokenTypeIdx: EOF.tokenTypeIdx!, end: p, adj: false, value: "", after: this.state };
+    const t = new Token(this.src, EOF, EOF.tokenTypeIdx!, p, p, false, "");
+    t.endOffset = p;
+    this.stamp(t);
+    return t;
   }
 
   private isContinuation(p: number): number {
@@ -286,7 +321,7 @@ export class Scanner {
     if (nl) {
       const t = this.make(T.Newline, p, p + nl, adj);
       this.startHeredoc();
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     switch (c) {
@@ -306,7 +341,7 @@ export class Scanner {
         if (c1 === "(" && atWordStart && this.arithAhead(q1 + 1)) {
           const t = this.make(T.DLParen, p, q1 + 1, adj);
           this.pushFrame({ k: "arith", open: p, close: "))", depth: 0, limit });
-          t.after = this.state;
+          this.stamp(t);
           return t;
         }
         return this.make(T.LParen, p, p + 1, adj);
@@ -336,7 +371,7 @@ export class Scanner {
       if (name) {
         const t = this.make(T.AssignName, p, name.end, adj, this.cooked(p, name.end));
         this.pushFrame({ k: "aop", indexed: name.indexed, limit });
-        t.after = this.state;
+        this.stamp(t);
         return t;
       }
     }
@@ -347,7 +382,7 @@ export class Scanner {
     const t = this.make(type, start, end, adj);
     this.pushFrame({ k: "cmd", subst: true, limit: this.stack.f.limit });
     this.prevPart = false;
-    t.after = this.state;
+    this.stamp(t);
     return t;
   }
 
@@ -403,7 +438,7 @@ export class Scanner {
       const t = this.make(T.IndexOpen, p, p + 1, true, "[");
       this.replaceFrame({ k: "aop", indexed: false, limit: f.limit });
       this.pushFrame({ k: "index", open: p, depth: 0, limit: f.limit });
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     const end = s[p] === "+" ? this.pastContinuations(p + 1, f.limit) + 1 : p + 1;
@@ -452,7 +487,7 @@ export class Scanner {
     if (c === '"' && mode !== "dq" && mode !== "heredoc") {
       const t = this.make(T.DQOpen, p, p + 1, adj);
       this.pushFrame({ k: "dq", open: p, limit });
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     if (c === "$" && p + 1 < limit) {
@@ -489,7 +524,7 @@ export class Scanner {
     if (n === '"' && !inDq) {
       const t = this.make(T.LocaleOpen, p, at + 1, adj);
       this.pushFrame({ k: "dq", open: p, limit });
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     if (n === "(") {
@@ -497,7 +532,7 @@ export class Scanner {
       if (s[second] === "(" && this.arithAhead(second + 1)) {
         const t = this.make(T.ArithOpen, p, second + 1, adj);
         this.pushFrame({ k: "arith", open: p, close: "))", depth: 0, limit });
-        t.after = this.state;
+        this.stamp(t);
         return t;
       }
       return this.openSubst(T.CmdSubstOpen, p, at + 1, adj);
@@ -505,13 +540,13 @@ export class Scanner {
     if (n === "{") {
       const t = this.make(T.ParamOpen, p, at + 1, adj);
       this.pushFrame({ k: "phead", open: p, limit });
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     if (n === "[") {
       const t = this.make(T.ArithBracketOpen, p, at + 1, adj);
       this.pushFrame({ k: "arith", open: p, close: "]", depth: 0, limit });
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     if (isNameStart(n)) {
@@ -667,7 +702,7 @@ export class Scanner {
     const inDq = this.stack.up?.f.k === "dq" || this.stack.up?.f.k === "heredoc";
     const t = this.make(T.ParamName, start, q, true, prefix);
     this.replaceFrame({ k: "pafter", open: f.open, indexed: false, inDq, limit: f.limit });
-    t.after = this.state;
+    this.stamp(t);
     return t;
   }
 
@@ -683,7 +718,7 @@ export class Scanner {
       const t = this.make(T.IndexOpen, p, p + 1, true, "[");
       this.replaceFrame({ ...f, indexed: true });
       this.pushFrame({ k: "index", open: p, depth: 0, limit: f.limit });
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     let op = "";
@@ -696,7 +731,7 @@ export class Scanner {
     const sep = op.startsWith("/") ? "/" : op === ":" ? ":" : null;
     const t = this.make(T.ParamOp, p, p + op.length, true, op);
     this.replaceFrame({ k: "pword", open: f.open, sep, inDq: f.inDq, limit: f.limit });
-    t.after = this.state;
+    this.stamp(t);
     return t;
   }
 
@@ -711,7 +746,7 @@ export class Scanner {
     if (f.sep !== null && s[p] === f.sep) {
       const t = this.make(T.ParamSep, p, p + 1, true, f.sep);
       this.replaceFrame({ ...f, sep: null });
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     return this.scanPart("pword", true, false, f.limit);
@@ -818,7 +853,7 @@ export class Scanner {
       this.popFrame();
       const t = this.make(T.HeredocEnd, f.bodyEnd, f.lineEnd, true);
       this.startHeredoc();
-      t.after = this.state;
+      this.stamp(t);
       return t;
     }
     if (f.quoted) {

@@ -26,14 +26,15 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
   const host = opts.host ?? "claude";
   const family = ruleFamily(host);
   if (family === null) throw new UnknownHostError(host);
-  const config = disabled ? null : loadHookConfig(env, warn);
+  const cwd = opts.cwd ?? process.cwd();
+  const config = disabled ? null : loadHookConfig(env, warn, cwd);
   return rewriteCommand(command, {
     // RTK_ROUTES=all also routes tools whose filter is not built yet (their output passes through).
     registry: opts.registry ?? (env["RTK_ROUTES"] === "all" ? fullRegistry() : activeRegistry()),
     exclusions: config?.exclusions ?? [],
     transparentPrefixes: config?.transparentPrefixes ?? [],
     disabled,
-    permissions: opts.permissions ?? hostPermissions(family, opts.cwd ?? process.cwd(), env, warn),
+    permissions: opts.permissions ?? hostPermissions(family, cwd, env, warn),
   });
 }
 

@@ -14,6 +14,9 @@ Usage:
   rtk [--raw] <command> [args…]                             run a command; routed tools print a compact form
   rtk proxy <command> [args…]                               run a command exactly, unfiltered
   rtk recall <id> [--grep P] [--head N] [--tail N] | --list  print what a compact form left out
+  rtk config [--json]                                       the effective config and where each value comes from
+  rtk trust [path] | --revoke [path] | --list               apply a project's .rtk/config.toml (pins its SHA-256)
+  rtk verify                                                check the config and run the declarative filters' inline tests
   rtk help                                                    this text
   rtk --version
 
@@ -56,6 +59,18 @@ export async function main(argv: string[]): Promise<number> {
     case "recall": {
       const { recallCli } = await import("./recall.js");
       return recallCli(rest);
+    }
+    case "config": {
+      const { configCli } = await import("./config.js");
+      return configCli(rest);
+    }
+    case "trust": {
+      const { trustCli } = await import("./trust.js");
+      return trustCli(rest);
+    }
+    case "verify": {
+      const { verifyCli } = await import("./verify.js");
+      return verifyCli(rest);
     }
     case "proxy": {
       const { runPassthrough } = await import("../runtime/run.js");

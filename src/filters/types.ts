@@ -40,6 +40,12 @@ export interface CompactOutput {
 
 export interface Filter {
   id: string;
+  /**
+   * The raw output holds what the filter exists to hide (secret values): it is
+   * never kept in the recall store, and not printed when the filter fails
+   * (only when the filter itself hands it back by returning null).
+   */
+  sensitive?: boolean;
   /** Emits while the tool runs (watch and follow invocations): may only drop, shorten or collapse lines. */
   streaming?: (input: FilterInput) => boolean;
   /**

@@ -16,7 +16,13 @@ export class RawCapture {
   private spillPath = "";
   readonly bytes: [number, number] = [0, 0];
 
-  constructor(private readonly spillDir: string = tmpdir()) {}
+  /** Bytes not kept because of `limit` (the counts in `bytes` include them). */
+  dropped = 0;
+
+  constructor(
+    private readonly spillDir: string = tmpdir(),
+    private readonly limit = Infinity,
+  ) {}
 
   get total(): number {
     return this.bytes[0] + this.bytes[1];
@@ -25,6 +31,10 @@ export class RawCapture {
   /** Keeps a chunk; false when it cannot (past the memory limit, with no room for the spill file). */
   add(s: Stream, b: Buffer): boolean {
     this.bytes[s] += b.length;
+    if (this.total > this.limit) {
+      this.dropped += b.length;
+      return true;
+    }
     try {
       if (this.spillFd !== null) {
         this.spill(s, b);

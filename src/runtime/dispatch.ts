@@ -1,7 +1,10 @@
 // `rtk [rtk-options] <argv…>`: the same registry as the rewrite maps argv to a
-// route; a routed tool runs through its filter, anything else runs as it is.
+// route; a routed tool runs through its filter, a command a declarative filter
+// of the config matches runs through that one, anything else runs as it is.
 import { matchRoute } from "../routes/match.js";
 import { activeRegistry, fullRegistry } from "../routes/registry.js";
+import { loadConfig, settingValue, warnConfigProblems } from "../config/load.js";
+import { declarativeFilter, declarativeRoute, selectDeclarative } from "../filters/declarative.js";
 import { FILTERS } from "../filters/index.js";
 import { runFiltered, runPassthrough } from "./run.js";
 
@@ -22,7 +25,21 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   }
   const registry = env["RTK_ROUTES"] === "all" ? fullRegistry() : activeRegistry();
   const match = matchRoute(argv, registry);
-  const filter = match && !match.indirect ? FILTERS.get(match.route.filter) : undefined;
-  if (!match || !filter || raw) return runPassthrough(argv, env);
-  return runFiltered(filter, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw });
+  if (raw || match?.indirect) return runPassthrough(argv, env);
+  const builtin = match ? FILTERS.get(match.route.filter) : undefined;
+
+  // Declarative filters from the config: a built-in filter wins unless one is named like its route.
+  const config = loadConfig(env, process.cwd());
+  const warn = (m: string) => process.stderr.write(m + "\n");
+  warnConfigProblems(config, warn);
+  const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
+  if (match && builtin && !declared.replacesRoute) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw });
+  if (declared.broken) {
+    warn(`rtk: the filter ${declared.broken.name === null ? "" : JSON.stringify(declared.broken.name) + " "}at ${declared.broken.file}:${declared.broken.line} has errors; the command runs unfiltered`);
+    return runPassthrough(argv, env);
+  }
+  if (!declared.filter) return runPassthrough(argv, env);
+  const filter = declarativeFilter(declared.filter, { maxLines: settingValue<number>(config, "limits", "max_lines") });
+  const route = match?.route ?? declarativeRoute(declared.filter, argv);
+  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, route }, { env, raw });
 }

@@ -9,7 +9,7 @@ import type { Env } from "../config/hooks.js";
 import type { CompactOutput, Filter, FilterInput, FilterRun, RecallRef } from "../filters/types.js";
 import { stripAnsi } from "./ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
-import { ensureRecallDir, newRecallId, pruneRecall, recallDir, writeRecall } from "./recall.js";
+import { ensureRecallDir, MAX_RECALL_BYTES, newRecallId, pruneRecall, recallDir, writeRecall } from "./recall.js";
 
 export interface RunOptions {
   env: Env;
@@ -61,7 +61,7 @@ export async function runPassthrough(argv: readonly string[], env: Env): Promise
   const signals = signalForwarder();
   try {
     const { execa } = await import("execa");
-    const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: env as NodeJS.ProcessEnv, extendEnv: false, windowsHide: true });
+    const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: toolEnv(env), extendEnv: false, windowsHide: true });
     signals.attach(child);
     const r = await child;
     const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
@@ -86,7 +86,9 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
 
 async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, signals: ReturnType<typeof signalForwarder>): Promise<number> {
   const argv = filter.prepare ? filter.prepare(input) : input.argv;
-  const capture = new RawCapture();
+  const streaming = filter.streaming?.(input) ?? false;
+  // A streaming run (follow, watch) may go on for hours: keep only what the recall store can hold.
+  const capture = new RawCapture(undefined, streaming ? MAX_RECALL_BYTES : Infinity);
   let recallId: string | null = null;
   let recallDirPath: string | null = null;
   const recall: RecallRef = {
@@ -104,7 +106,6 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
       return recallId;
     },
   };
-  const streaming = filter.streaming?.(input) ?? false;
   const out = new Output();
   let run: FilterRun | null = null;
   /** The filter failed: a buffered run prints the raw output at the end, a streaming one hands the rest over raw. */
@@ -143,7 +144,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     reject: false,
     stripFinalNewline: false,
     encoding: "buffer",
-    env: opts.env as NodeJS.ProcessEnv,
+    env: toolEnv(opts.env),
     extendEnv: false,
     windowsHide: true,
   });
@@ -182,11 +183,16 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     try {
       compact = run.end(status);
     } catch {
-      compact = null;
+      failed = true;
     }
   }
   const size = compact ? Buffer.byteLength(compact.stdout) + Buffer.byteLength(compact.stderr) : 0;
-  if (streaming) {
+  if (filter.sensitive && failed) {
+    process.stderr.write(`rtk: the ${filter.id} filter failed; its output is withheld because it may hold secrets (\`rtk proxy ${argv.join(" ")}\` prints it)\n`);
+  } else if (filter.sensitive && compact && !streaming) {
+    void out.write(1, compact.stdout);
+    void out.write(2, compact.stderr);
+  } else if (streaming) {
     if (compact) {
       void out.write(1, compact.stdout);
       void out.write(2, compact.stderr);
@@ -199,7 +205,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   }
   await out.flush();
 
-  if ((recallId !== null || status !== 0) && capture.total > 0) saveRecall();
+  if ((recallId !== null || status !== 0) && capture.total > 0 && !filter.sensitive) saveRecall();
   capture.dispose();
   return status;
 
@@ -216,6 +222,9 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     }
   }
 }
+
+/** Past this, a line without its end is handed over in pieces (a 100 MB line must not be held). */
+const MAX_LINE = 1 << 20;
 
 /** Splits a byte stream into lines; `ended` says whether the line had its newline. */
 class LineSplitter {
@@ -234,6 +243,10 @@ class LineSplitter {
       start = nl + 1;
     }
     this.carry = text.slice(start);
+    if (this.carry.length > MAX_LINE) {
+      this.emit(this.carry, false);
+      this.carry = "";
+    }
   }
 
   end(): void {
@@ -241,6 +254,13 @@ class LineSplitter {
     if (rest) this.emit(rest, false);
     this.carry = "";
   }
+}
+
+/** The environment a tool runs with: the caller's, without the launcher's own variable. */
+function toolEnv(env: Env): NodeJS.ProcessEnv {
+  if (!("RTK_SELF" in env)) return env as NodeJS.ProcessEnv;
+  const { RTK_SELF: _, ...rest } = env;
+  return rest as NodeJS.ProcessEnv;
 }
 
 /** What a terminal shows of a line: a CR at its end dropped, only the last CR-separated segment. */

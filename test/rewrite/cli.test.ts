@@ -363,7 +363,7 @@ describe("the config file", () => {
   });
 
   test("a config without [hooks] changes nothing and warns about nothing", () => {
-    const r = rewrite("git status", { config: `[other]\nx = 1\n` });
+    const r = rewrite("git status", { config: `[tracking]\nenabled = true\n` });
     assert.equal(r.stdout, "rtk git status");
     assert.equal(r.status, 3);
     assert.equal(r.stderr, "");

@@ -86,6 +86,7 @@ function modeOf(input: FilterInput): EnvMode {
 
 export const env: Filter = {
   id: "env",
+  sensitive: true,
   start(input, { recall }): FilterRun {
     const mode = modeOf(input);
     const err = new ErrorLines();

@@ -2,6 +2,7 @@
 // progress, and every staged, unstaged, conflicted and untracked path with its
 // state. Hint lines and blank lines go. Anything not recognised is kept as it is.
 import { omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
+import { HELD_BYTES, subcommandArgs } from "./shared.js";
 
 const MAX_PER_GROUP = 40;
 
@@ -46,25 +47,35 @@ const OTHER_FORMATS = /^(-s|--short|--porcelain(=.*)?|-z|--null|--column(=.*)?|-
 export const gitStatus: Filter = {
   id: "git.status",
   start(input, { recall }): FilterRun {
-    const args = input.argv.slice(input.toolIndex + 1);
+    const { args } = subcommandArgs(input);
     const passThrough = args.some((a) => OTHER_FORMATS.test(a));
     let branchLine: string | null = null;
     const state: string[] = [];
-    const groups = new Map<Group, string[]>();
+    // Only the shown entries of a group are held; the rest are counted.
+    const groups = new Map<Group, { shown: string[]; count: number }>();
     let section: Group | null = null;
     let recognised = false;
     let clean = false;
     const err: string[] = [];
+    // Other lines (state, `-v` patches, stderr) are held up to a budget; past it they are counted.
+    let heldBytes = 0;
+    let over = 0;
+    const hold = (into: string[], line: string) => {
+      if (heldBytes > HELD_BYTES) over++;
+      else into.push(line);
+      heldBytes += line.length + 1;
+    };
     return {
       line(stream, text) {
         if (passThrough) return;
         if (stream === "err") {
-          err.push(text);
+          hold(err, text);
           return;
         }
         const t = text.trimEnd();
         if (t === "") return;
-        if (/^\s+\(.*\)$/.test(t) || /^\s*\(use "git /.test(t)) return; // hints
+        // Hints are indented with spaces (paths with a tab: a file may be called `(x)`).
+        if (/^ +\(.*\)$/.test(t) || /^\(use "git /.test(t)) return;
         if (SECTIONS[t]) {
           section = SECTIONS[t]!;
           recognised = true;
@@ -93,12 +104,15 @@ export const gitStatus: Filter = {
         }
         if (/^(no changes added to commit|nothing added to commit but untracked files present)/.test(t)) return;
         if (section && text.startsWith("\t")) {
-          groups.set(section, [...(groups.get(section) ?? []), entry(section, text.slice(1))]);
+          const g = groups.get(section) ?? { shown: [], count: 0 };
+          if (g.shown.length < MAX_PER_GROUP) g.shown.push(entry(section, text.slice(1)));
+          g.count++;
+          groups.set(section, g);
           return;
         }
         // Anything else is a fact about the state (detached HEAD, a rebase in progress, …): kept.
         section = null;
-        state.push(t);
+        hold(state, t);
       },
       end() {
         if (passThrough || !recognised) return null;
@@ -107,9 +121,10 @@ export const gitStatus: Filter = {
         out.push(...state);
         for (const g of ["conflicts", "staged", "unstaged", "untracked", "ignored"] as Group[]) {
           const items = groups.get(g);
-          if (items?.length) out.push(groupLine(g, items, recall));
+          if (items?.count) out.push(groupLine(g, items, recall));
         }
         if (clean) out.push("clean");
+        if (over) out.push(omitted(over, "lines", recall));
         return { stdout: out.join("\n") + "\n", stderr: err.length ? err.join("\n") + "\n" : "" };
       },
     };
@@ -141,8 +156,7 @@ function entry(section: Group, line: string): string {
   return state ? `${path} (${state})` : path;
 }
 
-function groupLine(g: Group, items: string[], recall: RecallRef): string {
-  const shown = items.length > MAX_PER_GROUP ? items.slice(0, MAX_PER_GROUP) : items;
-  const more = items.length - shown.length;
-  return `${GROUP_TITLE[g]} (${items.length}): ${shown.join(", ")}${more ? ` ${omitted(more, g === "untracked" ? "untracked paths" : "paths", recall)}` : ""}`;
+function groupLine(g: Group, items: { shown: string[]; count: number }, recall: RecallRef): string {
+  const more = items.count - items.shown.length;
+  return `${GROUP_TITLE[g]} (${items.count}): ${items.shown.join(", ")}${more ? ` ${omitted(more, g === "untracked" ? "untracked paths" : "paths", recall)}` : ""}`;
 }

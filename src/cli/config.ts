@@ -1,0 +1,105 @@
+// `rtk config [--json]`: the effective config, each value with where it came
+// from (the default, the user's file, the trusted project file, the
+// environment). A problem in a file is an error here (exit 1); the effective
+// config is still printed, as the hook and the runtime would use it.
+import mri from "mri";
+import { formatIssue } from "../config/file.js";
+import { loadConfig, type EffectiveConfig, type Source } from "../config/load.js";
+import { SECTION_NAMES, SECTIONS, type FilterDef, type KeySpec } from "../config/schema.js";
+
+export function configCli(args: string[]): number {
+  const opts = mri(args, { boolean: ["json"] });
+  if (opts._.length) {
+    process.stderr.write("usage: rtk config [--json]\n");
+    return 2;
+  }
+  const cfg = loadConfig(process.env, process.cwd());
+  for (const w of cfg.warnings) process.stderr.write(w + "\n");
+  for (const i of cfg.issues) process.stderr.write(`rtk config: error: ${formatIssue(i)}\n`);
+  process.stdout.write(opts["json"] ? JSON.stringify(configJson(cfg), null, 2) + "\n" : configText(cfg));
+  return cfg.issues.length ? 1 : 0;
+}
+
+export function configJson(cfg: EffectiveConfig) {
+  const settings: Record<string, Record<string, unknown>> = {};
+  for (const section of SECTION_NAMES) {
+    settings[section] = {};
+    const specs = SECTIONS[section] as Record<string, KeySpec>;
+    for (const [key, s] of Object.entries(cfg.settings[section])) settings[section]![key] = { value: s.value, ...sourceJson(s.source), doc: specs[key]!.doc };
+  }
+  return {
+    files: {
+      user: { path: cfg.user.path, found: cfg.user.found },
+      project: cfg.project && { path: cfg.project.path, state: cfg.project.state, applied: cfg.project.state === "trusted", sha256: cfg.project.sha256 },
+    },
+    settings,
+    filters: cfg.filters.map((f) => ({ name: f.name, source: filterSource(cfg, f), file: f.file, line: f.line, tests: f.tests.length, definition: withoutTests(f) })),
+    errors: cfg.issues,
+    warnings: cfg.warnings,
+  };
+}
+
+function sourceJson(s: Source) {
+  switch (s.kind) {
+    case "default":
+      return { source: "default" };
+    case "env":
+      return { source: "env", name: s.name };
+    default:
+      return { source: s.kind, file: s.path, line: s.line };
+  }
+}
+
+export function configText(cfg: EffectiveConfig): string {
+  const out: string[] = [];
+  out.push(`user file:    ${cfg.user.path}${cfg.user.found ? "" : " (not found)"}`);
+  if (!cfg.project) out.push("project file: none (no .rtk/config.toml from here up to HOME)");
+  else {
+    const state = { trusted: "trusted, applied", untrusted: "not trusted, ignored: run `rtk trust` to apply it", changed: "changed since trusted, ignored: run `rtk trust` to apply it again" }[cfg.project.state];
+    out.push(`project file: ${cfg.project.path} (${state})`);
+  }
+  for (const section of SECTION_NAMES) {
+    out.push("", `[${section}]`);
+    const rows = Object.entries(cfg.settings[section]).map(([key, s]) => [`${key} = ${tomlValue(s.value)}`, `# ${sourceText(s.source)}`] as const);
+    const width = Math.max(...rows.map(([kv]) => kv.length));
+    for (const [kv, src] of rows) out.push(`${kv.padEnd(width)}  ${src}`);
+  }
+  for (const f of cfg.filters) {
+    out.push("", `[[filters]]  # ${filterSource(cfg, f)} ${f.file}:${f.line}`);
+    for (const [k, v] of Object.entries(withoutTests(f))) out.push(`${k} = ${tomlValue(v)}`);
+    out.push(`# ${f.tests.length} inline test${f.tests.length === 1 ? "" : "s"} (rtk verify runs them)`);
+  }
+  if (!cfg.filters.length) out.push("", "# no declarative filters");
+  return out.join("\n") + "\n";
+}
+
+function sourceText(s: Source): string {
+  switch (s.kind) {
+    case "default":
+      return "default";
+    case "env":
+      return `environment ${s.name}`;
+    default:
+      return `${s.kind} ${s.path}:${s.line}`;
+  }
+}
+
+function filterSource(cfg: EffectiveConfig, f: FilterDef): "user" | "project" {
+  return cfg.project && f.file === cfg.project.path ? "project" : "user";
+}
+
+function withoutTests(f: FilterDef): Record<string, unknown> {
+  const { tests: _tests, ...rest } = f.definition;
+  return rest;
+}
+
+/** A value as TOML writes it (strings in the JSON-compatible basic form). */
+function tomlValue(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(tomlValue).join(", ")}]`;
+  if (typeof v === "object" && v !== null && !(v instanceof Date)) {
+    const entries = Object.entries(v);
+    return entries.length ? `{ ${entries.map(([k, x]) => `${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)} = ${tomlValue(x)}`).join(", ")} }` : "{}";
+  }
+  if (typeof v === "string") return JSON.stringify(v);
+  return String(v);
+}

@@ -1,0 +1,124 @@
+// The effective config: defaults, then the user's file, then the project's file
+// (only while it is trusted), then the environment, key by key, each value with
+// where it came from. Declarative filters come from both files; a project
+// filter replaces the user's filter of the same name, and project filters are
+// tried first.
+import { readFileSync } from "node:fs";
+import { configFromToml, formatIssue, type BrokenFilter, type ConfigIssue, type FileConfig } from "./file.js";
+import { findProjectConfig, userConfigPath, type Env } from "./paths.js";
+import { SECTION_NAMES, SECTIONS, type FilterDef, type KeySpec, type SectionName } from "./schema.js";
+import { readTrustStore, sha256, trustKey, trustState, type TrustState } from "./trust.js";
+
+export type Source =
+  | { kind: "default" }
+  | { kind: "user" | "project"; path: string; line: number }
+  | { kind: "env"; name: string };
+
+export interface Setting {
+  value: unknown;
+  source: Source;
+}
+
+export interface ProjectFileState {
+  path: string;
+  state: TrustState;
+  sha256: string;
+}
+
+export interface EffectiveConfig {
+  user: { path: string; found: boolean };
+  /** The nearest project file, applied only when its state is "trusted". */
+  project: ProjectFileState | null;
+  settings: Record<SectionName, Record<string, Setting>>;
+  /** In the order they are tried against a command line. */
+  filters: FilterDef[];
+  /** The user's filters a project filter of the same name replaces. */
+  shadowed: FilterDef[];
+  broken: BrokenFilter[];
+  /** Problems in the files that apply. */
+  issues: ConfigIssue[];
+  /** Files not applied (an untrusted or edited project file), one sentence each. */
+  warnings: string[];
+}
+
+export function loadConfig(env: Env, cwd: string): EffectiveConfig {
+  const userPath = userConfigPath(env);
+  const issues: ConfigIssue[] = [];
+  const warnings: string[] = [];
+  const user = readConfigFile(userPath, issues);
+
+  let project: ProjectFileState | null = null;
+  let projectCfg: FileConfig | null = null;
+  const found = findProjectConfig(cwd, env);
+  const projectPath = found && trustKey(found);
+  if (projectPath && projectPath !== userPath) {
+    const content = readBytes(projectPath, issues);
+    if (content) {
+      const store = readTrustStore(env);
+      project = { path: projectPath, state: trustState(store, projectPath, content), sha256: sha256(content) };
+      if (project.state === "trusted") projectCfg = configFromToml(content.toString("utf8"), projectPath);
+      else if (store.problem) warnings.push(`rtk: ${projectPath} is ignored: the trust store cannot be used (${store.problem})`);
+      else if (project.state === "changed") warnings.push(`rtk: ${projectPath} changed since it was trusted, so it is ignored; run \`rtk trust\` to apply it again`);
+      else warnings.push(`rtk: ${projectPath} is not trusted, so it is ignored; run \`rtk trust\` to apply it`);
+    }
+  }
+
+  const settings = {} as Record<SectionName, Record<string, Setting>>;
+  for (const section of SECTION_NAMES) {
+    settings[section] = {};
+    for (const [key, spec] of Object.entries(SECTIONS[section]) as [string, KeySpec][]) {
+      let setting: Setting = { value: spec.default(env), source: { kind: "default" } };
+      for (const [kind, file] of [["user", user], ["project", projectCfg]] as const) {
+        if (!file?.values.has(`${section}.${key}`)) continue;
+        const source = {
+          kind,
+          path: file.path,
+          // Found in the text only when asked for (`rtk config`): the hook path never needs it.
+          get line() {
+            return file.line([section, key]);
+          },
+        };
+        setting = { value: file.values.get(`${section}.${key}`), source };
+      }
+      settings[section][key] = setting;
+    }
+  }
+  if (env["RTK_NO_TRACK"] === "1") settings.tracking["enabled"] = { value: false, source: { kind: "env", name: "RTK_NO_TRACK" } };
+
+  const projectNames = new Set([...(projectCfg?.filters ?? []), ...(projectCfg?.broken ?? [])].map((f) => f.name));
+  const filters = [...(projectCfg?.filters ?? []), ...(user?.filters ?? []).filter((f) => !projectNames.has(f.name))];
+  const shadowed = (user?.filters ?? []).filter((f) => projectNames.has(f.name));
+  const broken = [...(projectCfg?.broken ?? []), ...(user?.broken ?? []).filter((f) => !projectNames.has(f.name))];
+  issues.push(...(user?.issues ?? []), ...(projectCfg?.issues ?? []));
+  return { user: { path: userPath, found: user !== null }, project, settings, filters, shadowed, broken, issues, warnings };
+}
+
+/** The warning for a config problem on a path that must not fail (the hook, the runtime). */
+export function issueWarning(i: ConfigIssue): string {
+  return `rtk: config warning: ${formatIssue(i)} (ignored)`;
+}
+
+/** Every problem of the config as one warning each: what the hook and the runtime do instead of failing. */
+export function warnConfigProblems(cfg: EffectiveConfig, warn: (msg: string) => void): void {
+  for (const w of cfg.warnings) warn(w);
+  for (const i of cfg.issues) warn(issueWarning(i));
+}
+
+/** A setting's value, typed by the caller. */
+export function settingValue<T>(cfg: EffectiveConfig, section: SectionName, key: string): T {
+  return cfg.settings[section][key]!.value as T;
+}
+
+function readConfigFile(path: string, issues: ConfigIssue[]): FileConfig | null {
+  const content = readBytes(path, issues);
+  return content ? configFromToml(content.toString("utf8"), path) : null;
+}
+
+function readBytes(path: string, issues: ConfigIssue[]): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") issues.push({ file: path, line: 0, key: "", message: `cannot be read: ${(e as Error).message}` });
+    return null;
+  }
+}

@@ -1,0 +1,193 @@
+// The keys a config file may hold, as data: each section's keys with their type,
+// default and meaning (what `rtk config` prints), and the shape of a
+// declarative filter. Checking a value gives the value rtk uses, or reports
+// what is wrong with it (the key then keeps its default).
+import type { Env } from "./paths.js";
+import { defaultDatabasePath } from "./paths.js";
+
+/** A key's path inside a file: `["filters", 0, "strip_lines", 1]`. */
+export type KeyPath = readonly (string | number)[];
+
+export type Report = (path: KeyPath, message: string) => void;
+
+/** What a check returns when the value cannot be used. */
+export const INVALID: unique symbol = Symbol("invalid");
+export type Checked<T> = T | typeof INVALID;
+
+type Check<T> = (value: unknown, path: KeyPath, report: Report) => Checked<T>;
+
+export interface KeySpec<T = unknown> {
+  check: Check<T>;
+  default: (env: Env) => T;
+  doc: string;
+}
+
+export const SECTIONS = {
+  hooks: {
+    exclude_commands: key(commandPatterns, () => [], "commands the rewrite leaves alone: word prefixes, or a regular expression when the entry starts with ^"),
+    transparent_prefixes: key(strings, () => [], "extra wrapper words the rewrite looks through (e.g. \"dotenv --\")"),
+  },
+  tracking: {
+    enabled: key(boolean, () => true, "record runs and hook decisions in the history database (RTK_NO_TRACK=1 turns it off)"),
+    database: key(nonEmptyString, defaultDatabasePath, "the history database file"),
+  },
+  recall: {
+    enabled: key(boolean, () => true, "keep the raw output of runs whose compact form omitted something, or that failed"),
+    max_entries: key(positiveInteger, () => 200, "recall entries kept (the newest)"),
+    max_age_days: key(positiveInteger, () => 7, "days a recall entry is kept"),
+  },
+  limits: {
+    max_lines: key(positiveInteger, () => 200, "the most lines a declarative filter without head/tail prints per stream: the first half and the last half, the middle elided with a count"),
+  },
+} as const satisfies Record<string, Record<string, KeySpec>>;
+
+export type SectionName = keyof typeof SECTIONS;
+export const SECTION_NAMES = Object.keys(SECTIONS) as SectionName[];
+
+export interface Replacement {
+  pattern: RegExp;
+  with: string;
+}
+
+export interface InlineTest {
+  input: string;
+  expected: string;
+  /** Its position among the filter's tests, from 1. */
+  index: number;
+  line: number;
+}
+
+/** A declarative filter as written in a config file, checked and compiled. */
+export interface FilterDef {
+  name: string;
+  match: RegExp;
+  stripLines: RegExp[];
+  keepLines: RegExp[];
+  replace: Replacement[];
+  head: number | null;
+  tail: number | null;
+  onEmpty: string | null;
+  tests: InlineTest[];
+  /** The table as written (for `rtk config`). */
+  definition: Readonly<Record<string, unknown>>;
+  /** The file that defines it, and the line of its `[[filters]]`. */
+  file: string;
+  line: number;
+}
+
+export const FILTER_KEYS = ["name", "match", "strip_lines", "keep_lines", "replace", "head", "tail", "on_empty", "tests"] as const;
+export const REPLACE_KEYS = ["pattern", "with"] as const;
+export const TEST_KEYS = ["input", "expected"] as const;
+
+function key<T>(check: Check<T>, dflt: (env: Env) => T, doc: string): KeySpec<T> {
+  return { check, default: dflt, doc };
+}
+
+export function typeName(v: unknown): string {
+  if (Array.isArray(v)) return "a list";
+  if (v === null) return "null";
+  if (typeof v === "object") return v instanceof Date ? "a date" : "a table";
+  if (typeof v === "string") return "a string";
+  if (typeof v === "number") return Number.isInteger(v) ? "an integer" : "a float";
+  if (typeof v === "bigint") return "an integer";
+  if (typeof v === "boolean") return "a boolean";
+  return typeof v;
+}
+
+export function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+export function boolean(v: unknown, path: KeyPath, report: Report): Checked<boolean> {
+  if (typeof v === "boolean") return v;
+  report(path, `must be true or false, not ${typeName(v)}`);
+  return INVALID;
+}
+
+export function string(v: unknown, path: KeyPath, report: Report): Checked<string> {
+  if (typeof v === "string") return v;
+  report(path, `must be a string, not ${typeName(v)}`);
+  return INVALID;
+}
+
+export function nonEmptyString(v: unknown, path: KeyPath, report: Report): Checked<string> {
+  const s = string(v, path, report);
+  if (s === "") {
+    report(path, "must not be empty");
+    return INVALID;
+  }
+  return s;
+}
+
+export function nonNegativeInteger(v: unknown, path: KeyPath, report: Report): Checked<number> {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
+  report(path, `must be a whole number ≥ 0, not ${describe(v)}`);
+  return INVALID;
+}
+
+export function positiveInteger(v: unknown, path: KeyPath, report: Report): Checked<number> {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return v;
+  report(path, `must be a whole number ≥ 1, not ${describe(v)}`);
+  return INVALID;
+}
+
+export function strings(v: unknown, path: KeyPath, report: Report): Checked<string[]> {
+  if (!Array.isArray(v)) {
+    report(path, `must be a list of strings, not ${typeName(v)}`);
+    return INVALID;
+  }
+  const bad = v.findIndex((x) => typeof x !== "string");
+  if (bad >= 0) {
+    report([...path, bad], `must be a string, not ${typeName(v[bad])} (the key is a list of strings)`);
+    return INVALID;
+  }
+  return v as string[];
+}
+
+/**
+ * `exclude_commands`: strings, those starting with `^` valid regular
+ * expressions. An entry that does not compile is reported and left out: the
+ * others still exclude what they name.
+ */
+function commandPatterns(v: unknown, path: KeyPath, report: Report): Checked<string[]> {
+  const list = strings(v, path, report);
+  if (list === INVALID) return INVALID;
+  return list.filter((entry, i) => !entry.startsWith("^") || regex(entry, [...path, i], report) !== INVALID);
+}
+
+export function regex(v: unknown, path: KeyPath, report: Report, flags = ""): Checked<RegExp> {
+  if (typeof v !== "string") {
+    report(path, `must be a regular expression in a string, not ${typeName(v)}`);
+    return INVALID;
+  }
+  try {
+    return new RegExp(v, flags);
+  } catch (e) {
+    report(path, `invalid regular expression ${JSON.stringify(v)}: ${(e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`);
+    return INVALID;
+  }
+}
+
+export function regexes(v: unknown, path: KeyPath, report: Report): Checked<RegExp[]> {
+  const list = strings(v, path, report);
+  if (list === INVALID) return INVALID;
+  const out: RegExp[] = [];
+  let ok = true;
+  list.forEach((s, i) => {
+    const re = regex(s, [...path, i], report);
+    if (re === INVALID) ok = false;
+    else out.push(re);
+  });
+  return ok ? out : INVALID;
+}
+
+function describe(v: unknown): string {
+  return typeof v === "number" ? String(v) : typeName(v);
+}
+
+/** `filters[0].strip_lines[1]`, `hooks.exclude_commands`. */
+export function keyName(path: KeyPath): string {
+  let out = "";
+  for (const seg of path) out += typeof seg === "number" ? `[${seg}]` : out ? `.${seg}` : seg;
+  return out;
+}

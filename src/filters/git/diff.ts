@@ -1,0 +1,30 @@
+// `git diff` and `git show`: every file with what happened to it, every hunk
+// header and every `+`/`-` line, one line of context each side of a change, a
+// summary line per diff (`3 files changed, +10 -2`); a commit shown by `git show`
+// keeps its whole message. Huge hunks keep head and tail around a recall
+// marker. Stat and name lists (`--stat`, `--name-only`, …) are already compact.
+import type { Filter } from "../types.js";
+import { historyArgs, opaqueOutput, ownContext, ownFormat, startHistory } from "./history.js";
+import { optionArgs, subcommandArgs } from "./shared.js";
+
+const DIFF_START = /^(?:diff --|\* Unmerged path | .* \| +(?:\d+|Bin))/;
+const SHOW_START = /^(?:commit [0-9a-f]{7,64}\b|tag \S+$|diff --)/;
+
+export const gitDiff: Filter = {
+  id: "git.diff",
+  start(input, { recall }) {
+    const { sub } = subcommandArgs(input);
+    const args = historyArgs(input);
+    const show = sub === "show";
+    // `git show HEAD:path` prints a file: content is never reshaped (`:/text` names a commit by its message).
+    const blob = show && optionArgs(args).some((a) => !a.startsWith("-") && !a.startsWith(":/") && a.includes(":"));
+    if (blob || opaqueOutput(args)) return { line() {}, end: () => null };
+    const own = ownFormat(args);
+    return startHistory(recall, {
+      body: "all",
+      trimContext: !ownContext(args),
+      commits: !own,
+      ...(own ? {} : { recognise: (l: string) => (show ? SHOW_START : DIFF_START).test(l) }),
+    });
+  },
+};

@@ -1,0 +1,105 @@
+// The run shared by `git log`, `git show` and `git diff`: commit headers (when
+// the output is git's default format) and patches compacted, stderr kept as it
+// is, memory capped, and every omission counted at the end with its recall handle.
+import { linesText, omitted, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
+import { CommitStream, type BodyPolicy } from "./commits.js";
+import { DiffBody } from "./diff-body.js";
+import { Held, optionArgs, subcommandArgs } from "./shared.js";
+
+export interface HistoryOptions {
+  body: BodyPolicy;
+  trimContext: boolean;
+  /** The output is in git's default format: commit headers are compacted (else kept as the user asked). */
+  commits: boolean;
+  /** Whether the first line of stdout is one this run understands; when not, the raw output is printed. */
+  recognise?: (firstLine: string) => boolean;
+}
+
+const ERR_BYTES = 64 * 1024;
+
+/** Arguments that make the output something other than patches and headers: the raw output is printed. */
+export function opaqueOutput(args: readonly string[]): boolean {
+  return optionArgs(args).some((a) => /^(?:-z|--graph|--word-diff(?:=.*)?|--word-diff-regex(?:=.*)?|--color-words(?:=.*)?)$/.test(a));
+}
+
+/** Whether the user chose a format of their own (`--oneline`, `--format=…`, `--pretty=…` other than medium). */
+export function ownFormat(args: readonly string[]): boolean {
+  return optionArgs(args).some((a) => {
+    if (a === "--oneline") return true;
+    const m = /^--(?:pretty|format)=(.*)$/.exec(a);
+    return m !== null && m[1] !== "medium";
+  });
+}
+
+/** Whether the user chose how much context to see (then none is trimmed). */
+export function ownContext(args: readonly string[]): boolean {
+  return optionArgs(args).some((a) => /^(?:-U\d*|--unified(?:=.*)?|-W|--function-context|--inter-hunk-context(?:=.*)?)$/.test(a));
+}
+
+export function historyArgs(input: FilterInput): readonly string[] {
+  return subcommandArgs(input).args;
+}
+
+export function startHistory(recall: RecallRef, opts: HistoryOptions): FilterRun {
+  const held = new Held();
+  const patch = new DiffBody(held, recall, { trimContext: opts.trimContext, keepBlank: !opts.commits });
+  const commits = new CommitStream(held, patch, recall, opts.body);
+  const err: string[] = [];
+  let errBytes = 0;
+  let errOver = 0;
+  const over = { lines: 0, commits: 0, files: 0 };
+  let aborted = false;
+  let first = true;
+  let opaque = false;
+  return {
+    line(stream, text) {
+      if (opaque) return;
+      if (stream === "err") {
+        if (errBytes > ERR_BYTES) errOver++;
+        else {
+          err.push(text);
+          errBytes += text.length + 1;
+        }
+        return;
+      }
+      if (first && text !== "") {
+        first = false;
+        if (opts.recognise && !opts.recognise(text)) {
+          opaque = true;
+          return;
+        }
+      }
+      if (held.full) {
+        if (!aborted) {
+          if (opts.commits) commits.abort();
+          else patch.abort();
+          aborted = true;
+        }
+        over.lines++;
+        if (/^commit [0-9a-f]{7,64}\b/.test(text)) over.commits++;
+        if (text.startsWith("diff --")) over.files++;
+        return;
+      }
+      if (opts.commits) commits.line(text);
+      else patch.line(text);
+    },
+    end() {
+      if (opaque) return null;
+      if (!aborted) {
+        if (opts.commits) commits.end();
+        else patch.abort();
+      }
+      // Nothing of git's default shapes: the raw output is what the user asked for.
+      if (commits.commits === 0 && patch.filesTotal === 0) return null;
+      const out = held.lines();
+      if (over.lines) {
+        const what = [over.commits && `${over.commits} commit${over.commits === 1 ? "" : "s"}`, over.files && `${over.files} file${over.files === 1 ? "" : "s"}`].filter(Boolean);
+        out.push(omitted(over.lines, `lines${what.length ? ` (${what.join(", ")})` : ""}`, recall));
+      }
+      if (commits.hiddenBody) out.push(omitted(commits.hiddenBody, "message body lines", recall));
+      if (patch.trimmed) out.push(omitted(patch.trimmed, "context lines", recall));
+      if (errOver) err.push(omitted(errOver, "stderr lines", recall));
+      return { stdout: linesText(out), stderr: linesText(err) };
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// Helpers the git filters share: where the subcommand's own arguments start,
+// git's progress chatter, its default date format, and a holder that caps what a
+// filter keeps in memory and renders commit hashes at one abbreviation length.
+import type { FilterInput } from "../types.js";
+
+/** Git's options that stand before the subcommand and take a value (`git -C dir log`). */
+const VALUE_OPTIONS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix"]);
+
+/** The subcommand word and the arguments after it. */
+export function subcommandArgs(input: FilterInput): { sub: string; args: readonly string[] } {
+  const argv = input.argv;
+  let i = input.toolIndex + 1;
+  while (i < argv.length) {
+    const w = argv[i]!;
+    if (!w.startsWith("-")) break;
+    const eq = w.indexOf("=");
+    i += eq < 0 && VALUE_OPTIONS.has(w) ? 2 : 1;
+  }
+  return { sub: argv[i] ?? "", args: argv.slice(i + 1) };
+}
+
+/** The arguments before a `--` (after it everything is a path). */
+export function optionArgs(args: readonly string[]): readonly string[] {
+  const dd = args.indexOf("--");
+  return dd < 0 ? args : args.slice(0, dd);
+}
+
+/**
+ * Progress and transfer statistics, local or relayed from the remote; what a
+ * terminal shows while objects move and nothing of it is a result.
+ */
+const PROGRESS =
+  /^(?:remote: *)?(?:Enumerating objects|Counting objects|Compressing objects|Writing objects|Receiving objects|Resolving deltas|Unpacking objects|Finding sources|Updating files|Checking out files|Filtering content|Checking connectivity|Updating index flags|Delta compression using up to|Total \d+ \(delta \d+\)|Rebasing \(\d+\/\d+\)|POST git-\w+-pack)/;
+
+export function isProgress(line: string): boolean {
+  return PROGRESS.test(line) || /^remote:\s*$/.test(line);
+}
+
+const MONTHS: Record<string, string> = {
+  Jan: "01", Feb: "02", Mar: "03", Apr: "04", May: "05", Jun: "06",
+  Jul: "07", Aug: "08", Sep: "09", Oct: "10", Nov: "11", Dec: "12",
+};
+
+/**
+ * Git's default date (`Mon Jan 15 10:00:00 2024 +0100`) as the calendar day in
+ * the author's own time zone (`2024-01-15`); any other form (the user chose
+ * `--date=…`) is kept as it is.
+ */
+export function compactDate(date: string): string {
+  const m = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) (\d{1,2}) \d{2}:\d{2}:\d{2} (\d{4}) [+-]\d{4}$/.exec(date.trim());
+  if (!m || !MONTHS[m[1]!]) return date.trim();
+  return `${m[3]}-${MONTHS[m[1]!]}-${m[2]!.padStart(2, "0")}`;
+}
+
+/** `Ann Smith <ann@example.com>` → `Ann Smith` (the address alone when there is no name). */
+export function authorName(ident: string): string {
+  const m = /^(.*?)\s*<([^>]*)>\s*$/.exec(ident.trim());
+  if (!m) return ident.trim();
+  return m[1] ? m[1] : `<${m[2]}>`;
+}
+
+/** At most this much compact text is held; past it the rest of the output is only counted. */
+export const HELD_BYTES = 1024 * 1024;
+
+/** A commit line whose hash is written at the end, at the length that keeps every shown hash distinct. */
+interface CommitItem {
+  hash: string;
+  rest: string;
+}
+
+type Item = string | CommitItem;
+
+export class Held {
+  private items: Item[] = [];
+  private bytes = 0;
+  private abbrev = 7;
+
+  constructor(private readonly budget = HELD_BYTES) {}
+
+  get full(): boolean {
+    return this.bytes > this.budget;
+  }
+
+  push(line: string): void {
+    this.items.push(line);
+    this.bytes += line.length + 1;
+  }
+
+  pushCommit(hash: string, rest: string): void {
+    this.items.push({ hash, rest });
+    this.bytes += 12 + rest.length + 1;
+  }
+
+  /** Git's own abbreviation length, as seen in a `Merge:` line: never shorter than that. */
+  seeAbbrev(len: number): void {
+    if (len > this.abbrev) this.abbrev = len;
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  lines(): string[] {
+    const hashes = this.items.filter((i): i is CommitItem => typeof i !== "string").map((i) => i.hash);
+    const len = Math.max(this.abbrev, distinctPrefixLength(hashes));
+    return this.items.map((i) => (typeof i === "string" ? i : i.hash.slice(0, len) + i.rest));
+  }
+}
+
+/** The shortest prefix length that tells every hash of the list apart. */
+export function distinctPrefixLength(hashes: readonly string[]): number {
+  const sorted = [...new Set(hashes)].sort();
+  let len = 0;
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1]!;
+    const b = sorted[i]!;
+    let k = 0;
+    while (k < a.length && a[k] === b[k]) k++;
+    len = Math.max(len, k + 1);
+  }
+  return len;
+}
+
+/** `1 file changed, +3 -1` (the counts git prints in its own summary, shortened). */
+export function changeSummary(files: number, insertions: number | null, deletions: number | null): string {
+  const head = `${files} file${files === 1 ? "" : "s"} changed`;
+  return insertions === null || deletions === null ? head : `${head}, +${insertions} -${deletions}`;
+}

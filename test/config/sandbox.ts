@@ -1,0 +1,77 @@
+// A fresh world for each config test: a temporary HOME with its own config and
+// data folders and a project folder inside it, and the built `bin/rtk` run with
+// an explicit environment (never the real HOME, no RTK_* from the parent).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/rtk", import.meta.url));
+
+export interface Sandbox {
+  root: string;
+  home: string;
+  /** XDG_CONFIG_HOME */
+  config: string;
+  /** XDG_DATA_HOME */
+  data: string;
+  project: string;
+  /** The user's config file. */
+  userFile: string;
+  /** The project's config file. */
+  projectFile: string;
+}
+
+export function sandbox(): Sandbox {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "rtk-config-")));
+  const home = join(root, "home");
+  const s: Sandbox = {
+    root,
+    home,
+    config: join(home, "xdg-config"),
+    data: join(home, "xdg-data"),
+    project: join(home, "code", "app"),
+    userFile: join(home, "xdg-config", "rtk", "config.toml"),
+    projectFile: join(home, "code", "app", ".rtk", "config.toml"),
+  };
+  mkdirSync(s.project, { recursive: true });
+  return s;
+}
+
+export function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+export interface RunOptions {
+  cwd?: string;
+  input?: string;
+  env?: Record<string, string>;
+}
+
+export interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function rtk(s: Sandbox, args: readonly string[], o: RunOptions = {}): RunResult {
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+    HOME: s.home,
+    XDG_CONFIG_HOME: s.config,
+    XDG_DATA_HOME: s.data,
+    LC_ALL: "C",
+    ...o.env,
+  };
+  const r = spawnSync(BIN, args, { cwd: o.cwd ?? s.project, env, input: o.input ?? "", encoding: "utf8", timeout: 30_000 });
+  assert.equal(r.error, undefined, String(r.error));
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Lines of stderr that are rtk's own warnings. */
+export function warnings(stderr: string): string[] {
+  return stderr.split("\n").filter((l) => l.startsWith("rtk"));
+}

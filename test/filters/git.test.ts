@@ -1,0 +1,401 @@
+// The git filters on real output: a world of repositories built with git in a
+// temporary folder (see git-fixtures.ts), every fixture run twice on fresh
+// copies of it — plain `git …` and the built `bin/rtk git …` — and checked:
+// golden compact output, every fact of the raw output present or behind a
+// marker whose recall holds it, the same exit code, never longer than raw,
+// stderr lines only from git's stderr, deterministic, and the savings.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { gitAction } from "../../src/filters/git/action.js";
+import { gitDiff } from "../../src/filters/git/diff.js";
+import { gitLog } from "../../src/filters/git/log.js";
+import { gitStatus } from "../../src/filters/git/status.js";
+import type { Filter } from "../../src/filters/types.js";
+import {
+  ACTION_TARGETS,
+  buildWorld,
+  checkFacts,
+  extractFacts,
+  FIXTURES,
+  gitEnv,
+  instantiate,
+  markers,
+  readOnly,
+  ROOT,
+  runGit,
+  runRtk,
+  savings,
+  TARGETS,
+  tokens,
+  type GitFixture,
+  type Ran,
+} from "./git-fixtures.js";
+
+const GOLDEN = join(ROOT, "test", "filters", "golden", "git");
+const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
+
+let root = "";
+let world = "";
+
+before(() => {
+  if (process.env["RTK_TEST_BUILT"] !== "1") {
+    const b = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, encoding: "utf8" });
+    assert.equal(b.status, 0, `build failed: ${b.stderr}`);
+  }
+  root = mkdtempSync(join(tmpdir(), "rtk-git-"));
+  world = join(root, "world");
+  buildWorld(world);
+});
+
+interface Outcome {
+  raw: Ran;
+  compact: Ran;
+  env: Record<string, string>;
+}
+
+const outcomes = new Map<string, Outcome>();
+
+/** Runs a fixture once: plain git on one copy of the world, rtk on another. */
+function outcome(f: GitFixture): Outcome {
+  const known = outcomes.get(f.name);
+  if (known) return known;
+  const env = gitEnv(root);
+  const rawDir = instantiate(world, join(root, "runs", f.name, "raw"), f, env);
+  const raw = runGit(f.args, rawDir, env);
+  const rtkDir = readOnly(f) ? rawDir : instantiate(world, join(root, "runs", f.name, "rtk"), f, env);
+  const compact = runRtk(["git", ...f.args], rtkDir, env);
+  const o = { raw, compact, env };
+  outcomes.set(f.name, o);
+  return o;
+}
+
+const normalise = (text: string) => text.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall <id>]");
+
+function goldenText(f: GitFixture, r: Ran): string {
+  return `$ git ${f.args.map((a) => (/[\s'"]/.test(a) ? JSON.stringify(a) : a)).join(" ")}\nexit ${r.status}\n--- stdout\n${normalise(r.stdout)}--- stderr\n${normalise(r.stderr)}`;
+}
+
+function recallOf(env: Record<string, string>): (id: string) => string {
+  return (id) => {
+    const r = runRtk(["recall", id], ROOT, env);
+    assert.equal(r.status, 0, `rtk recall ${id}: ${r.stderr}`);
+    return r.stdout;
+  };
+}
+
+const table: { name: string; route: string; raw: number; compact: number; saved: number; medium: boolean }[] = [];
+
+after(() => {
+  if (table.length) {
+    const rows = table.map((t) => `${t.medium ? "*" : " "} ${t.name.padEnd(26)} ${t.route.padEnd(7)} ${String(t.raw).padStart(7)} ${String(t.compact).padStart(7)} ${t.saved.toFixed(1).padStart(6)}%`);
+    process.stdout.write(`\n# savings (tokens ≈ bytes/4; * = medium fixture)\n#   fixture                    route       raw compact  saved\n${rows.map((r) => `# ${r}`).join("\n")}\n`);
+  }
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const ROUTES = ["status", "log", "diff", "action"] as const;
+
+for (const route of ROUTES) {
+  describe(`git ${route}`, () => {
+    for (const f of FIXTURES.filter((x) => x.route === route)) {
+      describe(f.name, () => {
+        test("exit code is git's", () => {
+          const { raw, compact } = outcome(f);
+          assert.equal(compact.status, raw.status, `stderr: ${compact.stderr}`);
+        });
+
+        test("never longer than the raw output", () => {
+          const { raw, compact } = outcome(f);
+          const r = Buffer.byteLength(raw.stdout) + Buffer.byteLength(raw.stderr);
+          const c = Buffer.byteLength(compact.stdout) + Buffer.byteLength(compact.stderr);
+          assert.ok(c <= r, `compact ${c} bytes > raw ${r} bytes`);
+          table.push({ name: f.name, route, raw: tokens(raw.stdout + raw.stderr), compact: tokens(compact.stdout + compact.stderr), saved: savings(raw, compact), medium: !!f.medium });
+        });
+
+        test("every fact of the raw output is kept or recallable", () => {
+          const { raw, compact, env } = outcome(f);
+          const facts = extractFacts(raw, f.args[0]!);
+          const report = checkFacts(facts, compact.stdout + compact.stderr, recallOf(env));
+          assert.deepEqual(report.problems, [], `facts: ${report.facts}, recalled: ${report.recalled}`);
+        });
+
+        test("stderr holds only git's stderr lines (and markers)", () => {
+          const { raw, compact } = outcome(f);
+          // A kept line may lose trailing padding, nothing else.
+          const from = new Set(raw.stderr.split("\n").map((l) => (l.includes("\r") ? l.slice(l.lastIndexOf("\r") + 1) : l).trimEnd()));
+          for (const l of compact.stderr.split("\n").filter(Boolean)) {
+            assert.ok(from.has(l.trimEnd()) || markers(l).length > 0, `stderr line not from git's stderr: ${JSON.stringify(l)}`);
+          }
+        });
+
+        test("golden compact output", () => {
+          const { compact } = outcome(f);
+          const text = goldenText(f, compact);
+          assert.ok(!text.includes(root), "the golden output must not depend on the temp folder");
+          const file = join(GOLDEN, `${f.name}.txt`);
+          if (UPDATE || !existsSync(file)) {
+            mkdirSync(GOLDEN, { recursive: true });
+            writeFileSync(file, text);
+            if (!UPDATE) assert.fail(`golden file created: ${file} (inspect it, then rerun)`);
+            return;
+          }
+          assert.equal(text, readFileSync(file, "utf8"));
+        });
+      });
+    }
+  });
+}
+
+describe("savings on the medium fixtures", () => {
+  for (const f of FIXTURES.filter((x) => x.medium)) {
+    const sub = f.args[0]!;
+    const target = f.route === "action" ? ACTION_TARGETS[sub] : TARGETS[f.route];
+    test(`${f.name}: reported against ${target ?? "no"} % target`, () => {
+      const { raw, compact } = outcome(f);
+      const saved = savings(raw, compact);
+      const floor = FLOORS[f.name] ?? target ?? 0;
+      if (target !== undefined && saved < target) process.stdout.write(`# ${f.name}: ${saved} % saved, below the ${target} % target\n`);
+      assert.ok(saved >= floor, `${f.name}: saved ${saved} % < ${floor} %`);
+    });
+  }
+});
+
+/**
+ * The savings each medium fixture reaches, kept as a regression floor. Where it
+ * is below the target, the target is not reachable without hiding facts:
+ * status — every path stays (the paths alone are a third of the raw text);
+ * log — hash, day, author and subject of each commit stay (80 % only with
+ * message bodies, as in `log-5`); diff — every hunk header and `+`/`-` line
+ * stays, which alone is about half of a working diff; add/commit/push — git
+ * prints little when its output is not a terminal (no progress), and the
+ * branch, hashes, refs, paths and the remote's own messages stay.
+ */
+const FLOORS: Record<string, number> = {
+  "status-mixed": 55,
+  "status-conflict": 65,
+  "status-diverged": 80,
+  log: 70,
+  "log-5": 80,
+  "log-patch": 60,
+  "log-stat": 70,
+  "diff-working": 25,
+  "diff-range": 25,
+  show: 45,
+  "add-verbose": 20,
+  commit: 20,
+  "commit-all": 25,
+  "push-new-branch": 20,
+  "push-progress": 80,
+  "push-fast-forward": 15,
+  pull: 40,
+  fetch: 17,
+  "stash-pop": 65,
+  "checkout-detached": 85,
+  "merge-no-ff": 33,
+  "merge-fast-forward": 50,
+};
+
+describe("determinism", () => {
+  for (const name of ["log-patch", "diff-huge", "status-mixed", "pull"]) {
+    test(`${name}: the same compact output twice`, () => {
+      const f = FIXTURES.find((x) => x.name === name)!;
+      const first = outcome(f).compact;
+      const env = gitEnv(root);
+      const dir = instantiate(world, join(root, "runs", `${name}-again`), f, env);
+      const again = runRtk(["git", ...f.args], dir, env);
+      assert.equal(normalise(again.stdout), normalise(first.stdout));
+      assert.equal(normalise(again.stderr), normalise(first.stderr));
+    });
+  }
+});
+
+describe("memory stays bounded", () => {
+  /** Feeds a filter a synthetic `git log -p` of about `mb` MiB, one line at a time. */
+  function feed(filter: Filter, sub: string, mb: number): { out: string; heapGrowth: number } {
+    const ids: string[] = [];
+    const run = filter.start({ argv: ["git", sub, "-p"], toolIndex: 0, route: { id: `git.${sub}`, tool: "git", filter: filter.id, savings: 0, pipeSafe: false } }, { recall: { id: () => (ids.push("abcdef0"), "abcdef0") }, emit: { out() {}, err() {} } });
+    global.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    let bytes = 0;
+    let n = 0;
+    let peak = 0;
+    while (bytes < mb * 1024 * 1024) {
+      const hash = (n++).toString(16).padStart(40, "0");
+      const block = [
+        `commit ${hash}`,
+        "Author: Ann Lee <ann@example.com>",
+        "Date:   Mon Mar 4 10:15:00 2024 +0100",
+        "",
+        `    Change ${n}`,
+        "",
+        `diff --git a/src/f${n}.ts b/src/f${n}.ts`,
+        "index 1111111..2222222 100644",
+        `--- a/src/f${n}.ts`,
+        `+++ b/src/f${n}.ts`,
+        "@@ -1,40 +1,40 @@",
+        ...Array.from({ length: 40 }, (_, i) => `-old line ${i} of change ${n} with some text to make it long`),
+        ...Array.from({ length: 40 }, (_, i) => `+new line ${i} of change ${n} with some text to make it long`),
+        "",
+      ];
+      for (const l of block) {
+        run.line("out", l);
+        bytes += l.length + 1;
+      }
+      if (n % 500 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed - before);
+    }
+    const out = run.end(0);
+    assert.ok(out, "a compact output");
+    return { out: out.stdout, heapGrowth: peak };
+  }
+
+  test("git log -p of 100 MiB holds a few MiB at most and says how much it left out", () => {
+    const { out, heapGrowth } = feed(gitLog, "log", 100);
+    assert.ok(Buffer.byteLength(out) < 3 * 1024 * 1024, `compact output of ${Buffer.byteLength(out)} bytes`);
+    assert.ok(heapGrowth < 96 * 1024 * 1024, `heap grew by ${heapGrowth} bytes`);
+    const ms = markers(out);
+    assert.ok(ms.some((m) => /^lines \(\d+ commits, \d+ files\)$/.test(m.what)), `an overflow marker: ${ms.map((m) => m.what).join("; ")}`);
+  });
+
+  test("git diff of 30 MiB the same", () => {
+    const { out } = feed(gitDiff, "show", 30);
+    assert.ok(Buffer.byteLength(out) < 3 * 1024 * 1024);
+    assert.ok(markers(out).some((m) => m.what.startsWith("lines (")));
+  });
+});
+
+describe("the fixture world", () => {
+  test("has what the fixtures need: merges, renames, binary files, tags, an upstream ahead", () => {
+    const env = gitEnv(root);
+    const work = join(world, "work");
+    const log = runGit(["log", "--all", "--format=%H %P %s"], work, env).stdout;
+    assert.ok(log.split("\n").some((l) => l.split(" ").length > 3 && /^\S+ \S+ \S+ Merge/.test(l)), "a merge commit");
+    assert.match(runGit(["log", "--stat", "--summary", "-M"], work, env).stdout, /rename src\/util\/\{strings\.ts => text\.ts\}/);
+    assert.match(runGit(["show", "--stat", ":/Add the logo"], work, env).stdout, /Bin 0 -> \d+ bytes/);
+    assert.match(runGit(["tag"], work, env).stdout, /v1\.0\.0/);
+    assert.match(runGit(["ls-remote", "origin"], work, env).stdout, /refs\/tags\/v1\.1\.0/);
+    const dirty = FIXTURES.find((x) => x.name === "status-mixed")!;
+    const dir = instantiate(world, join(root, "runs", "world-check"), dirty, env);
+    const short = runGit(["status", "--short"], dir, env).stdout;
+    for (const state of [/^M  /m, /^ M /m, /^A  /m, /^D  /m, /^R  /m, /^\?\? /m]) assert.match(short, state);
+  });
+});
+
+describe("edge shapes, fed to the filters directly", () => {
+  const route = (id: string, filter: string) => ({ id, tool: "git", filter, savings: 0, pipeSafe: false });
+  function run(filter: Filter, argv: string[], out: string[], err: string[] = [], exit = 0) {
+    const r = filter.start({ argv, toolIndex: 0, route: route(`git.${argv[1]}`, filter.id) }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+    for (const l of out) r.line("out", l);
+    for (const l of err) r.line("err", l);
+    return r.end(exit);
+  }
+  const head = (path: string, extra: string[] = []) => [`diff --git ${path}`, ...extra, "index 1111111..2222222 100644"];
+
+  const cases: { name: string; filter: Filter; argv: string[]; out: string[]; err?: string[]; exit?: number; expect: string | null }[] = [
+    {
+      name: "a missing newline at the end stays with its line",
+      filter: gitDiff,
+      argv: ["git", "diff"],
+      out: [...head("a/a.txt b/a.txt"), "--- a/a.txt", "+++ b/a.txt", "@@ -1,2 +1,2 @@", " one", "-two", "\\ No newline at end of file", "+deux", "\\ No newline at end of file"],
+      expect: "M a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n\\ No newline at end of file\n+deux\n\\ No newline at end of file\n1 file changed, +1 -1\n",
+    },
+    {
+      name: "quoted paths, paths with spaces, no prefix and mnemonic prefixes",
+      filter: gitDiff,
+      argv: ["git", "diff"],
+      out: [
+        'diff --git "a/caf\\303\\251.txt" "b/caf\\303\\251.txt"',
+        "old mode 100644",
+        "new mode 100755",
+        "diff --git a/my notes.txt b/my notes.txt",
+        "deleted file mode 100644",
+        "index 1111111..0000000",
+        "Binary files a/my notes.txt and /dev/null differ",
+        "diff --git a/b.txt a/b.txt",
+        "old mode 100644",
+        "new mode 100755",
+        "diff --git i/c.txt w/c.txt",
+        "old mode 100755",
+        "new mode 100644",
+      ],
+      expect: 'M "caf\\303\\251.txt" (mode 100644 -> 100755)\nD my notes.txt (binary)\nM a/b.txt (mode 100644 -> 100755)\nM c.txt (mode 100755 -> 100644)\n4 files changed, +0 -0\n',
+    },
+    {
+      name: "a combined diff keeps every line that has a sign in any column",
+      filter: gitDiff,
+      argv: ["git", "diff"],
+      out: ["diff --cc a.txt", "index 1111111,2222222..0000000", "--- a/a.txt", "+++ b/a.txt", "@@@ -1,5 -1,5 +1,9 @@@", "  one", "  two", "  three", "++<<<<<<< HEAD", " +main", "++=======", "+ side", "++>>>>>>> side", "  four", "  five", "  six"],
+      expect: "M a.txt (combined)\n@@@ -1,5 -1,5 +1,9 @@@\n  one\n  two\n  three\n++<<<<<<< HEAD\n +main\n++=======\n+ side\n++>>>>>>> side\n  four\n1 file changed\n… +2 more context lines [rtk recall abcdef0]\n",
+    },
+    {
+      name: "a very long line handed over in pieces stays whole and in place",
+      filter: gitDiff,
+      argv: ["git", "diff"],
+      out: [...head("a/a.txt b/a.txt"), "--- a/a.txt", "+++ b/a.txt", "@@ -1,2 +1,2 @@", "-old", "+new start", "of the same line", " kept"],
+      expect: "M a.txt\n@@ -1,2 +1,2 @@\n-old\n+new start\nof the same line\n kept\n1 file changed, +1 -1\n",
+    },
+    { name: "--word-diff is not a patch: raw", filter: gitDiff, argv: ["git", "diff", "--word-diff"], out: [...head("a/a b/a"), "@@ -1 +1 @@", "[-x-]{+y+}"], expect: null },
+    { name: "git show rev:path prints a file: raw", filter: gitDiff, argv: ["git", "show", "HEAD:a.patch"], out: ["diff --git a/x b/x", "@@ -1 +1 @@", "-a", "+b"], expect: null },
+    { name: "git diff of something else (an external diff tool): raw", filter: gitDiff, argv: ["git", "diff"], out: ["Files differ: a.txt"], expect: null },
+    { name: "git log --graph: raw", filter: gitLog, argv: ["git", "log", "--graph"], out: ["* commit " + "a".repeat(40), "| Author: A <a@x>"], expect: null },
+    {
+      name: "log --source decorations and an empty message",
+      filter: gitLog,
+      argv: ["git", "log", "--source"],
+      out: ["commit " + "a".repeat(40) + "\trefs/heads/main", "Author: A B <a@x>", "Date:   Tue Feb 6 08:00:00 2024 -0500", "", "commit " + "b".repeat(40) + "\trefs/heads/main", "Author: <c@x>", "Date:   Tue Feb 6 08:00:00 2024 -0500", "", "    Subject", ""],
+      expect: "aaaaaaa refs/heads/main 2024-02-06 A B\nbbbbbbb refs/heads/main 2024-02-06 <c@x>: Subject\n",
+    },
+    {
+      name: "hashes stay apart: a longer prefix when two shown commits share seven characters",
+      filter: gitLog,
+      argv: ["git", "log"],
+      out: ["commit 1234567a" + "0".repeat(32), "Author: A <a@x>", "Date:   Tue Feb 6 08:00:00 2024 +0000", "", "    one", "", "commit 1234567b" + "0".repeat(32), "Author: A <a@x>", "Date:   Tue Feb 6 08:00:00 2024 +0000", "", "    two"],
+      expect: "1234567a 2024-02-06 A: one\n1234567b 2024-02-06 A: two\n",
+    },
+    {
+      name: "a failed push keeps every error and hint but the advice about advice",
+      filter: gitAction,
+      argv: ["git", "push"],
+      out: [],
+      err: ["To ../o.git", " ! [rejected]        main -> main (fetch first)", "error: failed to push some refs to '../o.git'", "hint: Updates were rejected.", 'hint: Disable this message with "git config advice.pushNonFFCurrent false"'],
+      exit: 1,
+      expect: "--err\nTo ../o.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to '../o.git'\nhint: Updates were rejected.\n",
+    },
+    {
+      name: "a forced push and a deleted branch",
+      filter: gitAction,
+      argv: ["git", "push"],
+      out: [],
+      err: ["Total 3 (delta 0), reused 0 (delta 0), pack-reused 0", "To ../o.git", " + 1234567...89abcde main -> main (forced update)", " - [deleted]         old"],
+      expect: "To ../o.git: main -> main 1234567...89abcde (forced update), old [deleted]\n",
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const r = run(c.filter, c.argv, c.out, c.err ?? [], c.exit ?? 0);
+      if (c.expect === null) return assert.equal(r, null);
+      assert.ok(r, "a compact output");
+      assert.equal(c.expect.startsWith("--err\n") ? `--err\n${r.stderr}` : r.stdout, c.expect);
+    });
+  }
+
+  test("status: a path that looks like a hint is still a path", () => {
+    const r = gitStatus.start({ argv: ["git", "status"], toolIndex: 0, route: route("git.status", "git.status") }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+    for (const l of ["On branch main", "Untracked files:", '  (use "git add <file>..." to include in what will be committed)', "\t(draft).txt", "", "nothing added to commit but untracked files present"]) r.line("out", l);
+    assert.equal(r.end(0)?.stdout, "* main\n? untracked (1): (draft).txt\n");
+  });
+});
+
+test("a hunk of huge lines keeps its memory bounded", () => {
+  const r = gitDiff.start({ argv: ["git", "diff"], toolIndex: 0, route: { id: "git.diff", tool: "git", filter: "git.diff", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+  for (const l of ["diff --git a/min.js b/min.js", "index 1111111..2222222 100644", "--- a/min.js", "+++ b/min.js", "@@ -1,30 +1,30 @@"]) r.line("out", l);
+  const big = "x".repeat(512 * 1024);
+  for (let i = 0; i < 30; i++) r.line("out", `-${i}${big}`);
+  for (let i = 0; i < 30; i++) r.line("out", `+${i}${big}`);
+  const out = r.end(0)!.stdout;
+  assert.ok(Buffer.byteLength(out) < 2 * 1024 * 1024, `${Buffer.byteLength(out)} bytes`);
+  assert.match(out, /… \+59 more lines of this hunk \(\+29 -30\) \[rtk recall abcdef0\]/);
+});
