@@ -1,6 +1,7 @@
 // Bundles the CLI and the library into dist/ so that no run of rtk loads
-// unbundled node_modules, then builds the V8 startup snapshot the launcher
-// (bin/rtk) starts from. Parser validations are skipped in the bundle.
+// unbundled node_modules, then builds the V8 startup snapshot of the hot path
+// (rewrite, hook) that the launcher (bin/rtk) starts from. Parser validations
+// are skipped in the bundles.
 import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -19,7 +20,9 @@ const common = {
 
 await Promise.all([
   build({ ...common, entryPoints: ["src/cli/entry.ts"], outfile: "dist/rtk.cjs", format: "cjs", banner: { js: "#!/usr/bin/env node" } }),
-  build({ ...common, entryPoints: ["src/cli/snapshot.ts"], outfile: "dist/rtk-snapshot.cjs", format: "cjs" }),
+  // The full CLI as a module, for the snapshot start of every command but the hot ones.
+  build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: "dist/rtk-main.cjs", format: "cjs" }),
+  build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", format: "esm" }),
 ]);
@@ -29,7 +32,7 @@ chmodSync("dist/rtk.cjs", 0o755);
 // with the stamp's modification time set to the binary's, for the launcher to compare.
 rmSync("dist/rtk.blob", { force: true });
 rmSync("dist/rtk.blob.node", { force: true });
-const snap = spawnSync(process.execPath, ["--snapshot-blob", "dist/rtk.blob", "--build-snapshot", "dist/rtk-snapshot.cjs"], {
+const snap = spawnSync(process.execPath, ["--snapshot-blob", "dist/rtk.blob", "--build-snapshot", "dist/rtk-hot.cjs"], {
   stdio: ["ignore", "ignore", "pipe"],
   env: { ...process.env, RTK_DISABLED: "" },
 });

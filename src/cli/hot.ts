@@ -1,0 +1,49 @@
+// The entry point built into the V8 startup snapshot: only the hot path (the
+// commands hosts run before every agent command: `rewrite` and `hook`), with its
+// parser constructed and warmed up before the heap is saved. chevrotain's grammar
+// analysis is what makes a plain start slow; a lean heap is what makes a snapshot
+// start fast. Every other command loads the full CLI bundle from disk.
+// In a snapshot start, process.argv is [node, ...args].
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import v8 from "node:v8";
+import { getParser } from "../../grammar/parse.js";
+import { rewrite } from "../api.js";
+import { activeRegistry, fullRegistry } from "../routes/registry.js";
+import { hookCli } from "./hook.js";
+import { readCommandArg } from "./input.js";
+import { rewriteCli } from "./rewrite.js";
+
+getParser();
+activeRegistry();
+fullRegistry();
+for (const cmd of ["git status && npm test | tail -5", "FOO=1 timeout 60 npx vitest run 2>&1 | tail -30", "cat <<EOF\n$x\nEOF"]) {
+  rewrite(cmd, { env: {}, warn: () => {}, cwd: "/" });
+}
+
+function finish(code: Promise<number> | number): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  });
+  Promise.resolve(code).then(
+    (c) => {
+      process.exitCode = c;
+    },
+    (err: unknown) => {
+      process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+v8.startupSnapshot.setDeserializeMainFunction(() => {
+  const argv = process.argv.slice(1);
+  const [cmd, ...rest] = argv;
+  if (cmd === "rewrite") return finish(rewriteCli(rest, readCommandArg));
+  if (cmd === "hook") return finish(hookCli(rest));
+  // The launcher says where it is; the snapshot's own idea of its folder dates from its build.
+  const self = process.env["RTK_SELF"];
+  const dist = self ? resolve(dirname(self), "..", "dist") : __dirname;
+  const main = join(dist, "rtk-main.cjs");
+  (createRequire(main)(main) as { run(argv: string[]): void }).run(argv);
+});
