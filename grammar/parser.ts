@@ -51,6 +51,12 @@ const TEST_OPS = new Map<TokenType, A.TestOp["op"]>([
 /** In `[[ ]]`, the word after these is a pattern or a regular expression: `(`, `|` stay in it. */
 const PATTERN_OPS = new Set(["=~", "==", "!=", "="]);
 
+/** Parts that are a whole word part in one token. */
+const SINGLE_TOKEN_WORDS = new Set<TokenType>([T.Lit, T.ParamShort, T.SingleQuote, T.AnsiCQuote, T.Escaped, T.Backquote]);
+
+/** More `&&`/`||` in one chain than this is refused: the tree would be too deep to walk. */
+const MAX_AND_OR = 500;
+
 const COMPOUND_STARTS = new Set<TokenType>([
   T.LBrace, T.LParen, T.If, T.While, T.Until, T.For, T.Select, T.Case, T.DLBracket, T.DLParen,
 ]);
@@ -240,8 +246,10 @@ export class ShellParser extends EmbeddedActionsParser {
 
   private andOr = this.RULE("andOr", (): A.Stmt => {
     let left = this.SUBRULE(this.pipelineStmt);
+    let count = 0;
     this.MANY(() => {
       const op = this.OR([{ ALT: () => this.CONSUME(T.AndIf) }, { ALT: () => this.CONSUME(T.OrIf) }]);
+      if (!this.RECORDING_PHASE && ++count > MAX_AND_OR) throw new ShellSyntaxError(op.startOffset, `more than ${MAX_AND_OR} \`&&\`/\`||\` in one list`);
       this.MANY2(() => this.SUBRULE(this.newline));
       const right = this.SUBRULE2(this.pipelineStmt);
       if (!this.RECORDING_PHASE) {
@@ -355,29 +363,39 @@ export class ShellParser extends EmbeddedActionsParser {
     const redirects: A.Redirect[] = [];
     let fn: A.FuncDecl | null = null;
     let decl = false;
+    // A prefix of assignments and redirects, or a command word (which may open a function definition).
     this.OR({
       IGNORE_AMBIGUITIES: true,
       DEF: [
-        { ALT: () => { const a = this.SUBRULE(this.assignment); if (!this.RECORDING_PHASE) assigns.push(a); } },
-        { ALT: () => { const r = this.SUBRULE(this.redirect); if (!this.RECORDING_PHASE) redirects.push(r); } },
-        { ALT: () => { const w = this.SUBRULE(this.cmdWord); if (!this.RECORDING_PHASE) words.push(w); } },
+        {
+          ALT: () => {
+            this.AT_LEAST_ONE(() => {
+              this.OR3([
+                { ALT: () => { const a = this.SUBRULE(this.assignment); if (!this.RECORDING_PHASE) assigns.push(a); } },
+                { ALT: () => { const r = this.SUBRULE(this.redirect); if (!this.RECORDING_PHASE) redirects.push(r); } },
+              ]);
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const w = this.SUBRULE(this.cmdWord);
+            if (!this.RECORDING_PHASE) {
+              words.push(w);
+              decl = isDeclBuiltin(w);
+            }
+            this.OPTION(() => {
+              this.CONSUME(T.LParen);
+              this.CONSUME(T.RParen);
+              this.MANY(() => this.SUBRULE(this.newline));
+              const body = this.SUBRULE(this.compound);
+              if (!this.RECORDING_PHASE) {
+                fn = { kind: "FuncDecl", span: sp(w.span.start, body.span.end), name: this.funcName(w), keyword: false, parens: true, body: stmtOf(body) };
+              }
+            });
+          },
+        },
       ],
-    });
-    if (!this.RECORDING_PHASE) {
-      if (words.length === 1) decl = isDeclBuiltin(words[0]!);
-    }
-    this.OPTION({
-      GATE: () => words.length === 1 && assigns.length === 0 && redirects.length === 0,
-      DEF: () => {
-        this.CONSUME(T.LParen);
-        this.CONSUME(T.RParen);
-        this.MANY(() => this.SUBRULE(this.newline));
-        const body = this.SUBRULE(this.compound);
-        if (!this.RECORDING_PHASE) {
-          const w = words[0]!;
-          fn = { kind: "FuncDecl", span: sp(w.span.start, body.span.end), name: this.funcName(w), keyword: false, parens: true, body: stmtOf(body) };
-        }
-      },
     });
     this.MANY2({
       GATE: () => fn === null,
@@ -385,10 +403,6 @@ export class ShellParser extends EmbeddedActionsParser {
         this.OR2({
           IGNORE_AMBIGUITIES: true,
           DEF: [
-            {
-              GATE: () => words.length === 0,
-              ALT: () => { const a = this.SUBRULE2(this.assignment); if (!this.RECORDING_PHASE) assigns.push(a); },
-            },
             { ALT: () => { const r = this.SUBRULE2(this.redirect); if (!this.RECORDING_PHASE) redirects.push(r); } },
             {
               ALT: () => {
@@ -448,10 +462,10 @@ export class ShellParser extends EmbeddedActionsParser {
     let name: A.Word | null = null;
     if (!this.RECORDING_PHASE) this.timeAsWord();
     this.OPTION({
-      // `coproc NAME { …; }`: a name only before a compound command.
+      // `coproc NAME { …; }`: a name (one token, not the start of a substitution) only before a compound command.
       GATE: () => {
         const n2 = this.LA(2);
-        return COMPOUND_STARTS.has(n2.tokenType) && !tk(n2).adj;
+        return SINGLE_TOKEN_WORDS.has(this.LA(1).tokenType) && COMPOUND_STARTS.has(n2.tokenType) && !tk(n2).adj;
       },
       DEF: () => {
         name = this.SUBRULE(this.cmdWord);
@@ -944,9 +958,10 @@ export class ShellParser extends EmbeddedActionsParser {
     return finishWord(parts);
   });
 
+  /** Any word part: a plain part or a reserved word (one rule level, not two: this runs for every word). */
   private part = this.RULE("part", (): A.WordPart => {
     return this.OR((this.alts.part ??= [
-      { ALT: () => this.SUBRULE(this.plainPart) },
+      ...this.plainPartAlternatives(),
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.Keyword));
@@ -958,7 +973,11 @@ export class ShellParser extends EmbeddedActionsParser {
   });
 
   private plainPart = this.RULE("plainPart", (): A.WordPart => {
-    return this.OR((this.alts.plainPart ??= [
+    return this.OR(this.plainPartAlternatives());
+  });
+
+  private plainPartAlternatives(): IOrAlt<A.WordPart>[] {
+    return (this.alts.plainPart ??= [
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.PlainLit));
@@ -1009,8 +1028,8 @@ export class ShellParser extends EmbeddedActionsParser {
         },
       },
       { ALT: () => this.SUBRULE(this.arithExp) },
-    ]));
-  });
+    ]);
+  }
 
   private doubleQuoted = this.RULE("doubleQuoted", (): A.DoubleQuoted | A.LocaleQuoted => {
     const open = tk(this.OR([{ ALT: () => this.CONSUME(T.DQOpen) }, { ALT: () => this.CONSUME(T.LocaleOpen) }]));
@@ -1196,6 +1215,7 @@ function wordOf(parts: A.WordPart[], at: number): A.Word {
 
 /** Adjacent literal tokens (a word split by a continuation, `a=b`, `$` before a blank) form one Lit. */
 export function mergeLits(parts: A.WordPart[]): A.WordPart[] {
+  if (parts.length < 2) return parts;
   const out: A.WordPart[] = [];
   for (const p of parts) {
     const last = out[out.length - 1];
@@ -1226,6 +1246,11 @@ function isDeclBuiltin(w: A.Word): boolean {
 /** Merges literal runs, then marks the unquoted globs, brace expansions and a leading tilde. */
 function finishWord(raw: A.WordPart[]): A.Word {
   const merged = mergeLits(raw);
+  const only = merged.length === 1 ? merged[0]! : null;
+  // The common word: one plain literal with nothing a pattern or a tilde could start with.
+  if (only?.kind === "Lit" && !/[*?[{~]/.test(only.value) && only.span.end - only.span.start === only.value.length) {
+    return { kind: "Word", span: sp(only.span.start, only.span.end), parts: merged };
+  }
   const parts: A.WordPart[] = [];
   merged.forEach((p, i) => {
     if (p.kind !== "Lit" || p.span.end - p.span.start !== p.value.length) parts.push(p);
@@ -1250,6 +1275,9 @@ function splitPatterns(lit: A.Lit, wordStart: boolean, out: A.WordPart[]): void 
       i = from = j;
     }
   }
+  // Where a `[` or `{` can close: computed once, so a word of many openers stays linear.
+  const lastBracket = v.lastIndexOf("]");
+  const braces = v.includes("{") ? braceEnds(v) : null;
   while (i < v.length) {
     const c = v[i];
     let end = -1;
@@ -1257,10 +1285,16 @@ function splitPatterns(lit: A.Lit, wordStart: boolean, out: A.WordPart[]): void 
     if (c === "*" || c === "?") {
       end = i + 1;
       while (end < v.length && (v[end] === "*" || v[end] === "?")) end++;
-    } else if (c === "[") {
+    } else if (c === "[" && lastBracket > i) {
       end = bracketEnd(v, i);
-    } else if (c === "{") {
-      end = braceEnd(v, i);
+      // No bracket expression here: none can start before the next `]` either.
+      if (end < 0) {
+        const close = v.indexOf("]", i + 1);
+        i = close > i ? close : v.length;
+        continue;
+      }
+    } else if (c === "{" && braces) {
+      end = braces.get(i) ?? -1;
       kind = "BraceExp";
     }
     if (end > i) {
@@ -1287,21 +1321,22 @@ function bracketEnd(v: string, i: number): number {
   return -1;
 }
 
-/** The end of a brace expansion (`{a,b}`, `{1..3}`) starting at `i`, or -1. */
-function braceEnd(v: string, i: number): number {
-  let depth = 0;
-  let comma = false;
-  for (let j = i; j < v.length; j++) {
+/**
+ * The end of every brace expansion (`{a,b}`, `{1..3}`) in `v`, by the offset of
+ * its `{`: one pass with a stack of the open braces.
+ */
+function braceEnds(v: string): Map<number, number> {
+  const ends = new Map<number, number>();
+  const open: { at: number; comma: boolean }[] = [];
+  for (let j = 0; j < v.length; j++) {
     const c = v[j];
-    if (c === "{") depth++;
-    else if (c === "}") {
-      depth--;
-      if (depth === 0) {
-        const inner = v.slice(i + 1, j);
-        if (comma || /^(-?\d+\.\.-?\d+|[A-Za-z]\.\.[A-Za-z])(\.\.-?\d+)?$/.test(inner)) return j + 1;
-        return -1;
-      }
-    } else if (c === "," && depth === 1) comma = true;
+    if (c === "{") open.push({ at: j, comma: false });
+    else if (c === "," && open.length) open[open.length - 1]!.comma = true;
+    else if (c === "}" && open.length) {
+      const o = open.pop()!;
+      const inner = v.slice(o.at + 1, j);
+      if (o.comma || /^(-?\d+\.\.-?\d+|[A-Za-z]\.\.[A-Za-z])(\.\.-?\d+)?$/.test(inner)) ends.set(o.at, j + 1);
+    }
   }
-  return -1;
+  return ends;
 }

@@ -51,7 +51,7 @@ export interface Stack {
 export interface ScanState {
   readonly pos: number;
   readonly stack: Stack;
-  readonly queue: readonly PendingHeredoc[];
+  readonly queue: HeredocQueue;
   /** The previous token ended a word part, so the next one may continue the word. */
   readonly prevPart: boolean;
   /** The next token is an ordinary word even if it reads `time`. */
@@ -68,7 +68,7 @@ export interface ShellToken extends IToken {
   /** The scanner state after this token (read with Scanner.stateAfter). */
   aPos: number;
   aStack: Stack;
-  aQueue: readonly PendingHeredoc[];
+  aQueue: HeredocQueue;
   aPrev: boolean;
   aTime: boolean;
 }
@@ -77,7 +77,7 @@ export interface ShellToken extends IToken {
 class Token implements ShellToken {
   aPos = 0;
   aStack!: Stack;
-  aQueue!: readonly PendingHeredoc[];
+  aQueue!: HeredocQueue;
   aPrev = false;
   aTime = false;
   endOffset: number;
@@ -100,7 +100,28 @@ class Token implements ShellToken {
 }
 
 const MAX_DEPTH = 200;
-const NO_HEREDOCS: readonly PendingHeredoc[] = [];
+/**
+ * The here-documents waiting for their bodies: entries [start, end) of a shared
+ * append-only array, so the states kept with every token share it and adding
+ * one is O(1) (a line may register thousands).
+ */
+export interface HeredocQueue {
+  readonly items: PendingHeredoc[];
+  readonly start: number;
+  readonly end: number;
+}
+
+const NO_HEREDOCS: HeredocQueue = { items: [], start: 0, end: 0 };
+
+function enqueue(q: HeredocQueue, h: PendingHeredoc): HeredocQueue {
+  if (q.items.length === q.end) {
+    q.items.push(h);
+    return { items: q.items, start: q.start, end: q.end + 1 };
+  }
+  // An older state adds instead: it gets a copy of its own.
+  const items = [...q.items.slice(q.start, q.end), h];
+  return { items, start: 0, end: items.length };
+}
 
 // Tokens after which a new word starts (everything else may be continued by an
 // adjacent part).
@@ -136,7 +157,7 @@ export class Scanner {
   private src = "";
   private pos = 0;
   private stack!: Stack;
-  private queue: readonly PendingHeredoc[] = NO_HEREDOCS;
+  private queue: HeredocQueue = NO_HEREDOCS;
   private prevPart = false;
   private timeWord = false;
   /** Comments seen, by offset (a re-scan may meet the same comment twice). */
@@ -184,7 +205,7 @@ export class Scanner {
   }
 
   static addHeredoc(s: ScanState, h: Omit<PendingHeredoc, "depth">): ScanState {
-    return { ...s, queue: [...s.queue, { ...h, depth: s.stack.depth }] };
+    return { ...s, queue: enqueue(s.queue, { ...h, depth: s.stack.depth }) };
   }
 
   next(): ShellToken {
@@ -809,12 +830,18 @@ export class Scanner {
 
   /** After a newline: the first here-document pending at this level has its body here. */
   private startHeredoc(): void {
-    if (!this.queue.length) return;
+    const q = this.queue;
+    if (q.start === q.end) return;
     const depth = this.stack.depth;
-    const at = this.queue.findIndex((q) => q.depth === depth);
-    if (at < 0) return;
-    const h = this.queue[at]!;
-    this.queue = this.queue.length === 1 ? NO_HEREDOCS : this.queue.filter((_, i) => i !== at);
+    let at = q.start;
+    while (at < q.end && q.items[at]!.depth !== depth) at++;
+    if (at === q.end) return;
+    const h = q.items[at]!;
+    if (at === q.start) this.queue = at + 1 === q.end ? NO_HEREDOCS : { items: q.items, start: at + 1, end: q.end };
+    else {
+      const items = q.items.slice(q.start, q.end).filter((_, i) => i !== at - q.start);
+      this.queue = { items, start: 0, end: items.length };
+    }
     const s = this.src;
     const limit = this.stack.f.limit;
     let ls = this.pos;

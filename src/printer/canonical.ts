@@ -266,6 +266,9 @@ class Canon {
           return;
         }
         this.out += "${" + (p.prefix ?? "") + p.name;
+        // Inside `${…}` a backquoted command does not unescape `\"`, even within double quotes.
+        const inDq = this.inDq;
+        this.inDq = false;
         if (p.index) {
           this.out += "[";
           this.parts(p.index.parts);
@@ -279,6 +282,7 @@ class Canon {
             this.parts(p.repl.parts);
           }
         }
+        this.inDq = inDq;
         this.out += "}";
         return;
       case "CmdSubst":
@@ -317,8 +321,16 @@ class Canon {
       if (inner.out.startsWith("(")) this.out += " ";
       this.out += inner.out;
     } else {
+      // The substitution's own lines: here-documents of the line outside wait for its end,
+      // and double quotes around it do not reach in.
+      const outer = this.pending;
+      const inDq = this.inDq;
+      this.pending = [];
+      this.inDq = false;
       this.newline();
       this.lines(stmts);
+      this.pending = outer;
+      this.inDq = inDq;
     }
     this.out += ")";
   }
