@@ -6,7 +6,7 @@
 // Expected answers are written from the spec, not from the implementation; where
 // the two disagree the test keeps the spec's answer and says `DISAGREES:`.
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";

@@ -6,14 +6,14 @@
 import assert from "node:assert/strict";
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import crypto from "node:crypto";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ensureRecallDir, listRecall, MAX_RECALL_BYTES, newRecallId, pruneRecall, RecallUnsafeError, writeRecall, type RecallMeta } from "../../src/runtime/recall.js";
 import { ensureBuilt } from "../support/build.js";
+import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RTK = join(ROOT, "bin", "rtk");
@@ -24,35 +24,12 @@ before(() => {
   ensureBuilt();
 });
 
-const made: string[] = [];
-after(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
+after(removeSandboxes);
 
-interface Box {
-  root: string;
-  cwd: string;
-  /** `$XDG_DATA_HOME/rtk/recall` */
-  recall: string;
-  env: Record<string, string>;
-}
+type Box = Sandbox;
 
 function box(): Box {
-  const root = mkdtempSync(join(tmpdir(), "rtk-recall-"));
-  made.push(root);
-  const dirs = { home: join(root, "home"), data: join(root, "data"), config: join(root, "config"), tmp: join(root, "tmp"), cwd: join(root, "cwd") };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  const env: Record<string, string> = {
-    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
-    HOME: dirs.home,
-    XDG_DATA_HOME: dirs.data,
-    XDG_CONFIG_HOME: dirs.config,
-    TMPDIR: dirs.tmp,
-    LC_ALL: "C",
-    GIT_CEILING_DIRECTORIES: root,
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
-  return { root, cwd: dirs.cwd, recall: join(dirs.data, "rtk", "recall"), env };
+  return sandbox("rtk-recall-");
 }
 
 /** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */

@@ -10,12 +10,12 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureBuilt } from "../support/build.js";
+import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RTK = join(ROOT, "bin", "rtk");
@@ -25,39 +25,12 @@ before(() => {
   ensureBuilt();
 });
 
-const made: string[] = [];
-after(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
+after(removeSandboxes);
 
-interface Box {
-  root: string;
-  cwd: string;
-  data: string;
-  tmp: string;
-  env: Record<string, string>;
-}
+type Box = Sandbox;
 
 function box(): Box {
-  const root = mkdtempSync(join(tmpdir(), "rtk-run-"));
-  made.push(root);
-  const dirs = { home: join(root, "home"), data: join(root, "data"), config: join(root, "config"), tmp: join(root, "tmp"), cwd: join(root, "cwd") };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  const env: Record<string, string> = {
-    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
-    HOME: dirs.home,
-    XDG_DATA_HOME: dirs.data,
-    XDG_CONFIG_HOME: dirs.config,
-    TMPDIR: dirs.tmp,
-    LC_ALL: "C",
-    GIT_CEILING_DIRECTORIES: root,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_AUTHOR_NAME: "t",
-    GIT_AUTHOR_EMAIL: "t@example.com",
-    GIT_COMMITTER_NAME: "t",
-    GIT_COMMITTER_EMAIL: "t@example.com",
-  };
-  return { root, cwd: dirs.cwd, data: dirs.data, tmp: dirs.tmp, env };
+  return sandbox("rtk-run-", { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" });
 }
 
 /** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
