@@ -24,24 +24,33 @@ await Promise.all([
   build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: "dist/rtk-main.cjs", format: "cjs" }),
   // Minified: the snapshot keeps the script's source, and a smaller heap starts faster.
   build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs", minify: true }),
+  build({ ...common, entryPoints: ["src/cli/run-entry.ts"], outfile: "dist/rtk-run.cjs", format: "cjs", minify: true }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", format: "esm" }),
 ]);
 chmodSync("dist/rtk.cjs", 0o755);
 
-// The snapshot only works with the Node binary that built it: record which one,
+// The snapshots only work with the Node binary that built them: record which one,
 // with the stamp's modification time set to the binary's, for the launcher to compare.
-rmSync("dist/rtk.blob", { force: true });
+// rtk.blob is the hot path (rewrite, hook); rtk-run.blob runs tools.
 rmSync("dist/rtk.blob.node", { force: true });
-const snap = spawnSync(process.execPath, ["--snapshot-blob", "dist/rtk.blob", "--build-snapshot", "dist/rtk-hot.cjs"], {
-  stdio: ["ignore", "ignore", "pipe"],
-  env: { ...process.env, RTK_DISABLED: "" },
-});
-if (snap.status === 0) {
+let built = true;
+for (const [blob, entry] of [["dist/rtk.blob", "dist/rtk-hot.cjs"], ["dist/rtk-run.blob", "dist/rtk-run.cjs"]]) {
+  rmSync(blob, { force: true });
+  const snap = spawnSync(process.execPath, ["--snapshot-blob", blob, "--build-snapshot", entry], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, RTK_DISABLED: "" },
+  });
+  if (snap.status !== 0) {
+    built = false;
+    process.stderr.write(`build: no startup snapshot ${blob} (rtk starts from the plain bundle): ${snap.stderr}\n`);
+  }
+}
+if (built) {
   writeFileSync("dist/rtk.blob.node", process.execPath + "\n");
   const { atime, mtime } = statSync(process.execPath);
   utimesSync("dist/rtk.blob.node", atime, mtime);
 } else {
   rmSync("dist/rtk.blob", { force: true });
-  process.stderr.write(`build: no startup snapshot (rtk starts from the plain bundle): ${snap.stderr}\n`);
+  rmSync("dist/rtk-run.blob", { force: true });
 }

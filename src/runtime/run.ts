@@ -3,6 +3,7 @@
 // SIGINT/SIGTERM/SIGHUP forwarded. A routed run reads both streams as they come,
 // feeds the filter line by line and prints its compact form, or the raw output
 // when the filter fails, does not recognise the output, or would not be shorter.
+import { execa } from "execa";
 import { constants as osConstants } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import type { Env } from "../config/hooks.js";
@@ -60,7 +61,6 @@ function signalForwarder(): { attach(child: { kill(sig: NodeJS.Signals): boolean
 export async function runPassthrough(argv: readonly string[], env: Env): Promise<number> {
   const signals = signalForwarder();
   try {
-    const { execa } = await import("execa");
     const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: toolEnv(env), extendEnv: false, windowsHide: true });
     signals.attach(child);
     const r = await child;
@@ -135,7 +135,6 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     if (streaming) void out.write(fd(s), ended ? raw + "\n" : raw);
   };
 
-  const { execa } = await import("execa");
   const child = execa(argv[0]!, argv.slice(1), {
     stdin: "inherit",
     stdout: "pipe",

@@ -1,0 +1,45 @@
+// The entry point built into the runtime's V8 startup snapshot: `rtk <tool> …`
+// with execa, the filters and the registry loaded before the heap is saved, so
+// a filtered run pays no bundle compile. Meta-commands load the full CLI bundle.
+// In a snapshot start, process.argv is [node, ...args].
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import v8 from "node:v8";
+import { FILTERS } from "../filters/index.js";
+import { runTool } from "../runtime/dispatch.js";
+import { runPassthrough } from "../runtime/run.js";
+import { activeRegistry, fullRegistry } from "../routes/registry.js";
+import { META_COMMANDS } from "./meta.js";
+
+// Evaluated now, kept in the heap: the modules a run needs (execa comes with runTool).
+void FILTERS.size;
+activeRegistry();
+fullRegistry();
+
+function finish(code: Promise<number>): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    });
+  }
+  code.then(
+    (c) => {
+      process.exitCode = c;
+    },
+    (err: unknown) => {
+      process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+v8.startupSnapshot.setDeserializeMainFunction(() => {
+  const argv = process.argv.slice(1);
+  const first = argv[0];
+  if (first !== undefined && !META_COMMANDS.has(first)) return finish(runTool(argv));
+  if (first === "proxy" && argv.length > 1) return finish(runPassthrough(argv.slice(1), process.env));
+  const self = process.env["RTK_SELF"];
+  const dist = self ? resolve(dirname(self), "..", "dist") : __dirname;
+  const main = join(dist, "rtk-main.cjs");
+  (createRequire(main)(main) as { run(argv: string[]): void }).run(argv);
+});
