@@ -68,7 +68,8 @@ export function groupPaths(raw: readonly string[]): string[] {
     names.sort(compareText);
     const full = names.reduce((n, name) => n + dir.length + name.length + 1, 0);
     const grouped = dir.length + 1 + names.reduce((n, name) => n + name.length + 3, 0);
-    if (names.length > 1 && grouped < full) items.push({ key: dir, lines: [dir, ...names.map((n) => `  ${n}`)] });
+    // A header line costs a token or two of its own: group only where that clearly pays.
+    if (names.length > 2 && grouped + 8 < full) items.push({ key: dir, lines: [dir, ...names.map((n) => `  ${n}`)] });
     else for (const n of names) items.push({ key: dir + n, lines: [dir + n] });
   }
   items.sort((a, b) => comparePaths(a.key, b.key));

@@ -15,11 +15,12 @@
 // their line is kept whole. Devices and lines not recognised are kept whole.
 // `dir:` headers and the blank lines between listings stay.
 //
-// Plain format: already one name per line; `-p` is added to mark dirs. Columns
+// Plain format: already one name per line and kept as the tool printed it (adding
+// `-p` would make it longer than what plain `ls` prints). Columns
 // (`-C`, `-x`, `-m`) and `--zero` pass through. Past MAX_ENTRIES entries the
 // rest is counted, with a recall handle.
-import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, given, humanSize, parseArgs, toolArgs, withFlags, type ParsedArgs } from "./common.js";
+import { omitted, type Filter, type FilterRun } from "../types.js";
+import { ErrorLines, given, humanSize, parseArgs, toolArgs, type ParsedArgs } from "./common.js";
 
 const MAX_ENTRIES = 1000;
 
@@ -63,10 +64,6 @@ function modeOf(p: ParsedArgs): LsMode {
 
 export const ls: Filter = {
   id: "ls",
-  prepare(input: FilterInput) {
-    const m = modeOf(parseArgs(toolArgs(input), SPEC));
-    return m.long || m.passThrough || m.indicators ? input.argv : withFlags(input, ["-p"]);
-  },
   start(input, { recall }): FilterRun {
     const mode = modeOf(parseArgs(toolArgs(input), SPEC));
     const err = new ErrorLines();
