@@ -13,27 +13,13 @@ import { activeRegistry, fullRegistry } from "../routes/registry.js";
 import { hookCli } from "./hook.js";
 import { readCommandArg } from "./input.js";
 import { rewriteCli } from "./rewrite.js";
+import { finish } from "./finish.js";
 
 getParser();
 activeRegistry();
 fullRegistry();
 for (const cmd of ["git status && npm test | tail -5", "FOO=1 timeout 60 npx vitest run 2>&1 | tail -30", "cat <<EOF\n$x\nEOF"]) {
   rewrite(cmd, { env: {}, warn: () => {}, cwd: "/" });
-}
-
-function finish(code: Promise<number> | number): void {
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  });
-  Promise.resolve(code).then(
-    (c) => {
-      process.exitCode = c;
-    },
-    (err: unknown) => {
-      process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
 }
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {

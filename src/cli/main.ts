@@ -1,5 +1,6 @@
 // The rtk command line: a thin dispatcher; each command lives in its own module.
 import { VERSION } from "../version.js";
+import { finish } from "./finish.js";
 import { readCommandArg } from "./input.js";
 
 const HELP = `rtk ${VERSION} — compact, faithful command output for AI coding agents
@@ -89,20 +90,5 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs the command line and sets the process exit code. */
 export function run(argv: string[]): void {
-  // A reader that stops early (`rtk … | head`) is not an error.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (e: NodeJS.ErrnoException) => {
-      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-      throw e;
-    });
-  }
-  main(argv).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  finish(main(argv));
 }

@@ -10,28 +10,12 @@ import { runTool } from "../runtime/dispatch.js";
 import { runPassthrough } from "../runtime/run.js";
 import { activeRegistry, fullRegistry } from "../routes/registry.js";
 import { META_COMMANDS } from "./meta.js";
+import { finish } from "./finish.js";
 
 // Evaluated now, kept in the heap: the modules a run needs (execa comes with runTool).
 void FILTERS.size;
 activeRegistry();
 fullRegistry();
-
-function finish(code: Promise<number>): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (e: NodeJS.ErrnoException) => {
-      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    });
-  }
-  code.then(
-    (c) => {
-      process.exitCode = c;
-    },
-    (err: unknown) => {
-      process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   const argv = process.argv.slice(1);

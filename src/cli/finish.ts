@@ -1,0 +1,19 @@
+// How every entry point ends: the command's exit code, a crash reported in one
+// line, and a reader that stops early (`rtk … | head`) not taken for an error.
+export function finish(code: number | Promise<number>): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+  Promise.resolve(code).then(
+    (c) => {
+      process.exitCode = c;
+    },
+    (err: unknown) => {
+      process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
