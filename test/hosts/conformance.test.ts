@@ -6,16 +6,13 @@
 // Expected answers are written from the spec, not from the implementation; where
 // the two disagree the test keeps the spec's answer and says `DISAGREES:`.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { ensureBuilt } from "../support/build.js";
+import { launch, type Run } from "../support/launch.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const RTK = join(ROOT, "bin", "rtk");
 const REASON = "rtk: token-optimised rewrite";
 const KIRO_LINE = (cmd: string) => `rtk: run \`${cmd}\` instead (same command, compact output)`;
 
@@ -73,54 +70,9 @@ before(() => {
 
 // ---- running the launcher ---------------------------------------------------------------
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-// A small pool: each rtk start costs a few hundred ms; a few at a time keeps the suite short.
-let running = 0;
-const waiting: (() => void)[] = [];
-async function slot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= 4) await new Promise<void>((r) => waiting.push(r));
-  running++;
-  try {
-    return await fn();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
-
-/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
-const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs/;
-
-async function rtk(args: string[], input: string | Buffer, h: Home, extraEnv: Record<string, string> = {}): Promise<Run> {
-  for (let attempt = 0; ; attempt++) {
-    const r = await rtkOnce(args, input, h, extraEnv);
-    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
-    await new Promise((res) => setTimeout(res, 300));
-  }
-}
-
-function rtkOnce(args: string[], input: string | Buffer, h: Home, extraEnv: Record<string, string>): Promise<Run> {
-  return slot(
-    () =>
-      new Promise<Run>((resolve, reject) => {
-        const env = { PATH: process.env["PATH"] ?? "", HOME: h.home, XDG_CONFIG_HOME: join(h.home, ".config"), RTK_ROUTES: "all", ...extraEnv };
-        const child = spawn(RTK, args, { cwd: h.project, env, stdio: ["pipe", "pipe", "pipe"] });
-        const out: Buffer[] = [];
-        const err: Buffer[] = [];
-        child.stdout.on("data", (c: Buffer) => out.push(c));
-        child.stderr.on("data", (c: Buffer) => err.push(c));
-        // rtk stops reading an event over 1 MiB: the rest of the write may hit a closed pipe.
-        child.stdin.on("error", () => {});
-        child.on("error", reject);
-        child.on("close", (status) => resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-        child.stdin.end(input);
-      }),
-  );
+function rtk(args: string[], input: string | Buffer, h: Home, extraEnv: Record<string, string> = {}): Promise<Run> {
+  const env = { PATH: process.env["PATH"] ?? "", HOME: h.home, XDG_CONFIG_HOME: join(h.home, ".config"), RTK_ROUTES: "all", ...extraEnv };
+  return launch(args, { cwd: h.project, env, input });
 }
 
 const hook = (host: string, input: string | Buffer, h: Home, env?: Record<string, string>) => rtk(["hook", host], input, h, env);

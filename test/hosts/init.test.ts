@@ -5,7 +5,7 @@
 // Expected files are written from the spec, not from the implementation; where
 // the two disagree the test keeps the spec's answer and says `DISAGREES:`.
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -24,11 +24,9 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { ensureBuilt } from "../support/build.js";
+import { launch, RTK, type Run } from "../support/launch.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const RTK = join(ROOT, "bin", "rtk");
 /** The launcher as hooks must name it: an absolute path. */
 const BIN = realpathSync(RTK);
 const CMD = (host: string) => `${BIN} hook ${host}`;
@@ -65,46 +63,8 @@ function put(path: string, text: string | Buffer) {
   writeFileSync(path, text);
 }
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-let running = 0;
-const waiting: (() => void)[] = [];
-async function slot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= 4) await new Promise<void>((r) => waiting.push(r));
-  running++;
-  try {
-    return await fn();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
-
-/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
-const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs/;
-
-async function rtk(b: Box, args: string[], cwd = b.project): Promise<Run> {
-  for (let attempt = 0; ; attempt++) {
-    const r = await slot(
-      () =>
-        new Promise<Run>((resolve, reject) => {
-          const env = { PATH: process.env["PATH"] ?? "", HOME: b.home, XDG_CONFIG_HOME: join(b.home, ".config"), RTK_ROUTES: "all" };
-          const child = spawn(RTK, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-          const out: Buffer[] = [];
-          const err: Buffer[] = [];
-          child.stdout.on("data", (c: Buffer) => out.push(c));
-          child.stderr.on("data", (c: Buffer) => err.push(c));
-          child.on("error", reject);
-          child.on("close", (status) => resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
-        }),
-    );
-    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
-    await new Promise((res) => setTimeout(res, 300));
-  }
+function rtk(b: Box, args: string[], cwd = b.project): Promise<Run> {
+  return launch(args, { cwd, env: { PATH: process.env["PATH"] ?? "", HOME: b.home, XDG_CONFIG_HOME: join(b.home, ".config"), RTK_ROUTES: "all" } });
 }
 
 const init = (b: Box, host: string, ...flags: string[]) => rtk(b, ["init", "--agent", host, ...flags]);
