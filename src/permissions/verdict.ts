@@ -2,7 +2,7 @@
 // allow (only when every part is allowed) > default. Never more permissive than
 // the host itself would be.
 import type * as A from "../ast/nodes.js";
-import { inputFacts } from "../rewrite/facts.js";
+import { inputFacts, type InputFacts } from "../rewrite/facts.js";
 import type { Verdict } from "../rewrite/rewrite.js";
 import { commandParts, listTexts } from "./parts.js";
 import { matchesPattern } from "./pattern.js";
@@ -35,8 +35,7 @@ export interface PermissionReport {
 
 const first = (rules: readonly string[], forms: readonly string[]) => rules.find((r) => forms.some((f) => matchesPattern(r, f))) ?? null;
 
-export function judge(script: A.Script, src: string, rules: RuleSet): PermissionReport {
-  const facts = inputFacts(script);
+export function judge(script: A.Script, src: string, rules: RuleSet, facts: InputFacts = inputFacts(script)): PermissionReport {
   const whole = src.trim();
   const parts: PartVerdict[] = commandParts(script, src).map((p) => {
     const direct = first(rules.deny, p.denyForms);

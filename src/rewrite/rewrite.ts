@@ -6,7 +6,7 @@ import type * as A from "../ast/nodes.js";
 import { applyInsertions, type Insertion } from "../printer/lossless.js";
 import type { Registry } from "../routes/registry.js";
 import { classify } from "./classify.js";
-import { inputFacts } from "./facts.js";
+import { inputFacts, type InputFacts } from "./facts.js";
 import { markUnsafe, type Exclusion, type Segment } from "./mark.js";
 
 export type Verdict = "allow" | "ask" | "deny" | "default";
@@ -21,7 +21,8 @@ export interface VerdictResult {
   detail?: unknown;
 }
 
-export type PermissionSource = (script: A.Script, src: string) => VerdictResult;
+/** The host's verdict on a parsed command; `facts` are the pipeline's own, so they are not computed twice. */
+export type PermissionSource = (script: A.Script, src: string, facts: InputFacts) => VerdictResult;
 
 export const NO_RULES: PermissionSource = () => ({ verdict: "default" });
 
@@ -60,7 +61,7 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
   const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
   const printed = insertions.length ? applyInsertions(src, insertions) : src;
   const command = printed === src ? null : printed;
-  const { verdict, detail, activeDeny } = (opts.permissions ?? NO_RULES)(script, src);
+  const { verdict, detail, activeDeny } = (opts.permissions ?? NO_RULES)(script, src, facts);
   return {
     input: src,
     parse: { ok: true },
