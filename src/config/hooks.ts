@@ -14,8 +14,6 @@ export interface HookConfig {
   transparentPrefixes: string[][];
 }
 
-export const DEFAULT_HOOK_CONFIG: HookConfig = { exclusions: [], transparentPrefixes: [] };
-
 export function loadHookConfig(env: Env, warn: (msg: string) => void, cwd: string = process.cwd()): HookConfig {
   const cfg = loadConfig(env, cwd);
   warnConfigProblems(cfg, warn);

@@ -13,8 +13,6 @@ export interface RuleSet {
   allow: readonly string[];
 }
 
-export const NO_RULE_SET: RuleSet = { deny: [], ask: [], allow: [] };
-
 export interface PartVerdict {
   text: string;
   span: [number, number];

@@ -72,13 +72,6 @@ export function given(p: ParsedArgs, short: string, long: readonly string[] = []
   return long.some((l) => p.long.has(l));
 }
 
-/** Text length of lines, each counted with its newline, the way the raw output counted them. */
-export function textSize(lines: readonly string[]): number {
-  let n = 0;
-  for (const l of lines) n += l.length + 1;
-  return n;
-}
-
 /**
  * The tool's stderr, kept whole (errors are facts) up to a memory bound; past
  * it the rest is counted and left to the recall entry.
