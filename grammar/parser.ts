@@ -98,7 +98,7 @@ export class ShellParser extends EmbeddedActionsParser {
     // Nothing of a large input stays alive until the next parse.
     this.toks = [];
     this.src = "";
-    this.scanner.reset("");
+    this.scanner.release();
     return { stmts, comments };
   }
 
@@ -271,7 +271,7 @@ export class ShellParser extends EmbeddedActionsParser {
         bang ??= b;
       }
     });
-    const st = this.OR([{ ALT: () => this.SUBRULE(this.timeClause) }, { ALT: () => this.SUBRULE(this.pipeline) }]);
+    const st = this.OR((this.alts.pipelineStmt ??= [{ ALT: () => this.SUBRULE(this.timeClause) }, { ALT: () => this.SUBRULE(this.pipeline) }]));
     const b = bang as ShellToken | null;
     if (!this.RECORDING_PHASE && b) {
       st.negated = negated;
@@ -400,21 +400,14 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY2({
       GATE: () => fn === null,
       DEF: () => {
-        this.OR2({
-          IGNORE_AMBIGUITIES: true,
-          DEF: [
-            { ALT: () => { const r = this.SUBRULE2(this.redirect); if (!this.RECORDING_PHASE) redirects.push(r); } },
-            {
-              ALT: () => {
-                const w = this.SUBRULE(this.word, { ARGS: [decl] });
-                if (!this.RECORDING_PHASE) {
-                  if (words.length === 0) decl = isDeclBuiltin(w);
-                  words.push(w);
-                }
-              },
-            },
-          ],
-        });
+        // The alternatives are built once per value of `decl` (this runs for every word).
+        const n = this.OR2({ IGNORE_AMBIGUITIES: true, DEF: decl ? this.argumentAlternatives(true) : this.argumentAlternatives(false) });
+        if (this.RECORDING_PHASE) return;
+        if (n.kind === "Redirect") redirects.push(n);
+        else {
+          if (words.length === 0) decl = isDeclBuiltin(n);
+          words.push(n);
+        }
       },
     });
     if (this.RECORDING_PHASE) return undefined as never;
@@ -428,6 +421,12 @@ export class ShellParser extends EmbeddedActionsParser {
       }
       return { kind: "SimpleCommand", span: sp(start, end), assigns, words, redirects } satisfies A.SimpleCommand;
   });
+
+  /** A redirect or an argument word; with `decl`, the word may hold `name=(…)` arrays. */
+  private argumentAlternatives(decl: boolean): IOrAlt<A.Redirect | A.Word>[] {
+    const key = decl ? "declArgument" : "argument";
+    return (this.alts[key] ??= [{ ALT: () => this.SUBRULE2(this.redirect) }, { ALT: () => this.SUBRULE(this.word, { ARGS: [decl] }) }]);
+  }
 
   private funcName(w: A.Word): string {
     const p = w.parts[0];
@@ -923,7 +922,7 @@ export class ShellParser extends EmbeddedActionsParser {
   /** The first word of a simple command: it may not begin with a reserved word. */
   private cmdWord = this.RULE("cmdWord", (): A.Word => {
     const parts: A.WordPart[] = [];
-    const first = this.SUBRULE(this.plainPart);
+    const first = this.OR(this.plainPartAlternatives());
     if (!this.RECORDING_PHASE) parts.push(first);
     this.MANY({
       GATE: () => this.adjacentPart(),
@@ -939,7 +938,7 @@ export class ShellParser extends EmbeddedActionsParser {
   /** Any word; with `decl`, `name=(…)` is an array (after declare, local, export…). */
   private word = this.RULE("word", (decl: boolean): A.Word => {
     const parts: A.WordPart[] = [];
-    const first = this.SUBRULE(this.part);
+    const first = this.OR(this.partAlternatives());
     if (!this.RECORDING_PHASE) parts.push(first);
     this.MANY({
       GATE: () => {
@@ -948,7 +947,7 @@ export class ShellParser extends EmbeddedActionsParser {
         return decl && this.LA(0).tokenType === T.AssignOp;
       },
       DEF: () => {
-        this.OR([
+        this.OR2([
           { ALT: () => { const p = this.SUBRULE2(this.part); if (!this.RECORDING_PHASE) parts.push(p); } },
           { ALT: () => { const a = this.SUBRULE(this.arrayLit); if (!this.RECORDING_PHASE) parts.push(a); } },
         ]);
@@ -960,7 +959,11 @@ export class ShellParser extends EmbeddedActionsParser {
 
   /** Any word part: a plain part or a reserved word (one rule level, not two: this runs for every word). */
   private part = this.RULE("part", (): A.WordPart => {
-    return this.OR((this.alts.part ??= [
+    return this.OR(this.partAlternatives());
+  });
+
+  private partAlternatives(): IOrAlt<A.WordPart>[] {
+    return (this.alts.part ??= [
       ...this.plainPartAlternatives(),
       {
         ALT: () => {
@@ -969,8 +972,8 @@ export class ShellParser extends EmbeddedActionsParser {
           return litOf(t.value, t.startOffset, t.end);
         },
       },
-    ]));
-  });
+    ]);
+  }
 
   private plainPart = this.RULE("plainPart", (): A.WordPart => {
     return this.OR(this.plainPartAlternatives());

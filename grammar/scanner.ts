@@ -142,6 +142,23 @@ const isSpecialParam = (c: Ch) => c !== undefined && c.length === 1 && "@*#?-$!"
 /** Whether `c` is one of `chars`; never for the end of input. */
 const oneOf = (c: Ch, chars: string) => c !== undefined && c.length === 1 && chars.includes(c);
 
+/**
+ * Per ASCII code, 0 where scanLiteral must look at the character in command mode
+ * (metacharacters, quotes, `$`, backslash, carriage return); 1 elsewhere.
+ * Codes past ASCII read undefined, which is not 0: those are plain too.
+ */
+const CMD_PLAIN = new Uint8Array(128).fill(1);
+for (const c of " \t\n;&|()<>'\"`$\\\r") CMD_PLAIN[c.charCodeAt(0)] = 0;
+
+/** The first characters of the operators of command mode (besides newline). */
+function isOperatorStart(c: Ch): c is string {
+  switch (c) {
+    case ";": case "&": case "|": case "(": case ")": case "<": case ">":
+      return true;
+  }
+  return false;
+}
+
 /** Characters that end an unquoted word in command mode. */
 function isMeta(c: Ch): boolean {
   switch (c) {
@@ -171,6 +188,11 @@ export class Scanner {
     this.prevPart = false;
     this.timeWord = false;
     this.comments = new Map();
+  }
+
+  /** Drops the source, so nothing of a large input stays alive until the next reset. */
+  release(): void {
+    this.src = "";
   }
 
   get state(): ScanState {
@@ -333,11 +355,6 @@ export class Scanner {
     const adj = !blank;
     const atWordStart = blank || !this.prevPart;
     const c = s[p];
-    // Line continuations may split an operator: bash reads `&\<newline>&` as `&&`.
-    const q1 = this.pastContinuations(p + 1, limit);
-    const c1 = q1 < limit ? s[q1] : undefined;
-    const q2 = this.pastContinuations(q1 + 1, limit);
-    const c2 = q2 < limit ? s[q2] : undefined;
     const nl = this.newlineAt(p);
     if (nl) {
       const t = this.make(T.Newline, p, p + nl, adj);
@@ -345,6 +362,29 @@ export class Scanner {
       this.stamp(t);
       return t;
     }
+    if (isOperatorStart(c)) return this.scanOperator(c, p, adj, atWordStart, limit);
+    if (atWordStart) {
+      const fd = this.ioFdAhead(p, limit);
+      if (fd) return this.make(T.IoFd, p, fd, adj, this.cooked(p, fd));
+      const name = this.assignAhead(p, limit);
+      if (name) {
+        const t = this.make(T.AssignName, p, name.end, adj, this.cooked(p, name.end));
+        this.pushFrame({ k: "aop", indexed: name.indexed, limit });
+        this.stamp(t);
+        return t;
+      }
+    }
+    return this.scanPart("cmd", adj, atWordStart, limit);
+  }
+
+  /** An operator starting with `c` at `p`. */
+  private scanOperator(c: string, p: number, adj: boolean, atWordStart: boolean, limit: number): ShellToken {
+    const s = this.src;
+    // Line continuations may split an operator: bash reads `&\<newline>&` as `&&`.
+    const q1 = this.pastContinuations(p + 1, limit);
+    const c1 = q1 < limit ? s[q1] : undefined;
+    const q2 = this.pastContinuations(q1 + 1, limit);
+    const c2 = q2 < limit ? s[q2] : undefined;
     switch (c) {
       case ";":
         if (c1 === ";") return c2 === "&" ? this.make(T.DSemiAmp, p, q2 + 1, adj) : this.make(T.DSemi, p, q1 + 1, adj);
@@ -378,25 +418,13 @@ export class Scanner {
         if (c1 === ">") return this.make(T.LessGreat, p, q1 + 1, adj);
         if (c1 === "&") return this.make(T.LessAnd, p, q1 + 1, adj);
         return this.make(T.Less, p, p + 1, adj);
-      case ">":
+      default: // ">"
         if (c1 === "(") return this.openSubst(T.ProcSubstOpen, p, q1 + 1, adj);
         if (c1 === ">") return this.make(T.DGreat, p, q1 + 1, adj);
         if (c1 === "|") return this.make(T.Clobber, p, q1 + 1, adj);
         if (c1 === "&") return this.make(T.GreatAnd, p, q1 + 1, adj);
         return this.make(T.Great, p, p + 1, adj);
     }
-    if (atWordStart) {
-      const fd = this.ioFdAhead(p, limit);
-      if (fd) return this.make(T.IoFd, p, fd, adj, this.cooked(p, fd));
-      const name = this.assignAhead(p, limit);
-      if (name) {
-        const t = this.make(T.AssignName, p, name.end, adj, this.cooked(p, name.end));
-        this.pushFrame({ k: "aop", indexed: name.indexed, limit });
-        this.stamp(t);
-        return t;
-      }
-    }
-    return this.scanPart("cmd", adj, atWordStart, limit);
   }
 
   private openSubst(type: TokenType, start: number, end: number, adj: boolean): ShellToken {
@@ -428,10 +456,16 @@ export class Scanner {
   private assignAhead(p: number, limit: number): { end: number; indexed: boolean } | null {
     const s = this.src;
     if (!isNameStart(s[p])) return null;
-    let q = this.pastContinuations(p + 1, limit);
-    while (isNameChar(s[q])) q = this.pastContinuations(q + 1, limit);
+    let q = p + 1;
+    for (;;) {
+      if (isNameChar(s[q])) q++;
+      else {
+        const after = this.pastContinuations(q, limit);
+        if (after === q) break;
+        q = after;
+      }
+    }
     const end = q;
-    const isOp = (o: number) => s[o] === "=" || (s[o] === "+" && s[this.pastContinuations(o + 1, limit)] === "=");
     if (s[q] === "[") {
       let depth = 0;
       for (; q < s.length; q++) {
@@ -447,9 +481,15 @@ export class Scanner {
         } else if (isBlank(c) || c === "\n") return null;
       }
       if (s[q] !== "]") return null;
-      return isOp(this.pastContinuations(q + 1, limit)) ? { end, indexed: true } : null;
+      return this.assignOpAt(this.pastContinuations(q + 1, limit), limit) ? { end, indexed: true } : null;
     }
-    return isOp(q) ? { end, indexed: false } : null;
+    return this.assignOpAt(q, limit) ? { end, indexed: false } : null;
+  }
+
+  /** `=` or `+=` at `o`. */
+  private assignOpAt(o: number, limit: number): boolean {
+    const s = this.src;
+    return s[o] === "=" || (s[o] === "+" && s[this.pastContinuations(o + 1, limit)] === "=");
   }
 
   private scanAssignOp(f: Extract<Frame, { k: "aop" }>): ShellToken {
@@ -614,6 +654,8 @@ export class Scanner {
     let depth = f.k === "arith" || f.k === "index" || f.k === "regex" ? f.depth : 0;
     const sep = f.k === "pword" ? f.sep : null;
     const pwordInDq = f.k === "pword" && f.inDq;
+    // The common case first: a run of characters that are plain in command mode.
+    if (mode === "cmd") while (q < limit && CMD_PLAIN[s.charCodeAt(q)] !== 0) q++;
     scan: while (q < limit) {
       const c = s[q];
       switch (mode) {
@@ -679,7 +721,7 @@ export class Scanner {
     }
     let type: TokenType = T.Lit;
     if (mode === "cmd" && atWordStart) {
-      const kw = T.KEYWORDS.get(value);
+      const kw = T.keywordOf(value);
       if (kw && !(kw === T.Time && this.timeWord) && (q >= limit || isMeta(s[q]) || this.newlineAt(q))) type = kw;
     }
     return this.make(type, start, q, adj, value);

@@ -62,6 +62,17 @@ export const KEYWORDS: ReadonlyMap<string, TokenType> = new Map([
   ["{", LBrace], ["}", RBrace], ["!", Bang], ["[[", DLBracket], ["]]", DRBracket],
 ]);
 
+/** The reserved words by their first character code, so most words are ruled out without hashing them. */
+const KEYWORDS_BY_FIRST: (readonly [string, TokenType])[][] = [];
+for (const entry of KEYWORDS) (KEYWORDS_BY_FIRST[entry[0].charCodeAt(0)] ??= []).push(entry);
+
+/** The reserved word `text` spells, if any. */
+export function keywordOf(text: string): TokenType | undefined {
+  const candidates = KEYWORDS_BY_FIRST[text.charCodeAt(0)];
+  if (candidates) for (const [word, type] of candidates) if (word === text) return type;
+  return undefined;
+}
+
 // Other word parts.
 export const Escaped = tok("Escaped", "word", [PlainPart]);
 export const SingleQuote = tok("SingleQuote", "quoted string", [PlainPart]);
