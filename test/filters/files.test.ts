@@ -42,6 +42,7 @@ import {
   lsPlainFacts,
   markers,
   normalizeIds,
+  readCompactFind,
   runPlain,
   runRtk,
   savings,
@@ -205,11 +206,11 @@ describe("the fixtures say what they should", () => {
 
   test("caps say exactly how much they hid", () => {
     const f = runRtk(["find", "vendor"], project, env);
-    assert.match(f.stdout, /… \+601 more paths \[rtk recall [0-9a-f]{7}\]\n$/);
+    assert.match(f.stdout, /\n… \+2551 more paths \[rtk recall [0-9a-f]{7}\]: vendor\/ \(1\), vendor\/pkg-00\/ \(1\), .*, \d+ more dirs\n$/);
     const g = runRtk(["grep", "-rn", "export const", "src/lib"], project, env);
-    assert.match(g.stdout, /^src\/lib\/constants\.ts\n(  \d+: .*\n){25}  … \+15 more matches \[rtk recall [0-9a-f]{7}\]$/m);
+    assert.match(g.stdout, /^src\/lib\/constants\.ts\n(  \d+: .*\n){10}  … \+30 more matches \[rtk recall [0-9a-f]{7}\]$/m);
     const all = runRtk(["grep", "-rn", "-e", "import", "-e", "export", "-e", "return", "src", "test"], project, env);
-    assert.match(all.stdout, /\n… \+\d+ more matches in \d+ more files \[rtk recall [0-9a-f]{7}\]\n$/);
+    assert.match(all.stdout, /\n… \+\d+ more matches in \d+ more files \[rtk recall [0-9a-f]{7}\]: [^ ]+ \(\d+\)(, [^ ]+ \(\d+\))*\n$/);
   });
 
   test("structured and already compact modes pass through unchanged", (t) => {
@@ -444,22 +445,24 @@ describe("in process", () => {
     assert.equal(treeEntry("3 directories, 4 files"), null);
   });
 
-  test("find groups only where it is shorter, and reads back unambiguously", () => {
+  test("find groups a directory's names on one line, and reads back unambiguously", () => {
     const names = ["./src/components/Button.tsx", "./src/components/Card.tsx", "./src/components/Header.tsx"];
-    assert.deepEqual(groupPaths([".", "./b", "./a", ...names, "./src/y.ts", "./ lead", "./x/one", "./x/two"]), [
-      ".",
-      "./ lead",
-      "a",
-      "b",
-      "src/components/",
-      "  Button.tsx",
-      "  Card.tsx",
-      "  Header.tsx",
-      "src/y.ts",
-      "x/one",
-      "x/two",
-    ]);
-    assert.deepEqual(groupPaths(["src/", "src/a", "src/b"]), ["src/", "src/a", "src/b"]);
+    const raw = [".", "./b", "./a", ...names, "./src/y.ts", "./ lead", "./x/one", "./x/two", "./x/it's", "./x/two words", "./sp ace/a", "./sp ace/b"];
+    const { lines, rest } = groupPaths(raw);
+    assert.deepEqual(lines, ["' lead'", ".", "a", "b", "'sp ace/a'", "'sp ace/b'", "src/components/ Button.tsx Card.tsx Header.tsx", "src/y.ts", "x/ it's one two", "'x/two words'"]);
+    assert.deepEqual(groupPaths(["./q/'x", "./q/a", "./q/b", "./'top"]).lines, ["''\\''top'", "q/ a b", "q/'x"]);
+    assert.deepEqual(rest, []);
+    const read = readCompactFind(lines.join("\n") + "\n");
+    assert.deepEqual([...read].sort(), raw.map((p) => (p === "." ? p : p.slice(2))).sort());
+    assert.deepEqual(groupPaths(["src/", "src/a", "src/b"]).lines, ["src/", "src/ a b"]);
+  });
+
+  test("find past its budget: the first paths in order, the rest counted by directory", () => {
+    const raw = [...Array.from({ length: 30 }, (_, i) => `./a/f${String(i).padStart(2, "0")}`), ...Array.from({ length: 40 }, (_, i) => `./b/g${String(i).padStart(2, "0")}`)];
+    const { lines, rest } = groupPaths(raw, 50);
+    assert.equal(lines.length, 2);
+    assert.equal(lines[1], `b/ ${Array.from({ length: 20 }, (_, i) => `g${String(i).padStart(2, "0")}`).join(" ")}`);
+    assert.deepEqual(rest, [["b/", 20]]);
   });
 
   test("grep lines whose file names hold separators", () => {

@@ -686,7 +686,8 @@ export function extractFacts(raw: { stdout: string; stderr: string }, sub: strin
         continue;
       }
       if ((m = /^ (?:create|delete) mode \d+ (.+)$/.exec(l)) || (m = /^ (?:rename|copy) (.+) \(\d+%\)$/.exec(l)) || (m = /^ mode change \d+ => \d+ (.+)$/.exec(l))) {
-        add("path", m[1]!);
+        // A commit's paths are what its caller staged: its facts are the hash, the branch and the counts.
+        if (sub !== "commit") add("path", m[1]!);
         continue;
       }
       if (/^CONFLICT |^Automatic merge failed|^Could not apply /.test(l)) {

@@ -1,23 +1,31 @@
 // `find`: every path, grouped by directory so a shared prefix is printed once.
 //
 // The compact form, line by line (every path find printed is recoverable):
-//   - A line at column 0 that is followed by lines indented by two spaces is a
-//     directory header `<dir>/`; each indented line `  <name>` is the path
-//     `<dir>/<name>`. The header itself is not a result: a directory find
-//     printed appears as an entry of its own parent (or as a line of its own).
-//   - Any other line at column 0 is a path as find printed it.
-//   - A leading `./` is dropped (`./src/a.ts` → `src/a.ts`); `.` stays, and so
-//     does the `./` of a name that starts with a space.
+//   - `<dir>/ <name> <name> …` stands for the paths `<dir>/<name>`, …; neither
+//     the directory nor the names hold whitespace or start with a quote. A
+//     directory find printed appears as a name of its own parent (or alone).
+//   - A line that starts with `'` is one path, quoted as a shell would
+//     (`'\''` inside for a quote): a path that holds whitespace or starts
+//     with a quote.
+//   - Any other line is a path as find printed it.
+//   - A leading `./` is dropped (`./src/a.ts` → `src/a.ts`); `.` stays.
 // Paths are sorted (directories by component, names within a directory),
-// which also makes the form independent of the file system's order. A
-// directory's entries are grouped only where that is shorter than the full
-// paths. Errors (`find: …: Permission denied`) stay on stderr. Past MAX_PATHS
-// the rest is counted, with a recall handle. Output that is not one path per
-// line (`-printf`, `-print0`, `-ls`, actions) passes through.
+// which also makes the form independent of the file system's order. Past
+// MAX_SHOWN paths (with some slack) the rest is counted, with a recall handle
+// and the directories it is in. Errors (`find: …: Permission denied`) stay on
+// stderr. Output that is not one path per line (`-printf`, `-print0`, `-ls`,
+// actions) passes through.
 import { omitted, type Filter, type FilterRun } from "../types.js";
 import { ErrorLines, compareText, comparePaths, toolArgs } from "./common.js";
 
-const MAX_PATHS = 2000;
+/** Paths shown: about what an agent takes in at a glance. */
+const MAX_SHOWN = 50;
+/** A list at most this much longer than MAX_SHOWN is shown whole. */
+const SLACK = 10;
+/** Paths held for sorting; past it, the rest is counted only. */
+const MAX_HELD = 100_000;
+/** Directories named, with their counts, in the marker. */
+const MAX_DIRS_NAMED = 40;
 
 const OTHER_OUTPUT = new Set(["-printf", "-fprintf", "-print0", "-fprint", "-fprint0", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir", "-delete", "--help", "--version", "-help", "-version"]);
 
@@ -27,31 +35,47 @@ export const find: Filter = {
     const skip = toolArgs(input).some((a) => OTHER_OUTPUT.has(a));
     const err = new ErrorLines();
     const paths: string[] = [];
-    let hidden = 0;
+    let unheld = 0;
     return {
       line(stream, text) {
         if (stream === "err") return err.add(text);
         if (skip) return;
-        if (paths.length >= MAX_PATHS) hidden++;
+        if (paths.length >= MAX_HELD) unheld++;
         else paths.push(text);
       },
       end() {
         if (skip || !paths.length) return null;
-        const lines = groupPaths(paths);
-        if (hidden) lines.push(omitted(hidden, "paths", recall));
+        const total = paths.length + unheld;
+        const { lines, rest } = groupPaths(paths, total > MAX_SHOWN + SLACK ? MAX_SHOWN : Infinity);
+        const hidden = total - (paths.length - rest.reduce((n, [, c]) => n + c, 0));
+        if (hidden) {
+          const named = rest.slice(0, MAX_DIRS_NAMED).map(([dir, n]) => `${dir} (${n})`);
+          const more = rest.length - named.length;
+          const where = named.length ? `: ${named.join(", ")}${more ? `, ${more} more dirs` : ""}` : "";
+          lines.push(omitted(hidden, "paths", recall) + where);
+        }
         return { stdout: lines.join("\n") + "\n", stderr: err.text(recall) };
       },
     };
   },
 };
 
-/** The grouped form of a list of paths (see the comment at the top). */
-export function groupPaths(raw: readonly string[]): string[] {
+/** One path as a line of its own: quoted when it could be read as a group or holds whitespace. */
+function alonePath(path: string): string {
+  return /\s/.test(path) || path.startsWith("'") ? `'${path.replace(/'/g, "'\\''")}'` : path;
+}
+
+const PLAIN = /^[^\s']\S*$/;
+
+/**
+ * The grouped form of a list of paths (see the comment at the top), showing
+ * at most `max` of them in order; `rest` counts the others by directory.
+ */
+export function groupPaths(raw: readonly string[], max = Infinity): { lines: string[]; rest: [string, number][] } {
   const groups = new Map<string, string[]>();
   const alone: string[] = [];
   for (const r of raw) {
-    // `./ x` keeps its `./`: a path must not start with the indentation of an entry.
-    const path = r.startsWith("./") && r.length > 2 && r[2] !== " " ? r.slice(2) : r;
+    const path = r.startsWith("./") && r.length > 2 ? r.slice(2) : r;
     const slash = path.lastIndexOf("/");
     // Start points (`.`, `src/`, `/`) and top-level names have no directory to share.
     if (slash < 0 || slash === path.length - 1) {
@@ -63,15 +87,30 @@ export function groupPaths(raw: readonly string[]): string[] {
     if (names) names.push(path.slice(slash + 1));
     else groups.set(dir, [path.slice(slash + 1)]);
   }
-  const items: { key: string; lines: string[] }[] = alone.map((p) => ({ key: p, lines: [p] }));
+  const items: { key: string; dir: string; names: string[] }[] = alone.map((p) => ({ key: p, dir: "", names: [p] }));
   for (const [dir, names] of groups) {
     names.sort(compareText);
-    const full = names.reduce((n, name) => n + dir.length + name.length + 1, 0);
-    const grouped = dir.length + 1 + names.reduce((n, name) => n + name.length + 3, 0);
-    // A header line costs a token or two of its own: group only where that clearly pays.
-    if (names.length > 2 && grouped + 8 < full) items.push({ key: dir, lines: [dir, ...names.map((n) => `  ${n}`)] });
-    else for (const n of names) items.push({ key: dir + n, lines: [dir + n] });
+    const plain = PLAIN.test(dir) ? names.filter((n) => PLAIN.test(n)) : [];
+    if (plain.length >= 2) items.push({ key: dir, dir, names: plain });
+    for (const n of names) if (plain.length < 2 || !PLAIN.test(n)) items.push({ key: dir + n, dir: "", names: [dir + n] });
   }
   items.sort((a, b) => comparePaths(a.key, b.key));
-  return items.flatMap((i) => i.lines);
+  const lines: string[] = [];
+  const rest = new Map<string, number>();
+  let budget = max;
+  for (const item of items) {
+    const shown = item.names.slice(0, Math.max(0, budget));
+    budget -= shown.length;
+    if (shown.length) lines.push(item.dir ? `${item.dir} ${shown.join(" ")}` : alonePath(shown[0]!));
+    if (shown.length < item.names.length) {
+      const where = item.dir || parentOf(item.names[0]!);
+      rest.set(where, (rest.get(where) ?? 0) + item.names.length - shown.length);
+    }
+  }
+  return { lines, rest: [...rest] };
+}
+
+function parentOf(path: string): string {
+  const slash = path.replace(/\/+$/, "").lastIndexOf("/");
+  return slash < 0 ? "./" : path.slice(0, slash + 1);
 }

@@ -22,8 +22,14 @@ import { omitted, type Filter, type FilterInput, type FilterRun } from "../types
 import { ErrorLines, comparePaths, cutLine, given, parseArgs, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
 
 const MAX_LINE = 300;
-const MAX_PER_FILE = 25;
-const MAX_TOTAL = 250;
+/** Lines shown in all: an agent reads the first of them and the list of the other files. */
+const MAX_TOTAL = 40;
+/** Lines kept of one file (and shown when the budget allows). */
+const MAX_PER_FILE = 10;
+/** Files held with their lines; past it, files are counted only. */
+const MAX_FILES_HELD = 5000;
+/** Files named, with their match counts, in the marker of the files past the budget. */
+const MAX_FILES_NAMED = 100;
 
 const GREP_SPEC: OptionSpec = {
   shortWithValue: "efmABCdD",
@@ -139,7 +145,8 @@ export const grep: Filter = {
       const context = h.sep === "-";
       let g = groups.get(h.file);
       if (!g) {
-        if (shown >= MAX_TOTAL) {
+        // Past MAX_FILES_HELD files, the rest are counted only (memory stays bounded).
+        if (groups.size >= MAX_FILES_HELD) {
           if (h.file !== lastHiddenFile) hidden.files++;
           lastHiddenFile = h.file;
           if (context) hidden.context++;
@@ -149,13 +156,12 @@ export const grep: Filter = {
         g = { lines: [], hiddenMatches: 0, hiddenContext: 0 };
         groups.set(h.file, g);
       }
-      if (g.lines.length >= MAX_PER_FILE || shown >= MAX_TOTAL) {
+      if (g.lines.length >= MAX_PER_FILE) {
         if (context) g.hiddenContext++;
         else g.hiddenMatches++;
         return;
       }
       g.lines.push(render(h));
-      shown++;
     };
 
     return {
@@ -184,12 +190,33 @@ export const grep: Filter = {
         if (mode.passThrough || (!groups.size && !single.length && !others.length && !hidden.files)) return null;
         const out: string[] = [];
         const files = [...groups.keys()].sort((a, b) => comparePaths(display(a), display(b)));
+        // The budget goes to files in path order; the files past it are named with their counts.
+        let budget = MAX_TOTAL;
+        const rest = { matches: hidden.matches, context: hidden.context, files: [] as string[] };
         for (const f of files) {
           const g = groups.get(f)!;
-          out.push(display(f), ...g.lines.map((l) => `  ${l}`));
-          if (g.hiddenMatches || g.hiddenContext) out.push(`  ${omitted(g.hiddenMatches, what(g.hiddenMatches, g.hiddenContext), recall)}`);
+          if (budget <= 0) {
+            const matches = g.lines.filter(isMatchLine).length + g.hiddenMatches;
+            rest.matches += matches;
+            rest.context += g.lines.length + g.hiddenMatches + g.hiddenContext - matches;
+            rest.files.push(`${display(f)} (${matches})`);
+            continue;
+          }
+          const shown = g.lines.slice(0, Math.max(budget, firstBlockEnd(g.lines)));
+          budget -= shown.length;
+          const cutMatches = g.lines.slice(shown.length).filter(isMatchLine).length;
+          const hiddenMatches = g.hiddenMatches + cutMatches;
+          const hiddenContext = g.hiddenContext + g.lines.length - shown.length - cutMatches;
+          out.push(display(f), ...shown.map((l) => `  ${l}`));
+          if (hiddenMatches || hiddenContext) out.push(`  ${omitted(hiddenMatches, what(hiddenMatches, hiddenContext), recall)}`);
         }
-        if (hidden.files) out.push(omitted(hidden.matches, `${what(hidden.matches, hidden.context)} in ${hidden.files} more ${hidden.files === 1 ? "file" : "files"}`, recall));
+        const restFiles = rest.files.length + hidden.files;
+        if (restFiles) {
+          const named = rest.files.slice(0, MAX_FILES_NAMED);
+          const unnamed = restFiles - named.length;
+          const list = named.join(", ") + (unnamed ? `, ${unnamed} more` : "");
+          out.push(`${omitted(rest.matches, `${what(rest.matches, rest.context)} in ${restFiles} more ${restFiles === 1 ? "file" : "files"}`, recall)}: ${list}`);
+        }
         out.push(...single);
         if (single_.matches || single_.context) out.push(omitted(single_.matches, what(single_.matches, single_.context), recall));
         out.push(...others);
@@ -204,6 +231,27 @@ export const grep: Filter = {
     }
   },
 };
+
+/**
+ * A file that gets any of the budget shows at least its first match, with the
+ * context lines around it: the count of lines up to the end of that block.
+ */
+function firstBlockEnd(lines: readonly string[]): number {
+  const first = lines.findIndex(isMatchLine);
+  if (first < 0) return lines.length;
+  let end = first + 1;
+  while (end < lines.length && !isMatchLine(lines[end]!) && lineNumber(lines[end]!) === lineNumber(lines[end - 1]!) + 1) end++;
+  return end;
+}
+
+function lineNumber(l: string): number {
+  return Number(/^\d+/.exec(l)?.[0] ?? -1);
+}
+
+/** A rendered match line (`12: text`), as against a context line (`12- text`). */
+function isMatchLine(l: string): boolean {
+  return /^\d+:/.test(l);
+}
 
 function what(matches: number, context: number): string {
   if (!context) return matches === 1 ? "match" : "matches";

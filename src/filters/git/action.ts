@@ -1,8 +1,10 @@
 // `git add/commit/push/pull/fetch/branch/stash/checkout/switch/merge/rebase`.
 // Success: one summary line on stdout with the essentials — the commit and its
-// branch, the refs that moved and where, what a merge brought (counts and
-// paths) — and the lines that are not chatter kept as they are, on the stream
-// they came from. Progress, transfer statistics and advice go. Failure (exit
+// branch, the refs that moved and where, what a merge or pull brought (counts
+// and paths; a commit's own paths are what the caller just staged, so a commit
+// keeps its counts only) — and the lines that are not chatter kept as they
+// are, on the stream they came from. Progress, transfer statistics, advice and
+// a hosting service's "create a merge/pull request" hint go. Failure (exit
 // ≠ 0): every line git printed except progress, on its own stream.
 import { linesText, omitted, type CompactOutput, type Filter, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
 import { startHistory } from "./history.js";
@@ -66,6 +68,7 @@ function render(lines: readonly Line[]): CompactOutput {
 function chatter(text: string): boolean {
   return (
     text.trim() === "" ||
+    /^remote:\s*$/.test(text) ||
     isProgress(text) ||
     /^hint: (?:Disable this message with|Turn this message off by running$|"git config advice\.)/.test(text) ||
     /^Turn off this advice by setting config variable advice\./.test(text)
@@ -80,6 +83,8 @@ function failure(lines: readonly Line[]): Line[] {
 const REF = /^ ([ +*=!t-]) (\[[^\]]+\]|\S+)\s+(\S+)(?:\s+->\s+(\S+))?(?:\s+\((.+)\))?$/;
 /** A diffstat line: ` path | 3 ++-`, ` img.png | Bin 0 -> 3 bytes`. */
 const STAT = /^ (.+?) +\| +(?:\d+(?: [+-]+)?|Bin(?: .*)?)$/;
+/** What GitLab, GitHub, Bitbucket and Gitea print after a push of a branch: a link to open a request follows. */
+const REQUEST_HINT = /^remote: +(?:To create a merge request for .+, visit:|Create a pull request for '.+' on GitHub by visiting:|Create pull request for .+:|Create a new pull request for '.+':)\s*$/;
 const STAT_SUMMARY = /^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?$/;
 
 interface Remote {
@@ -114,9 +119,19 @@ function success(input: FilterInput, sub: string, lines: readonly Line[], recall
     if (note) notes.push(note);
     s.paths.set(path, notes);
   };
+  let requestHint = false;
   for (const l of lines) {
     const t = l.text;
     let m: RegExpExecArray | null;
+    // The link that follows a hosting service's request hint.
+    if (requestHint) {
+      requestHint = false;
+      if (/^remote: +\S+:\/\/\S+\s*$/.test(t)) continue;
+    }
+    if (REQUEST_HINT.test(t)) {
+      requestHint = true;
+      continue;
+    }
     // The advice git prints on entering a detached HEAD, up to the line saying where HEAD is.
     if (detachedAdvice) {
       if (!/^HEAD is now at /.test(t)) continue;
@@ -192,6 +207,7 @@ function success(input: FilterInput, sub: string, lines: readonly Line[], recall
     }
   }
   if (status) flushStatus(input, status, kept, recall);
+  if (sub === "commit") s.paths.clear();
   const line = summaryLine(s, recall);
   if (line !== null) kept.splice(summaryAt < 0 ? kept.length : summaryAt, 0, { stream: "out", text: line });
   return kept;
