@@ -297,6 +297,20 @@ describe("edge shapes, fed to the filters directly", () => {
 
   const cases: { name: string; filter: Filter; argv: string[]; out: string[]; err?: string[]; exit?: number; expect: string | null }[] = [
     {
+      name: "status: paths apart by spaces, a path that holds one quoted",
+      filter: gitStatus,
+      argv: ["git", "status"],
+      out: ["On branch main", "Changes to be committed:", '  (use "git restore --staged <file>..." to unstage)', "\trenamed:    my notes.txt -> notes/my notes.txt", "", "Untracked files:", "\ta b.txt", '\t"caf\\303\\251.txt"', "\tz.txt"],
+      expect: '* main\n+ staged (1): "my notes.txt" -> "notes/my notes.txt" (renamed)\n? untracked (3): "a b.txt" "caf\\303\\251.txt" z.txt\n',
+    },
+    {
+      name: "a log whose blank message lines are not indented (made by another tool) keeps commits apart from bodies",
+      filter: gitLog,
+      argv: ["git", "log"],
+      out: ["commit abc1230a", "Author: Ann <a@x>", "Date:   Mon Mar 10 10:00:00 2026 +0000", "", "    fix: one", "", "    More words.", "", "commit abc1230b", "Author: Ann <a@x>", "Date:   Mon Mar 10 10:00:00 2026 +0000", "", "    fix: two", "", "    Closes #4"],
+      expect: "abc1230a 2026-03-10 Ann: fix: one\nabc1230b 2026-03-10 Ann: fix: two\n  Closes #4\n… +1 more message body lines [rtk recall abcdef0]\n",
+    },
+    {
       name: "a missing newline at the end stays with its line",
       filter: gitDiff,
       argv: ["git", "diff"],

@@ -44,7 +44,8 @@ interface Commit {
 
 const COMMIT = /^commit ([0-9a-f]{7,64})(?:[ \t](.+))?$/;
 
-type State = "patch" | "header" | "message" | "tagHeader" | "tagMessage";
+/** `messageGap`: an empty line after message lines; an indented line next continues the message. */
+type State = "patch" | "header" | "message" | "messageGap" | "tagHeader" | "tagMessage";
 
 export class CommitStream {
   private state: State = "patch";
@@ -83,7 +84,16 @@ export class CommitStream {
       case "tagHeader":
         return this.headerLine(text);
       case "message":
-        if (text.startsWith("    ")) return this.messageLine(text.slice(4));
+      case "messageGap":
+        if (text.startsWith("    ")) {
+          this.state = "message";
+          return this.messageLine(text.slice(4));
+        }
+        // git indents a message's blank lines too, but logs made by other tools may not.
+        if (text === "" && this.state === "message") {
+          this.state = "messageGap";
+          return;
+        }
         this.finishCommit();
         this.state = "patch";
         if (text === "") return;

@@ -1,6 +1,9 @@
 // `git status` (long format): the branch and its upstream, any operation in
 // progress, and every staged, unstaged, conflicted and untracked path with its
-// state. Hint lines and blank lines go. Anything not recognised is kept as it is.
+// state, one line per group: `~ modified (2): a.ts src/b.ts` (paths apart by a
+// space: git quotes a path that holds one; a state other than the usual one
+// follows its path in parentheses). Hint lines and blank lines go. Anything
+// not recognised is kept as it is.
 import { omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
 import { HELD_BYTES, subcommandArgs } from "./shared.js";
 
@@ -148,15 +151,21 @@ function upstreamOf(t: string): string | null {
 
 /** One path line of a section: `modified:   a.txt` → `a.txt`, `new file:   b` → `b (new)`. */
 function entry(section: Group, line: string): string {
-  if (section === "untracked" || section === "ignored") return line;
+  if (section === "untracked" || section === "ignored") return quoted(line);
   const m = /^([a-z ]+):\s+(.*)$/.exec(line);
-  if (!m || !(m[1]! in STATES)) return line;
+  if (!m || !(m[1]! in STATES)) return quoted(line);
   const state = STATES[m[1]!]!;
-  const path = m[2]!;
+  const path = m[2]!.split(" -> ").map(quoted).join(" -> ");
   return state ? `${path} (${state})` : path;
+}
+
+/** A path that holds whitespace, quoted as git quotes paths (it leaves these bare in this format). */
+function quoted(path: string): string {
+  if (!/\s/.test(path) || /^".*"$/.test(path)) return path;
+  return `"${path.replace(/["\\]/g, "\\$&")}"`;
 }
 
 function groupLine(g: Group, items: { shown: string[]; count: number }, recall: RecallRef): string {
   const more = items.count - items.shown.length;
-  return `${GROUP_TITLE[g]} (${items.count}): ${items.shown.join(", ")}${more ? ` ${omitted(more, g === "untracked" ? "untracked paths" : "paths", recall)}` : ""}`;
+  return `${GROUP_TITLE[g]} (${items.count}): ${items.shown.join(" ")}${more ? ` ${omitted(more, g === "untracked" ? "untracked paths" : "paths", recall)}` : ""}`;
 }
