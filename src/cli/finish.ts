@@ -1,3 +1,5 @@
+import { writeFd } from "./out.js";
+
 // How every entry point ends: the command's exit code, a crash reported in one
 // line, and a reader that stops early (`rtk … | head`) not taken for an error.
 export function finish(code: number | Promise<number>): void {
@@ -13,6 +15,27 @@ export function finish(code: number | Promise<number>): void {
     },
     (err: unknown) => {
       process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+/**
+ * The end of a hot-path command (`rewrite`, `hook`), which writes with
+ * writeFd: the exit code, and a crash in one line, without building the
+ * stdio streams.
+ */
+export function settle(code: number | Promise<number>): void {
+  if (typeof code === "number") {
+    process.exitCode = code;
+    return;
+  }
+  code.then(
+    (c) => {
+      process.exitCode = c;
+    },
+    (err: unknown) => {
+      writeFd(2, `rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;
     },
   );

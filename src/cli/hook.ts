@@ -2,6 +2,7 @@
 // time limit), prints only the host's answer on stdout.
 import { HOOK_ADAPTERS } from "../hosts/index.js";
 import { MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
+import { writeFd } from "./out.js";
 
 const READ_TIMEOUT_MS = 5000;
 
@@ -9,7 +10,7 @@ export async function hookCli(args: string[]): Promise<number> {
   const name = args[0];
   const adapter = name ? HOOK_ADAPTERS.get(name) : undefined;
   if (!adapter) {
-    process.stderr.write(`rtk hook: unknown host \`${name ?? ""}\` (known: ${[...HOOK_ADAPTERS.keys()].join(", ")}); the command runs unchanged\n`);
+    writeFd(2, `rtk hook: unknown host \`${name ?? ""}\` (known: ${[...HOOK_ADAPTERS.keys()].join(", ")}); the command runs unchanged\n`);
     return 0;
   }
   const input = await readStdin(MAX_EVENT_BYTES + 1, READ_TIMEOUT_MS);
@@ -17,12 +18,12 @@ export async function hookCli(args: string[]): Promise<number> {
   const warn = (msg: string) => {
     if (warned) return;
     warned = true;
-    process.stderr.write(msg + "\n");
+    writeFd(2, msg + "\n");
   };
   const { answer } = input === null ? { answer: adapter.passThrough } : runHook(adapter, input, process.env, warn);
   if (input === null) warn(`rtk hook ${adapter.name}: event too large or not received in time; the command runs unchanged`);
-  if (answer.stdout) process.stdout.write(answer.stdout);
-  if (answer.stderr) process.stderr.write(answer.stderr + "\n");
+  if (answer.stdout) writeFd(1, answer.stdout);
+  if (answer.stderr) writeFd(2, answer.stderr + "\n");
   return answer.exitCode;
 }
 

@@ -13,7 +13,7 @@ import { activeRegistry, fullRegistry } from "../routes/registry.js";
 import { hookCli } from "./hook.js";
 import { readCommandArg } from "./input.js";
 import { rewriteCli } from "./rewrite.js";
-import { finish } from "./finish.js";
+import { settle } from "./finish.js";
 
 getParser();
 activeRegistry();
@@ -25,8 +25,8 @@ for (const cmd of ["git status && npm test | tail -5", "FOO=1 timeout 60 npx vit
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   const argv = process.argv.slice(1);
   const [cmd, ...rest] = argv;
-  if (cmd === "rewrite") return finish(rewriteCli(rest, readCommandArg));
-  if (cmd === "hook") return finish(hookCli(rest));
+  if (cmd === "rewrite") return settle(rewriteCli(rest, readCommandArg));
+  if (cmd === "hook") return settle(hookCli(rest));
   // The launcher says where it is; the snapshot's own idea of its folder dates from its build.
   const self = process.env["RTK_SELF"];
   const dist = self ? resolve(dirname(self), "..", "dist") : __dirname;

@@ -3,34 +3,35 @@
 // how to hand it back (0 allow, 1 nothing to do, 2 deny, 3 ask).
 import mri from "mri";
 import { resultJson, rewrite, UnknownHostError } from "../api.js";
+import { writeFd } from "./out.js";
 
 export function rewriteCli(args: string[], read: (arg: string) => string): number {
   const opts = mri(args, { boolean: ["json"], string: ["host"] });
   // mri drops a lone "-" (read the command from stdin): keep it.
   const positional = opts._.length ? opts._.map(String) : args.includes("-") ? ["-"] : [];
   if (positional.length !== 1) {
-    process.stderr.write('usage: rtk rewrite [--json] [--host <name>] "<command>"   (or - to read stdin)\n');
+    writeFd(2, 'usage: rtk rewrite [--json] [--host <name>] "<command>"   (or - to read stdin)\n');
     return 1;
   }
   let src: string;
   try {
     src = read(positional[0]!);
   } catch (e) {
-    process.stderr.write(`rtk: cannot read the command: ${(e as Error).message}\n`);
+    writeFd(2, `rtk: cannot read the command: ${(e as Error).message}\n`);
     return 1;
   }
   let r;
   try {
-    r = rewrite(src, { host: opts["host"] as string | undefined });
+    r = rewrite(src, { host: opts["host"] as string | undefined, warn: (m) => writeFd(2, m + "\n") });
   } catch (e) {
     if (!(e instanceof UnknownHostError)) throw e;
-    process.stderr.write(`rtk: ${e.message}\n`);
+    writeFd(2, `rtk: ${e.message}\n`);
     return 1;
   }
   if (opts["json"]) {
-    process.stdout.write(JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
+    writeFd(1, JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
   } else if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {
-    process.stdout.write(r.command);
+    writeFd(1, r.command);
   }
   return r.exitCode;
 }
