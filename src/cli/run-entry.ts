@@ -11,11 +11,14 @@ import { runPassthrough } from "../runtime/run.js";
 import { activeRegistry, fullRegistry } from "../routes/registry.js";
 import { META_COMMANDS } from "./meta.js";
 import { finish } from "./finish.js";
+import { warmUpRun } from "./warm-run.js";
 
 // Evaluated now, kept in the heap: the modules a run needs (execa comes with runTool).
 void FILTERS.size;
 activeRegistry();
 fullRegistry();
+// The loop runs out before the heap is saved: the warm-up's run ends first.
+void warmUpRun().catch(() => {});
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   const argv = process.argv.slice(1);
