@@ -79,11 +79,27 @@ const bench: Bench = async (ctx) => {
         area.row([c.label, duration(r.a.median), duration(r.b.median), sig(r.ratio)], area.check(c.label, r.ratio, "×", { max: 1.15 }));
         area.figure(c.label, { rtk: r.a, node: r.b, ratio: r.ratio });
       }
-      area.note(`${rounds} rounds each, alternated A B A B … after 3 untimed; hooks run the launcher, which starts Node from the startup snapshot`);
+      // The floor of any snapshot start: Node restoring a user-land snapshot that holds nothing.
+      const floor = emptySnapshot(home);
+      if (floor) {
+        const r = alternate({ label: "empty snapshot", argv: [process.execPath, "--snapshot-blob", floor], env, cwd: home }, node, { warmupRounds: 3, rounds });
+        area.row(["reference: an empty user-land snapshot", duration(r.a.median), duration(r.b.median), sig(r.ratio)]);
+        area.figure("empty snapshot", { snapshot: r.a, node: r.b, ratio: r.ratio });
+      } else area.note("no empty snapshot could be built here: its reference row is left out");
+      area.note(`${rounds} rounds each, alternated A B A B … after 3 untimed; hooks run the launcher, which starts Node from the startup snapshot; the reference row is what restoring any snapshot costs before rtk's own heap and work`);
     });
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 };
+
+/** A startup snapshot of nothing, built by this Node binary; null when it cannot be built. */
+function emptySnapshot(dir: string): string | null {
+  const script = join(dir, "empty-snapshot.js");
+  const blob = join(dir, "empty.blob");
+  writeFileSync(script, "require('v8').startupSnapshot.setDeserializeMainFunction(() => {});\n");
+  const r = spawnSync(process.execPath, ["--snapshot-blob", blob, "--build-snapshot", script], { stdio: "ignore" });
+  return r.status === 0 ? blob : null;
+}
 
 export default bench;
