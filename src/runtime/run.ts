@@ -121,11 +121,11 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     failed = true;
   }
   const fd = (s: Stream): 1 | 2 => (s === 0 ? 1 : 2);
-  const feed = (s: Stream, raw: string, ended: boolean) => {
+  const feed = (s: Stream, raw: string, ended: boolean, plain: boolean) => {
     if (passing) return;
     if (!failed && run) {
       try {
-        run.line(s === 0 ? "out" : "err", stripAnsi(terminalLine(raw)));
+        run.line(s === 0 ? "out" : "err", plain ? raw : stripAnsi(terminalLine(raw)));
         return;
       } catch {
         failed = true;
@@ -148,7 +148,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     windowsHide: true,
   });
   signals.attach(child);
-  const splitters = [new LineSplitter((l, e) => feed(0, l, e)), new LineSplitter((l, e) => feed(1, l, e))];
+  const splitters = [new LineSplitter((l, e, p) => feed(0, l, e, p)), new LineSplitter((l, e, p) => feed(1, l, e, p))];
   const onData = (s: Stream) => (b: Buffer) => {
     if (passing) return void out.write(fd(s), b);
     if (!capture.add(s, b)) {
@@ -225,33 +225,44 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
 /** Past this, a line without its end is handed over in pieces (a 100 MB line must not be held). */
 const MAX_LINE = 1 << 20;
 
-/** Splits a byte stream into lines; `ended` says whether the line had its newline. */
+/**
+ * Splits a byte stream into lines; `ended` says whether the line had its
+ * newline, `plain` that it holds no CR and no escape byte (most chunks hold
+ * none, and a byte search per chunk is cheaper than two searches per line).
+ */
 class LineSplitter {
   private decoder = new StringDecoder("utf8");
   private carry = "";
+  private carryPlain = true;
 
-  constructor(private readonly emit: (line: string, ended: boolean) => void) {}
+  constructor(private readonly emit: (line: string, ended: boolean, plain: boolean) => void) {}
 
   push(b: Buffer): void {
+    const plain = b.indexOf(0x0d) < 0 && b.indexOf(0x1b) < 0 && b.indexOf(0x9b) < 0;
     const text = this.carry + this.decoder.write(b);
     let start = 0;
+    let linePlain = plain && this.carryPlain;
     for (;;) {
       const nl = text.indexOf("\n", start);
       if (nl < 0) break;
-      this.emit(text.slice(start, nl), true);
+      this.emit(text.slice(start, nl), true, linePlain);
+      linePlain = plain;
       start = nl + 1;
     }
     this.carry = text.slice(start);
+    this.carryPlain = linePlain;
     if (this.carry.length > MAX_LINE) {
-      this.emit(this.carry, false);
+      this.emit(this.carry, false, this.carryPlain);
       this.carry = "";
+      this.carryPlain = true;
     }
   }
 
   end(): void {
     const rest = this.carry + this.decoder.end();
-    if (rest) this.emit(rest, false);
+    if (rest) this.emit(rest, false, false);
     this.carry = "";
+    this.carryPlain = true;
   }
 }
 

@@ -10,9 +10,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import fc from "fast-check";
 import { gitAction } from "../../src/filters/git/action.js";
 import { gitDiff } from "../../src/filters/git/diff.js";
 import { gitLog } from "../../src/filters/git/log.js";
+import { distinctPrefixLength, isCommitLine } from "../../src/filters/git/shared.js";
 import { gitStatus } from "../../src/filters/git/status.js";
 import type { Filter } from "../../src/filters/types.js";
 import {
@@ -413,4 +415,37 @@ test("a hunk of huge lines keeps its memory bounded", () => {
   const out = r.end(0)!.stdout;
   assert.ok(Buffer.byteLength(out) < 2 * 1024 * 1024, `${Buffer.byteLength(out)} bytes`);
   assert.match(out, /… \+59 more lines of this hunk \(\+29 -30\) \[rtk recall abcdef0\]/);
+});
+
+describe("hash helpers on every line of a huge log", () => {
+  test("isCommitLine says what /^commit [0-9a-f]{7,64}\\b/ says", () => {
+    const re = /^commit [0-9a-f]{7,64}\b/;
+    const piece = fc.constantFrom("commit ", "commi", "a", "f", "0", "9", "g", "A", "_", " ", "(", "\t", "é");
+    const hexRun = fc.integer({ min: 0, max: 70 }).map((n) => "ab12cd9".repeat(11).slice(0, n));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), hexRun, fc.array(piece, { maxLength: 4 }), (pre, hex, post) => {
+        const line = (pre.length % 2 ? "commit " : pre.join("")) + hex + post.join("");
+        assert.equal(isCommitLine(line), re.test(line), JSON.stringify(line));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("distinctPrefixLength: the shortest length (at least the minimum) at which the distinct hashes differ", () => {
+    const hash = fc.array(fc.constantFrom("0", "1", "a"), { minLength: 1, maxLength: 12 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(fc.array(hash, { maxLength: 12 }), fc.integer({ min: 1, max: 9 }), (hashes, min) => {
+        // Sorted, neighbours share the longest prefixes: one more character tells them apart.
+        const sorted = [...new Set(hashes)].sort();
+        let lcp = -1;
+        for (let i = 1; i < sorted.length; i++) {
+          let k = 0;
+          while (k < sorted[i - 1]!.length && sorted[i - 1]![k] === sorted[i]![k]) k++;
+          lcp = Math.max(lcp, k);
+        }
+        assert.equal(distinctPrefixLength(hashes, min), Math.max(min, lcp + 1));
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

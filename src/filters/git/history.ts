@@ -4,7 +4,7 @@
 import { linesText, omitted, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
 import { CommitStream, type BodyPolicy } from "./commits.js";
 import { DiffBody } from "./diff-body.js";
-import { Held, optionArgs, subcommandArgs } from "./shared.js";
+import { Held, isCommitLine, optionArgs, subcommandArgs } from "./shared.js";
 
 export interface HistoryOptions {
   body: BodyPolicy;
@@ -76,7 +76,7 @@ export function startHistory(recall: RecallRef, opts: HistoryOptions): FilterRun
           aborted = true;
         }
         over.lines++;
-        if (/^commit [0-9a-f]{7,64}\b/.test(text)) over.commits++;
+        if (isCommitLine(text)) over.commits++;
         if (text.startsWith("diff --")) over.files++;
         return;
       }

@@ -102,23 +102,43 @@ export class Held {
 
   lines(): string[] {
     const hashes = this.items.filter((i): i is CommitItem => typeof i !== "string").map((i) => i.hash);
-    const len = Math.max(this.abbrev, distinctPrefixLength(hashes));
+    const len = distinctPrefixLength(hashes, this.abbrev);
     return this.items.map((i) => (typeof i === "string" ? i : i.hash.slice(0, len) + i.rest));
   }
 }
 
-/** The shortest prefix length that tells every hash of the list apart. */
-export function distinctPrefixLength(hashes: readonly string[]): number {
-  const sorted = [...new Set(hashes)].sort();
-  let len = 0;
-  for (let i = 1; i < sorted.length; i++) {
-    const a = sorted[i - 1]!;
-    const b = sorted[i]!;
-    let k = 0;
-    while (k < a.length && a[k] === b[k]) k++;
-    len = Math.max(len, k + 1);
-  }
-  return len;
+/** The shortest prefix length, at least `min`, that tells every distinct hash of the list apart. */
+export function distinctPrefixLength(hashes: readonly string[], min = 1): number {
+  const distinct = [...new Set(hashes)];
+  const longest = distinct.reduce((n, h) => Math.max(n, h.length), 0);
+  const unique = (len: number) => {
+    const seen = new Set<string>();
+    for (const h of distinct) {
+      const prefix = h.slice(0, len);
+      if (seen.has(prefix)) return false;
+      seen.add(prefix);
+    }
+    return true;
+  };
+  for (let len = min; len < longest; len++) if (unique(len)) return len;
+  return Math.max(min, longest);
+}
+
+/** `commit <hash>` at the start of a line, as `/^commit [0-9a-f]{7,64}\b/` says, without a regular expression (it runs on every line of a huge log). */
+export function isCommitLine(text: string): boolean {
+  if (!text.startsWith("commit ")) return false;
+  let i = 7;
+  while (i < text.length && i < 7 + 64 && isHex(text.charCodeAt(i))) i++;
+  if (i - 7 < 7) return false;
+  return i === text.length || !isWordChar(text.charCodeAt(i));
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
 /** `1 file changed, +3 -1` (the counts git prints in its own summary, shortened). */
