@@ -33,7 +33,8 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   const warn = (m: string) => process.stderr.write(m + "\n");
   warnConfigProblems(config, warn);
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
-  if (match && builtin && !declared.replacesRoute) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw });
+  const recall = { enabled: settingValue<boolean>(config, "recall", "enabled"), maxEntries: settingValue<number>(config, "recall", "max_entries"), maxAgeDays: settingValue<number>(config, "recall", "max_age_days") };
+  if (match && builtin && !declared.replacesRoute) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw, recall });
   if (declared.broken) {
     warn(`rtk: the filter ${declared.broken.name === null ? "" : JSON.stringify(declared.broken.name) + " "}at ${declared.broken.file}:${declared.broken.line} has errors; the command runs unfiltered`);
     return runPassthrough(argv, env);
@@ -41,5 +42,5 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   if (!declared.filter) return runPassthrough(argv, env);
   const filter = declarativeFilter(declared.filter, { maxLines: settingValue<number>(config, "limits", "max_lines") });
   const route = match?.route ?? declarativeRoute(declared.filter, argv);
-  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, route }, { env, raw });
+  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, route }, { env, raw, recall });
 }

@@ -16,6 +16,14 @@ export interface RunOptions {
   env: Env;
   /** Print the raw output, unfiltered (--raw, RTK_RAW=1). */
   raw: boolean;
+  /** The config's `[recall]`: whether raw output is kept, and for how long (default: kept, 200 entries, 7 days). */
+  recall?: RecallSettings;
+}
+
+export interface RecallSettings {
+  enabled: boolean;
+  maxEntries: number;
+  maxAgeDays: number;
 }
 
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -94,6 +102,10 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   const recall: RecallRef = {
     id() {
       if (recallId === null) {
+        if (opts.recall?.enabled === false) {
+          recallId = "unavailable";
+          return recallId;
+        }
         try {
           recallDirPath = recallDir(opts.env);
           ensureRecallDir(recallDirPath);
@@ -215,7 +227,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
       writeRecall(recallDirPath, { id: recallId, argv: [...input.argv], exitCode: status, route: input.route.id, time: Date.now() }, (write) => {
         for (const [, b] of capture.chunks()) if (!write(b)) break;
       });
-      pruneRecall(recallDirPath);
+      pruneRecall(recallDirPath, opts.recall?.maxEntries, opts.recall?.maxAgeDays);
     } catch {
       // The recall store never changes the command's output or exit code.
     }

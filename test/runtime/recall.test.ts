@@ -126,6 +126,42 @@ describe("owner-only store, written by a real failing routed run", () => {
   });
 });
 
+describe("the config's [recall] section, applied by real runs", () => {
+  function configured(b: Box, toml: string): void {
+    mkdirSync(join(b.config, "rtk"), { recursive: true });
+    writeFileSync(join(b.config, "rtk", "config.toml"), toml);
+  }
+
+  test("enabled = false: a failing run keeps nothing, and its output is the same", () => {
+    const on = box();
+    const off = box();
+    configured(off, "[recall]\nenabled = false\n");
+    const a = rtk(on, ["git", "status"]);
+    const r = rtk(off, ["git", "status"]);
+    assert.equal(r.status, 128);
+    assert.equal(r.stderr, a.stderr);
+    assert.equal(ids(on.recall).length, 1);
+    assert.ok(!existsSync(off.recall) || readdirSync(off.recall).length === 0);
+  });
+
+  test("enabled = false: what a compact form leaves out is marked, with no handle to a stored copy", () => {
+    const b = box();
+    configured(b, "[recall]\nenabled = false\n");
+    const git = fakeGit(b, "echo 'On branch main'; echo 'Untracked files:'; i=0; while [ $i -lt 60 ]; do printf '\\tf%02d.txt\\n' $i; i=$((i+1)); done");
+    const r = rtk(b, [git, "status"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /… \+20 more untracked paths \[rtk recall unavailable\]/);
+    assert.ok(!existsSync(b.recall) || readdirSync(b.recall).length === 0);
+  });
+
+  test("max_entries: the store keeps the newest entries only", () => {
+    const b = box();
+    configured(b, "[recall]\nmax_entries = 2\n");
+    for (let i = 0; i < 4; i++) assert.equal(rtk(b, ["git", "status"]).status, 128);
+    assert.equal(ids(b.recall).length, 2);
+  });
+});
+
 describe("no symlink is followed", () => {
   test("a symlink pre-placed at an entry's data path: the write fails, the target is untouched, no metadata written", () => {
     const dir = store();
