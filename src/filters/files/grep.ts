@@ -11,8 +11,11 @@
 // names in the output) the lines stand alone as `<n>: <text>`. `-n` is added
 // so every match has its line number. A line longer than MAX_LINE is cut around
 // the match when the pattern is a plain string (else from its start), each cut
-// marked with the exact number of characters hidden. Past MAX_PER_FILE lines
-// in a file, or MAX_TOTAL in all, the rest is counted with a recall handle.
+// marked with the exact number of characters hidden. MAX_TOTAL lines are
+// shown in all, spent on the files in path order (each at most MAX_PER_FILE,
+// and at least its first match with its context); the files past the budget
+// are named with their match counts in one marker. Everything left out is
+// counted exactly, with a recall handle.
 // Modes that are already compact or structured (`-l`, `-L`, `-c`, `-o`, `-q`,
 // `--json`, `--files`, `--vimgrep`, `--heading`, `-b`, `-Z`, …) pass through.
 // Lines not recognised (rg's binary-file notices) are kept after the groups;
