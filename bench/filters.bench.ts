@@ -437,7 +437,8 @@ interface ThroughputCase {
 }
 
 async function throughputArea(ctx: BenchContext, area: Area, dir: string): Promise<void> {
-  const mb = scale(ctx, { full: 100, ci: 20 });
+  // The target is stated for 100 MB: the CI run measures that size too (start-up weighs on a smaller one).
+  const mb = scale(ctx, { full: 100, ci: 100 });
   const bytes = mb * 2 ** 20;
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
