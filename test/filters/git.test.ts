@@ -299,6 +299,20 @@ describe("edge shapes, fed to the filters directly", () => {
 
   const cases: { name: string; filter: Filter; argv: string[]; out: string[]; err?: string[]; exit?: number; expect: string | null }[] = [
     {
+      name: "a lockfile in a diff: its header and one marker that counts its hunks and lines; the other files as usual",
+      filter: gitDiff,
+      argv: ["git", "diff"],
+      out: ["diff --git a/package-lock.json b/package-lock.json", "index 1111111..2222222 100644", "--- a/package-lock.json", "+++ b/package-lock.json", "@@ -1,3 +1,3 @@", " {", "-  \"version\": \"1.0.0\",", "+  \"version\": \"1.0.1\",", " }", "@@ -10,2 +10,3 @@", "   \"a\": 1,", "+  \"b\": 2,", "   \"c\": 3", "\\ No newline at end of file", "diff --git a/src/a.ts b/src/a.ts", "index 3333333..4444444 100644", "--- a/src/a.ts", "+++ b/src/a.ts", "@@ -1,2 +1,2 @@", "-one", "+uno", " two"],
+      expect: "M package-lock.json\n… +10 more lines (2 hunks of a generated file, +2 -1) [rtk recall abcdef0]\nM src/a.ts\n@@ -1,2 +1,2 @@\n-one\n+uno\n two\n2 files changed, +3 -2\n",
+    },
+    {
+      name: "a lockfile the user named is shown like any file",
+      filter: gitDiff,
+      argv: ["git", "diff", "--", "package-lock.json"],
+      out: ["diff --git a/package-lock.json b/package-lock.json", "index 1111111..2222222 100644", "--- a/package-lock.json", "+++ b/package-lock.json", "@@ -1,3 +1,3 @@", " {", "-  \"version\": \"1.0.0\",", "+  \"version\": \"1.0.1\",", " }", "@@ -10,2 +10,3 @@", "   \"a\": 1,", "+  \"b\": 2,", "   \"c\": 3", "\\ No newline at end of file"],
+      expect: "M package-lock.json\n@@ -1,3 +1,3 @@\n {\n-  \"version\": \"1.0.0\",\n+  \"version\": \"1.0.1\",\n }\n@@ -10,2 +10,3 @@\n   \"a\": 1,\n+  \"b\": 2,\n   \"c\": 3\n\\ No newline at end of file\n1 file changed, +2 -1\n",
+    },
+    {
       name: "status: paths apart by spaces, a path that holds one quoted",
       filter: gitStatus,
       argv: ["git", "status"],
@@ -447,5 +461,41 @@ describe("hash helpers on every line of a huge log", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("a lockfile changed with the code, in a real repository", () => {
+  test("git diff: the code in full, the lockfile as one counted marker whose recall holds every line; named, it is shown", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rtk-lockfile-"));
+    try {
+      const env = gitEnv(dir);
+      const git = (...args: string[]) => assert.equal(runGit(args, dir, env).status, 0, args.join(" "));
+      const lock = (v: number) => JSON.stringify({ name: "app", lockfileVersion: 3, packages: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`node_modules/p${i}`, { version: `1.${i}.${v}`, integrity: `sha512-${"x".repeat(40)}${i}${v}` }])) }, null, 2) + "\n";
+      git("init", "-q", "-b", "main");
+      writeFileSync(join(dir, "package-lock.json"), lock(0));
+      writeFileSync(join(dir, "index.js"), "export const a = 1;\nexport const b = 2;\n");
+      git("add", ".");
+      git("commit", "-q", "-m", "init");
+      writeFileSync(join(dir, "package-lock.json"), lock(1));
+      writeFileSync(join(dir, "index.js"), "export const a = 1;\nexport const b = 3;\n");
+      const raw = runGit(["diff"], dir, env);
+      const r = runRtk(["git", "diff"], dir, env);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /^M index\.js\n@@ -1,2 \+1,2 @@\n export const a = 1;\n-export const b = 2;\n\+export const b = 3;\n/m);
+      const m = /^M package-lock\.json\n… \+(\d+) more lines \((\d+) hunks? of a generated file, \+120 -120\) \[rtk recall ([0-9a-f]{7})\]$/m.exec(r.stdout);
+      assert.ok(m, r.stdout);
+      const lockLines = raw.stdout.split("\n").slice(raw.stdout.split("\n").findIndex((l) => l === "+++ b/package-lock.json") + 1).filter((l) => /^[-+@ \\]/.test(l) && !l.startsWith("diff --git"));
+      assert.equal(Number(m[1]), lockLines.length);
+      const recalled = runRtk(["recall", m[3]!], dir, env).stdout;
+      for (const l of lockLines) assert.ok(recalled.includes(l), l);
+      const facts = checkFacts(extractFacts(raw, "diff"), r.stdout, (id) => runRtk(["recall", id], dir, env).stdout);
+      assert.deepEqual(facts.problems, []);
+      assert.ok(tokens(r.stdout) * 5 < tokens(raw.stdout), `${tokens(r.stdout)} vs ${tokens(raw.stdout)}`);
+      const named = runRtk(["git", "diff", "--", "package-lock.json"], dir, env);
+      assert.match(named.stdout, /^@@ /m);
+      assert.doesNotMatch(named.stdout, /generated file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

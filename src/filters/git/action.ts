@@ -7,6 +7,7 @@
 // a hosting service's "create a merge/pull request" hint go. Failure (exit
 // ≠ 0): every line git printed except progress, on its own stream.
 import { linesText, omitted, type CompactOutput, type Filter, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
+import { namesGenerated } from "./diff-body.js";
 import { startHistory } from "./history.js";
 import { gitStatus } from "./status.js";
 import { HELD_BYTES, changeSummary, isProgress, subcommandArgs } from "./shared.js";
@@ -29,7 +30,7 @@ export const gitAction: Filter = {
     const { sub, args } = subcommandArgs(input);
     // `git stash show -p` prints a patch: compacted as `git diff` compacts it.
     if (sub === "stash" && args[0] === "show") {
-      return startHistory(recall, { body: "all", trimContext: true, commits: true, recognise: (l) => l.startsWith("diff --") });
+      return startHistory(recall, { body: "all", trimContext: true, commits: true, collapseGenerated: !namesGenerated(args), recognise: (l) => l.startsWith("diff --") });
     }
     return startAction(input, sub, recall);
   },

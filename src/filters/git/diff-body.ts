@@ -4,7 +4,10 @@
 // a change. Context dropped before or between changes is marked with its count
 // (`… 2 unchanged lines`) so line positions can still be worked out from the
 // hunk header; a huge hunk keeps its head and tail around an exact-count recall
-// marker. Lines that are not part of a patch (stat lines, name lists) are kept.
+// marker. A machine-written file (a lockfile, a minified bundle, a source map)
+// keeps its header line and one marker counting its hunks and lines, unless the
+// user named such a file. Lines that are not part of a patch (stat lines, name
+// lists) are kept.
 import { omitted, type RecallRef } from "../types.js";
 import { changeSummary, type Held } from "./shared.js";
 
@@ -13,6 +16,17 @@ export interface DiffBodyOptions {
   trimContext: boolean;
   /** Keep blank lines outside patches (the user's own --format may mean them). */
   keepBlank: boolean;
+  /** Count the hunks of machine-written files instead of showing them (off when the user named one). */
+  collapseGenerated: boolean;
+}
+
+/** Files git diffs that no one writes by hand: lockfiles, minified bundles, source maps. */
+const GENERATED =
+  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lock|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|Gemfile\.lock|composer\.lock|go\.sum|flake\.lock|[^/]+\.min\.(?:js|css)|[^/]+\.(?:js|css)\.map)"?$/;
+
+/** Whether an argument names a machine-written file (`git diff package-lock.json`): its diff is then shown. */
+export function namesGenerated(args: readonly string[]): boolean {
+  return args.some((a) => GENERATED.test(a));
 }
 
 /** Context lines kept each side of a change. */
@@ -47,7 +61,16 @@ class HunkSink {
   private capping = false;
   readonly hidden = { raw: 0, plus: 0, minus: 0, trimmed: 0 };
 
+  /** A silent sink shows nothing: it only counts (the hunks of a machine-written file). */
+  constructor(readonly silent = false) {}
+
   add(e: Entry): void {
+    if (this.silent) {
+      this.hidden.raw += e.raw;
+      this.hidden.plus += e.plus;
+      this.hidden.minus += e.minus;
+      return;
+    }
     if (!this.tail.length && this.head.length < HUNK_HEAD && this.headBytes + e.text.length <= HUNK_BYTES) {
       this.head.push(e);
       this.headBytes += e.text.length;
@@ -69,6 +92,10 @@ class HunkSink {
 
   /** Attaches a `\ No newline at end of file` note to the last shown line. */
   note(text: string): void {
+    if (this.silent) {
+      this.hidden.raw++;
+      return;
+    }
     const last = this.tail.length ? this.tail[this.tail.length - 1] : this.head[this.head.length - 1];
     if (!last) return this.add({ text, raw: 1, plus: 0, minus: 0, trimmed: 0 });
     last.text += "\n" + text;
@@ -145,6 +172,8 @@ export class DiffBody {
   private newLeft = 0;
   private width = 0;
   private lastWasContext = false;
+  /** The current file's hunks when it is machine-written: counted, shown as one marker when the file ends. */
+  private generated: { lines: number; hunks: number; plus: number; minus: number } | null = null;
   // The current section (one commit, or the whole diff).
   private files = 0;
   private plus = 0;
@@ -232,8 +261,13 @@ export class DiffBody {
     if (!uni && !comb) return false;
     this.closeHunk();
     this.emitHead();
-    this.held.push(text);
-    this.sink = new HunkSink();
+    const silent = this.opts.collapseGenerated && this.file !== null && isGenerated(this.file);
+    if (silent) {
+      this.generated ??= { lines: 0, hunks: 0, plus: 0, minus: 0 };
+      this.generated.hunks++;
+      this.generated.lines++;
+    } else this.held.push(text);
+    this.sink = new HunkSink(silent);
     this.run = new ContextRun();
     this.changed = false;
     this.lastWasContext = false;
@@ -288,9 +322,10 @@ export class DiffBody {
       change = prefix !== " ".repeat(this.width);
     }
     if (!change) {
-      if (this.opts.trimContext) this.run.add(text);
+      const trim = this.opts.trimContext && !this.sink!.silent;
+      if (trim) this.run.add(text);
       else this.sink!.add({ text, raw: 1, plus: 0, minus: 0, trimmed: 0 });
-      this.lastWasContext = this.opts.trimContext;
+      this.lastWasContext = trim;
       return true;
     }
     this.flushRun(this.changed ? "between" : "before");
@@ -330,6 +365,15 @@ export class DiffBody {
 
   private closeHunk(): void {
     if (!this.sink) return;
+    if (this.sink.silent) {
+      const g = this.generated!;
+      g.lines += this.sink.hidden.raw;
+      g.plus += this.sink.hidden.plus;
+      g.minus += this.sink.hidden.minus;
+      this.sink = null;
+      this.state = "none";
+      return;
+    }
     if (this.state === "hunk") this.flushRun(this.changed ? "after" : "between");
     const binary = this.state === "binary";
     const shownTrimmed = this.sink.flush(this.held, this.recall, (h) => (binary ? "binary patch lines" : `lines of this hunk (+${h.plus} -${h.minus})`));
@@ -342,6 +386,11 @@ export class DiffBody {
   private closeFile(): void {
     this.closeHunk();
     if (this.file) this.emitHead();
+    const g = this.generated;
+    if (g) {
+      this.held.push(omitted(g.lines, `lines (${g.hunks} ${g.hunks === 1 ? "hunk" : "hunks"} of a generated file, +${g.plus} -${g.minus})`, this.recall));
+      this.generated = null;
+    }
     this.file = null;
     this.state = "none";
   }
@@ -361,6 +410,11 @@ export class DiffBody {
   abort(): void {
     this.closeFile();
   }
+}
+
+function isGenerated(f: FileHead): boolean {
+  const path = f.renameTo ?? f.copyTo ?? pathOf(f.gitLine);
+  return path !== null && GENERATED.test(path);
 }
 
 function lineBytes(lines: readonly string[]): number {

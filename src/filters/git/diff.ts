@@ -2,8 +2,11 @@
 // header and every `+`/`-` line, one line of context each side of a change, a
 // summary line per diff (`3 files changed, +10 -2`); a commit shown by `git show`
 // keeps its whole message. Huge hunks keep head and tail around a recall
-// marker. Stat and name lists (`--stat`, `--name-only`, …) are already compact.
+// marker; a lockfile, minified bundle or source map is counted, not shown,
+// unless the user named one. Stat and name lists (`--stat`, `--name-only`, …)
+// are already compact.
 import type { Filter } from "../types.js";
+import { namesGenerated } from "./diff-body.js";
 import { historyArgs, opaqueOutput, ownContext, ownFormat, startHistory } from "./history.js";
 import { optionArgs, subcommandArgs } from "./shared.js";
 
@@ -24,6 +27,7 @@ export const gitDiff: Filter = {
       body: "all",
       trimContext: !ownContext(args),
       commits: !own,
+      collapseGenerated: !namesGenerated(args),
       ...(own ? {} : { recognise: (l: string) => (show ? SHOW_START : DIFF_START).test(l) }),
     });
   },

@@ -11,6 +11,8 @@ export interface HistoryOptions {
   trimContext: boolean;
   /** The output is in git's default format: commit headers are compacted (else kept as the user asked). */
   commits: boolean;
+  /** Count the hunks of lockfiles, minified bundles and source maps instead of showing them. */
+  collapseGenerated: boolean;
   /** Whether the first line of stdout is one this run understands; when not, the raw output is printed. */
   recognise?: (firstLine: string) => boolean;
 }
@@ -42,7 +44,7 @@ export function historyArgs(input: FilterInput): readonly string[] {
 
 export function startHistory(recall: RecallRef, opts: HistoryOptions): FilterRun {
   const held = new Held();
-  const patch = new DiffBody(held, recall, { trimContext: opts.trimContext, keepBlank: !opts.commits });
+  const patch = new DiffBody(held, recall, { trimContext: opts.trimContext, keepBlank: !opts.commits, collapseGenerated: opts.collapseGenerated });
   const commits = new CommitStream(held, patch, recall, opts.body);
   const err: string[] = [];
   let errBytes = 0;

@@ -4,6 +4,7 @@
 // log); every commit shown stays shown. A format of the user's own is kept as
 // it is; patches (`-p`) are compacted as `git diff` compacts them.
 import type { Filter } from "../types.js";
+import { namesGenerated } from "./diff-body.js";
 import { historyArgs, opaqueOutput, ownContext, ownFormat, startHistory } from "./history.js";
 import { optionArgs } from "./shared.js";
 
@@ -16,6 +17,7 @@ export const gitLog: Filter = {
       body: maxCount(optionArgs(args)) === 1 ? "all" : "meaningful",
       trimContext: !ownContext(args),
       commits: !ownFormat(args),
+      collapseGenerated: !namesGenerated(args),
     });
   },
 };
