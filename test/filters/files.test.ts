@@ -457,6 +457,24 @@ describe("in process", () => {
     assert.deepEqual(groupPaths(["src/", "src/a", "src/b"]).lines, ["src/", "src/ a b"]);
   });
 
+  test("find: dependencies, build output and version control come after the project's own paths", () => {
+    const raw = [".", "./.git/HEAD", "./.git/config", "./node_modules/a/index.js", "./node_modules/b/index.js", "./src/x.ts", "./src/y.ts", "./README.md", "./dist/app.js"];
+    assert.deepEqual(groupPaths(raw).lines, [".", "README.md", "src/ x.ts y.ts", ".git/ HEAD config", "dist/app.js", "node_modules/a/index.js", "node_modules/b/index.js"]);
+    const many = [...Array.from({ length: 80 }, (_, i) => `./node_modules/p${i}/index.js`), "./src/main.ts", "./src/util.ts"];
+    const { lines, rest } = groupPaths(many, 50);
+    assert.equal(lines[0], "src/ main.ts util.ts");
+    assert.equal(rest.reduce((n, [, c]) => n + c, 0), 32);
+  });
+
+  test("grep: the budget goes to the project's files before dependencies and build output", () => {
+    const deps = Array.from({ length: 60 }, (_, i) => `./node_modules/p${String(i).padStart(2, "0")}/index.js:1:const useState = 1;`);
+    const { compact } = feed(grep, ["grep", "-rn", "useState", "."], "grep", [...deps, "./src/app.ts:3:useState()", "./dist/app.js:9:useState()"]);
+    const out = compact!.stdout.split("\n");
+    assert.deepEqual(out.slice(0, 2), ["src/app.ts", "  3: useState()"]);
+    assert.equal(out[2], "dist/app.js");
+    assert.match(compact!.stdout, /… \+\d+ more matches in \d+ more files \[rtk recall abc1234\]: node_modules\//);
+  });
+
   test("find past its budget: the first paths in order, the rest counted by directory", () => {
     const raw = [...Array.from({ length: 30 }, (_, i) => `./a/f${String(i).padStart(2, "0")}`), ...Array.from({ length: 40 }, (_, i) => `./b/g${String(i).padStart(2, "0")}`)];
     const { lines, rest } = groupPaths(raw, 50);

@@ -150,3 +150,22 @@ export function comparePaths(a: string, b: string): number {
   }
   return x.length - y.length;
 }
+
+/** Folders of dependencies, build output, caches and version control: rarely what a listing or a search is for. */
+const BACKGROUND_DIRS = new Set([
+  ".git", ".hg", ".svn", "node_modules", "bower_components", "vendor", "dist", "build", "out", "target", ".next", ".nuxt", ".turbo",
+  ".cache", "coverage", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".venv", "venv", ".tox", ".gradle",
+]);
+
+/** Whether a path lies in (or is) one of the background folders. */
+export function inBackground(path: string): boolean {
+  return path.split("/").some((part) => BACKGROUND_DIRS.has(part));
+}
+
+/**
+ * Path order with the background folders last: a budget of shown lines goes
+ * to the project's own files first (what it leaves out is still counted).
+ */
+export function compareForeground(a: string, b: string): number {
+  return Number(inBackground(a)) - Number(inBackground(b)) || comparePaths(a, b);
+}

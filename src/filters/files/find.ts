@@ -9,14 +9,15 @@
 //     with a quote.
 //   - Any other line is a path as find printed it.
 //   - A leading `./` is dropped (`./src/a.ts` → `src/a.ts`); `.` stays.
-// Paths are sorted (directories by component, names within a directory),
+// Paths are sorted (directories by component, names within a directory; the
+// folders of dependencies, build output, caches and version control last),
 // which also makes the form independent of the file system's order. Past
 // MAX_SHOWN paths (with some slack) the rest is counted, with a recall handle
 // and the directories it is in. Errors (`find: …: Permission denied`) stay on
 // stderr. Output that is not one path per line (`-printf`, `-print0`, `-ls`,
 // actions) passes through.
 import { omitted, type Filter, type FilterRun } from "../types.js";
-import { ErrorLines, compareText, comparePaths, toolArgs } from "./common.js";
+import { ErrorLines, compareForeground, compareText, toolArgs } from "./common.js";
 
 /** Paths shown: about what an agent takes in at a glance. */
 const MAX_SHOWN = 50;
@@ -94,7 +95,7 @@ export function groupPaths(raw: readonly string[], max = Infinity): { lines: str
     if (plain.length >= 2) items.push({ key: dir, dir, names: plain });
     for (const n of names) if (plain.length < 2 || !PLAIN.test(n)) items.push({ key: dir + n, dir: "", names: [dir + n] });
   }
-  items.sort((a, b) => comparePaths(a.key, b.key));
+  items.sort((a, b) => compareForeground(a.key, b.key));
   const lines: string[] = [];
   const rest = new Map<string, number>();
   let budget = max;

@@ -7,7 +7,8 @@
 // The file is printed once, then each line as `  <n>: <text>` (a match) or
 // `  <n>- <text>` (context), its leading indentation trimmed; group separators
 // (`--`) go, since the line numbers show the gaps. Files are sorted by path
-// (rg's order changes from run to run). When only one file is searched (no
+// (rg's order changes from run to run), the folders of dependencies, build
+// output and caches last. When only one file is searched (no
 // names in the output) the lines stand alone as `<n>: <text>`. `-n` is added
 // so every match has its line number. A line longer than MAX_LINE is cut around
 // the match when the pattern is a plain string (else from its start), each cut
@@ -22,7 +23,7 @@
 // stderr (grep's binary-file notices and errors) is kept whole.
 import { statSync } from "node:fs";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, comparePaths, cutLine, given, parseArgs, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
+import { ErrorLines, compareForeground, cutLine, given, parseArgs, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
 
 const MAX_LINE = 300;
 /** Lines shown in all: an agent reads the first of them and the list of the other files. */
@@ -192,7 +193,7 @@ export const grep: Filter = {
       end() {
         if (mode.passThrough || (!groups.size && !single.length && !others.length && !hidden.files)) return null;
         const out: string[] = [];
-        const files = [...groups.keys()].sort((a, b) => comparePaths(display(a), display(b)));
+        const files = [...groups.keys()].sort((a, b) => compareForeground(display(a), display(b)));
         // The budget goes to files in path order; the files past it are named with their counts.
         let budget = MAX_TOTAL;
         const rest = { matches: hidden.matches, context: hidden.context, files: [] as string[] };
