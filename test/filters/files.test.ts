@@ -475,6 +475,14 @@ describe("in process", () => {
     assert.match(compact!.stdout, /… \+\d+ more matches in \d+ more files \[rtk recall abc1234\]: node_modules\//);
   });
 
+  test("tree: a dependency folder inside the tree keeps its line, what is below it is one counted marker", () => {
+    const art = [".", "├── node_modules/", "│   ├── a/", "│   │   └── index.js", "│   └── b/", "├── src/", "│   └── main.ts", "└── vendor.txt", "", "4 directories, 3 files"];
+    const { compact } = feed(tree, ["tree"], "tree", art);
+    assert.equal(compact!.stdout, [".", "  node_modules/", "    … +3 more entries [rtk recall abc1234]", "  src/", "    main.ts", "  vendor.txt", "", "4 directories, 3 files", ""].join("\n"));
+    const root = feed(tree, ["tree", "node_modules"], "tree", ["node_modules/", "├── a/", "│   └── index.js", "└── b/", "", "2 directories, 1 file"]);
+    assert.equal(root.compact!.stdout, ["node_modules/", "  a/", "    index.js", "  b/", "", "2 directories, 1 file", ""].join("\n"));
+  });
+
   test("find past its budget: the first paths in order, the rest counted by directory", () => {
     const raw = [...Array.from({ length: 30 }, (_, i) => `./a/f${String(i).padStart(2, "0")}`), ...Array.from({ length: 40 }, (_, i) => `./b/g${String(i).padStart(2, "0")}`)];
     const { lines, rest } = groupPaths(raw, 50);

@@ -3,12 +3,14 @@
 // added so dirs end in `/` (executables `*`, FIFOs `|`, sockets `=`, symlinks
 // `name -> target`). Root lines, errors (`dir [error opening dir]`) and the
 // summary line stay. An entry at depth d is indented by 2·d spaces under its
-// root line. JSON, XML and HTML output pass through. Past MAX_ENTRIES entries
-// the rest is counted where it was cut, with a recall handle.
+// root line. JSON, XML and HTML output pass through. A folder of dependencies,
+// build output, caches or version control met inside the tree keeps its line;
+// what is below it is counted on one marker line under it. Past MAX_ENTRIES
+// entries the rest is counted where it was cut. Every count has a recall handle.
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, given, parseArgs, toolArgs, withFlags } from "./common.js";
+import { ErrorLines, given, inBackground, parseArgs, toolArgs, withFlags } from "./common.js";
 
-const MAX_ENTRIES = 2000;
+const MAX_ENTRIES = 500;
 
 const SPEC = {
   shortWithValue: "LPIHTo",
@@ -40,7 +42,13 @@ export const tree: Filter = {
     let hidden = 0;
     let hiddenOther = false;
     let keptAfterCap = 0;
+    /** A background folder whose contents are being counted: its depth and the entries below it. */
+    let folded: { depth: number; count: number } | null = null;
     const flush = () => {
+      if (folded) {
+        if (folded.count) out.push("  ".repeat(folded.depth + 1) + omitted(folded.count, "entries", recall));
+        folded = null;
+      }
       if (!hidden) return;
       out.push(omitted(hidden, hiddenOther ? "lines" : "entries", recall));
       hidden = 0;
@@ -53,12 +61,18 @@ export const tree: Filter = {
         const entry = treeEntry(text);
         if (entry) {
           changed = true;
+          if (folded && entry.depth > folded.depth) {
+            folded.count++;
+            return;
+          }
+          if (folded) flush();
           if (entries >= MAX_ENTRIES) {
             hidden++;
             return;
           }
           entries++;
           out.push("  ".repeat(entry.depth) + entry.name);
+          if (entry.name.endsWith("/") && inBackground(entry.name.slice(0, -1))) folded = { depth: entry.depth, count: 0 };
           return;
         }
         // Root lines, blank lines, the summary: kept, within a bound once entries are being cut.
