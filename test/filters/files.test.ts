@@ -206,7 +206,7 @@ describe("the fixtures say what they should", () => {
 
   test("caps say exactly how much they hid", () => {
     const f = runRtk(["find", "vendor"], project, env);
-    assert.match(f.stdout, /\n… \+2551 more paths \[rtk recall [0-9a-f]{7}\]: vendor\/ \(1\), vendor\/pkg-00\/ \(1\), .*, \d+ more dirs\n$/);
+    assert.match(f.stdout, /\n… \+2551 more paths \[rtk recall [0-9a-f]{7}\]: vendor\/ \(\d+\), vendor\/pkg-00\/lib\/ \(50\), .*, \d+ more dirs\n$/);
     const g = runRtk(["grep", "-rn", "export const", "src/lib"], project, env);
     assert.match(g.stdout, /^src\/lib\/constants\.ts\n(  \d+: .*\n){10}  … \+30 more matches \[rtk recall [0-9a-f]{7}\]$/m);
     const all = runRtk(["grep", "-rn", "-e", "import", "-e", "export", "-e", "return", "src", "test"], project, env);
@@ -459,7 +459,7 @@ describe("in process", () => {
 
   test("find: dependencies, build output and version control come after the project's own paths", () => {
     const raw = [".", "./.git/HEAD", "./.git/config", "./node_modules/a/index.js", "./node_modules/b/index.js", "./src/x.ts", "./src/y.ts", "./README.md", "./dist/app.js"];
-    assert.deepEqual(groupPaths(raw).lines, [".", "README.md", "src/ x.ts y.ts", ".git/ HEAD config", "dist/app.js", "node_modules/a/index.js", "node_modules/b/index.js"]);
+    assert.deepEqual(groupPaths(raw).lines, [".", "README.md", "src/ x.ts y.ts", ".git/ HEAD config", "dist/app.js", "node_modules/ a/index.js b/index.js"]);
     const many = [...Array.from({ length: 80 }, (_, i) => `./node_modules/p${i}/index.js`), "./src/main.ts", "./src/util.ts"];
     const { lines, rest } = groupPaths(many, 50);
     assert.equal(lines[0], "src/ main.ts util.ts");
@@ -481,6 +481,13 @@ describe("in process", () => {
     assert.equal(compact!.stdout, [".", "  node_modules/", "    … +3 more entries [rtk recall abc1234]", "  src/", "    main.ts", "  vendor.txt", "", "4 directories, 3 files", ""].join("\n"));
     const root = feed(tree, ["tree", "node_modules"], "tree", ["node_modules/", "├── a/", "│   └── index.js", "└── b/", "", "2 directories, 1 file"]);
     assert.equal(root.compact!.stdout, ["node_modules/", "  a/", "    index.js", "  b/", "", "2 directories, 1 file", ""].join("\n"));
+  });
+
+  test("find: a folder with one path of its own joins its parent's line, chains too", () => {
+    const raw = ["./app/api/auth/route.ts", "./app/api/users/route.ts", "./app/api/users", "./app/page.tsx", "./deep/a/b/c/x.ts", "./deep/y.ts", "./one/only.ts"];
+    const { lines } = groupPaths(raw);
+    assert.deepEqual(lines, ["app/api/ auth/route.ts users users/route.ts", "app/page.tsx", "deep/ a/b/c/x.ts y.ts", "one/only.ts"]);
+    assert.deepEqual([...readCompactFind(lines.join("\n") + "\n")].sort(), raw.map((p) => p.slice(2)).sort());
   });
 
   test("find past its budget: the first paths in order, the rest counted by directory", () => {

@@ -3,7 +3,9 @@
 // The compact form, line by line (every path find printed is recoverable):
 //   - `<dir>/ <name> <name> …` stands for the paths `<dir>/<name>`, …; neither
 //     the directory nor the names hold whitespace or start with a quote. A
-//     directory find printed appears as a name of its own parent (or alone).
+//     name may hold a slash (`api/ auth/route.ts`: the only path of a folder
+//     of its own). A directory find printed appears as a name of its own
+//     parent (or alone).
 //   - A line that starts with `'` is one path, quoted as a shell would
 //     (`'\''` inside for a quote): a path that holds whitespace or starts
 //     with a quote.
@@ -88,6 +90,7 @@ export function groupPaths(raw: readonly string[], max = Infinity): { lines: str
     if (names) names.push(path.slice(slash + 1));
     else groups.set(dir, [path.slice(slash + 1)]);
   }
+  foldSingles(groups);
   const items: { key: string; dir: string; names: string[] }[] = alone.map((p) => ({ key: p, dir: "", names: [p] }));
   for (const [dir, names] of groups) {
     names.sort(compareText);
@@ -109,6 +112,30 @@ export function groupPaths(raw: readonly string[], max = Infinity): { lines: str
     }
   }
   return { lines, rest: [...rest] };
+}
+
+/**
+ * A directory with one name of its own joins its parent's group as `sub/name`
+ * (`src/app/api/ auth/route.ts users/route.ts`), deepest first, so a chain of
+ * such directories costs its prefix once. A name the parent's group could not
+ * hold (whitespace, a leading quote) stays where it is.
+ */
+function foldSingles(groups: Map<string, string[]>): void {
+  const depth = (dir: string) => dir.split("/").length;
+  // Level by level from the deepest: a parent made by a fold is folded in its turn.
+  for (let level = Math.max(0, ...[...groups.keys()].map(depth)); level > 2; level--) {
+    for (const dir of [...groups.keys()].filter((d) => depth(d) === level).sort(compareText)) {
+      const names = groups.get(dir)!;
+      if (names.length !== 1 || !PLAIN.test(dir) || !PLAIN.test(names[0]!)) continue;
+      const cut = dir.slice(0, -1).lastIndexOf("/");
+      const parent = dir.slice(0, cut + 1);
+      groups.delete(dir);
+      const joined = dir.slice(cut + 1) + names[0]!;
+      const siblings = groups.get(parent);
+      if (siblings) siblings.push(joined);
+      else groups.set(parent, [joined]);
+    }
+  }
 }
 
 function parentOf(path: string): string {
