@@ -490,6 +490,15 @@ describe("in process", () => {
     assert.deepEqual([...readCompactFind(lines.join("\n") + "\n")].sort(), raw.map((p) => p.slice(2)).sort());
   });
 
+  test("ls past 200 entries: the first ones, the rest counted", () => {
+    const names = Array.from({ length: 250 }, (_, i) => `-rw-r--r-- 1 ann ann 12 Mar 15 10:30 f${String(i).padStart(3, "0")}.txt`);
+    const { compact } = feed(ls, ["ls", "-l"], "ls", ["total 1000", ...names]);
+    const out = compact!.stdout.split("\n");
+    assert.equal(out[0], "f000.txt  12");
+    assert.equal(out[199], "f199.txt  12");
+    assert.equal(out[200], "… +50 more entries [rtk recall abc1234]");
+  });
+
   test("find past its budget: the first paths in order, the rest counted by directory", () => {
     const raw = [...Array.from({ length: 30 }, (_, i) => `./a/f${String(i).padStart(2, "0")}`), ...Array.from({ length: 40 }, (_, i) => `./b/g${String(i).padStart(2, "0")}`)];
     const { lines, rest } = groupPaths(raw, 50);

@@ -22,7 +22,8 @@
 import { omitted, type Filter, type FilterRun } from "../types.js";
 import { ErrorLines, given, humanSize, parseArgs, toolArgs, type ParsedArgs } from "./common.js";
 
-const MAX_ENTRIES = 1000;
+/** Entries shown: a listing longer than this is rarely read whole (the rest is recallable). */
+const MAX_ENTRIES = 200;
 
 const SPEC = {
   shortWithValue: "ITw",
