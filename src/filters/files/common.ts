@@ -162,6 +162,13 @@ export function inBackground(path: string): boolean {
   return path.split("/").some((part) => BACKGROUND_DIRS.has(part));
 }
 
+/** The outermost background folder a file lies in (`packages/a/node_modules/`), or null. */
+export function backgroundRoot(path: string): string | null {
+  const parts = path.split("/");
+  const at = parts.slice(0, -1).findIndex((part) => BACKGROUND_DIRS.has(part));
+  return at < 0 ? null : parts.slice(0, at + 1).join("/") + "/";
+}
+
 /**
  * Path order with the background folders last: a budget of shown lines goes
  * to the project's own files first (what it leaves out is still counted).

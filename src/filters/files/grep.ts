@@ -15,7 +15,8 @@
 // marked with the exact number of characters hidden. MAX_TOTAL lines are
 // shown in all, spent on the files in path order (each at most MAX_PER_FILE,
 // and at least its first match with its context); the files past the budget
-// are named with their match counts in one marker. Everything left out is
+// are named with their match counts in one marker (those of a dependency or
+// build folder counted by that folder). Everything left out is
 // counted exactly, with a recall handle.
 // Modes that are already compact or structured (`-l`, `-L`, `-c`, `-o`, `-q`,
 // `--json`, `--files`, `--vimgrep`, `--heading`, `-b`, `-Z`, …) pass through.
@@ -23,7 +24,7 @@
 // stderr (grep's binary-file notices and errors) is kept whole.
 import { statSync } from "node:fs";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, compareForeground, cutLine, given, parseArgs, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
+import { ErrorLines, backgroundRoot, compareForeground, cutLine, given, parseArgs, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
 
 const MAX_LINE = 300;
 /** Lines shown in all: an agent reads the first of them and the list of the other files. */
@@ -196,14 +197,26 @@ export const grep: Filter = {
         const files = [...groups.keys()].sort((a, b) => compareForeground(display(a), display(b)));
         // The budget goes to files in path order; the files past it are named with their counts.
         let budget = MAX_TOTAL;
-        const rest = { matches: hidden.matches, context: hidden.context, files: [] as string[] };
+        // Past the budget: each file with its match count; the files of a dependency
+        // or build folder counted by that folder.
+        const rest = { matches: hidden.matches, context: hidden.context, files: 0 };
+        const named: { text: string; files: number }[] = [];
+        const background = new Map<string, { files: number; matches: number }>();
         for (const f of files) {
           const g = groups.get(f)!;
           if (budget <= 0) {
             const matches = g.lines.filter(isMatchLine).length + g.hiddenMatches;
             rest.matches += matches;
             rest.context += g.lines.length + g.hiddenMatches + g.hiddenContext - matches;
-            rest.files.push(`${display(f)} (${matches})`);
+            rest.files++;
+            const root = backgroundRoot(display(f));
+            if (root === null) named.push({ text: `${display(f)} (${matches})`, files: 1 });
+            else {
+              const b = background.get(root) ?? { files: 0, matches: 0 };
+              b.files++;
+              b.matches += matches;
+              background.set(root, b);
+            }
             continue;
           }
           const shown = g.lines.slice(0, Math.max(budget, firstBlockEnd(g.lines)));
@@ -214,11 +227,12 @@ export const grep: Filter = {
           out.push(display(f), ...shown.map((l) => `  ${l}`));
           if (hiddenMatches || hiddenContext) out.push(`  ${omitted(hiddenMatches, what(hiddenMatches, hiddenContext), recall)}`);
         }
-        const restFiles = rest.files.length + hidden.files;
+        for (const [root, b] of background) named.push({ text: `${root} (${b.files} ${b.files === 1 ? "file" : "files"}, ${b.matches} ${b.matches === 1 ? "match" : "matches"})`, files: b.files });
+        const restFiles = rest.files + hidden.files;
         if (restFiles) {
-          const named = rest.files.slice(0, MAX_FILES_NAMED);
-          const unnamed = restFiles - named.length;
-          const list = named.join(", ") + (unnamed ? `, ${unnamed} more` : "");
+          const listed = named.slice(0, MAX_FILES_NAMED);
+          const unnamed = restFiles - listed.reduce((n, e) => n + e.files, 0);
+          const list = listed.map((e) => e.text).join(", ") + (unnamed ? `${listed.length ? ", " : ""}${unnamed} more` : "");
           out.push(`${omitted(rest.matches, `${what(rest.matches, rest.context)} in ${restFiles} more ${restFiles === 1 ? "file" : "files"}`, recall)}: ${list}`);
         }
         out.push(...single);
