@@ -9,23 +9,15 @@ export function finish(code: number | Promise<number>): void {
       throw e;
     });
   }
-  Promise.resolve(code).then(
-    (c) => {
-      process.exitCode = c;
-    },
-    (err: unknown) => {
-      process.stderr.write(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  settle(code, (text) => process.stderr.write(text));
 }
 
 /**
- * The end of a hot-path command (`rewrite`, `hook`), which writes with
- * writeFd: the exit code, and a crash in one line, without building the
+ * The exit code, and a crash in one line. A hot-path command (`rewrite`,
+ * `hook`) ends with this alone: it writes with writeFd and never builds the
  * stdio streams.
  */
-export function settle(code: number | Promise<number>): void {
+export function settle(code: number | Promise<number>, writeErr: (text: string) => void = (text) => writeFd(2, text)): void {
   if (typeof code === "number") {
     process.exitCode = code;
     return;
@@ -35,7 +27,7 @@ export function settle(code: number | Promise<number>): void {
       process.exitCode = c;
     },
     (err: unknown) => {
-      writeFd(2, `rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      writeErr(`rtk: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;
     },
   );

@@ -141,9 +141,7 @@ export function compareText(a: string, b: string): number {
 }
 
 /** Component by component, so a directory's entries follow it. */
-export function comparePaths(a: string, b: string): number {
-  const x = a.split("/");
-  const y = b.split("/");
+function compareParts(x: readonly string[], y: readonly string[]): number {
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
     const c = compareText(x[i]!, y[i]!);
     if (c) return c;
@@ -170,9 +168,16 @@ export function backgroundRoot(path: string): string | null {
 }
 
 /**
- * Path order with the background folders last: a budget of shown lines goes
+ * In path order with the background folders last: a budget of shown lines goes
  * to the project's own files first (what it leaves out is still counted).
+ * Each key is split once, not at every comparison.
  */
-export function compareForeground(a: string, b: string): number {
-  return Number(inBackground(a)) - Number(inBackground(b)) || comparePaths(a, b);
+export function sortForeground<T>(items: readonly T[], key: (item: T) => string): T[] {
+  return items
+    .map((item) => {
+      const parts = key(item).split("/");
+      return { item, parts, background: parts.some((part) => BACKGROUND_DIRS.has(part)) };
+    })
+    .sort((a, b) => Number(a.background) - Number(b.background) || compareParts(a.parts, b.parts))
+    .map((d) => d.item);
 }

@@ -19,7 +19,7 @@
 // stderr. Output that is not one path per line (`-printf`, `-print0`, `-ls`,
 // actions) passes through.
 import { omitted, type Filter, type FilterRun } from "../types.js";
-import { ErrorLines, compareForeground, compareText, toolArgs } from "./common.js";
+import { ErrorLines, compareText, sortForeground, toolArgs } from "./common.js";
 
 /** Paths shown: about what an agent takes in at a glance. */
 const MAX_SHOWN = 50;
@@ -98,11 +98,10 @@ export function groupPaths(raw: readonly string[], max = Infinity): { lines: str
     if (plain.length >= 2) items.push({ key: dir, dir, names: plain });
     for (const n of names) if (plain.length < 2 || !PLAIN.test(n)) items.push({ key: dir + n, dir: "", names: [dir + n] });
   }
-  items.sort((a, b) => compareForeground(a.key, b.key));
   const lines: string[] = [];
   const rest = new Map<string, number>();
   let budget = max;
-  for (const item of items) {
+  for (const item of sortForeground(items, (i) => i.key)) {
     const shown = item.names.slice(0, Math.max(0, budget));
     budget -= shown.length;
     if (shown.length) lines.push(item.dir ? `${item.dir} ${shown.join(" ")}` : alonePath(shown[0]!));

@@ -24,7 +24,7 @@
 // stderr (grep's binary-file notices and errors) is kept whole.
 import { statSync } from "node:fs";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, backgroundRoot, compareForeground, cutLine, given, parseArgs, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
+import { ErrorLines, backgroundRoot, cutLine, given, parseArgs, sortForeground, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
 
 const MAX_LINE = 300;
 /** Lines shown in all: an agent reads the first of them and the list of the other files. */
@@ -194,7 +194,7 @@ export const grep: Filter = {
       end() {
         if (mode.passThrough || (!groups.size && !single.length && !others.length && !hidden.files)) return null;
         const out: string[] = [];
-        const files = [...groups.keys()].sort((a, b) => compareForeground(display(a), display(b)));
+        const files = sortForeground([...groups.keys()], display);
         // The budget goes to files in path order; the files past it are named with their counts.
         let budget = MAX_TOTAL;
         // Past the budget: each file with its match count; the files of a dependency

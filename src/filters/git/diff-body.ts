@@ -9,7 +9,7 @@
 // user named such a file. Lines that are not part of a patch (stat lines, name
 // lists) are kept.
 import { omitted, type RecallRef } from "../types.js";
-import { changeSummary, type Held } from "./shared.js";
+import { changeSummary, isCommitLine, type Held } from "./shared.js";
 
 export interface DiffBodyOptions {
   /** Trim context around changes (off when the user chose the context: -U, -W, …). */
@@ -157,6 +157,8 @@ interface FileHead {
   binary: boolean;
   extra: string[];
   emitted: boolean;
+  /** Machine-written (a lockfile, a bundle): decided at its first hunk. */
+  generated?: boolean;
 }
 
 type State = "none" | "head" | "hunk" | "binary";
@@ -242,7 +244,7 @@ export class DiffBody {
       this.sink = new HunkSink();
       this.state = "binary";
     } else if (/^@@+ /.test(text)) return false;
-    else if (/^(?:diff --|commit [0-9a-f]{7,64}\b)/.test(text) || text === "") return false;
+    else if (text.startsWith("diff --") || isCommitLine(text) || text === "") return false;
     else f.extra.push(text);
     return true;
   }
@@ -261,7 +263,7 @@ export class DiffBody {
     if (!uni && !comb) return false;
     this.closeHunk();
     this.emitHead();
-    const silent = this.opts.collapseGenerated && this.file !== null && isGenerated(this.file);
+    const silent = this.opts.collapseGenerated && this.file !== null && (this.file.generated ??= isGenerated(this.file));
     if (silent) {
       this.generated ??= { lines: 0, hunks: 0, plus: 0, minus: 0 };
       this.generated.hunks++;
