@@ -526,10 +526,60 @@ async function overheadArea(ctx: BenchContext, area: Area, dir: string): Promise
     area.row([label, duration(r.a.median), duration(r.b.median), duration(overheadUs)], area.check(`rtk ${label} overhead`, round1(overheadUs / 1000), "ms", { max: limitMs }));
     area.figure(label, { rtk: r.a, plain: r.b, overheadUs });
   }
+  // The floor of any run from a snapshot: one whose only code spawns the tool and copies its output.
+  for (const ref of await referenceRunners(dir)) {
+    const r = alternate(cmd(`reference ${ref.label}`, [process.execPath, "--snapshot-blob", ref.blob, "--", "git", "status"]), cmd("git status", ["git", "status"]), opts);
+    area.row([`reference: a snapshot that only spawns git status ${ref.label}`, duration(r.a.median), duration(r.b.median), duration(r.a.median - r.b.median)]);
+    area.figure(`reference ${ref.label}`, { runner: r.a, plain: r.b, overheadUs: r.a.median - r.b.median });
+  }
   area.row(["node -e 0 (bare Node start)", "", duration(node.a.median), `${duration(nodeStartUs)} over \`true\` (${duration(node.b.median)})`]);
   area.note(`target: overhead ≤ node start + 15 ms = ${limitMs} ms, node start = median(node -e 0) − median(true), in this run; timing kind: reported, not enforced`);
+  area.note("the reference rows are the floor of any Node runner started from a snapshot: restoring a heap, spawning the tool, copying its output; rtk's own work is what lies above them");
   area.note(`a repository of ${HISTORY} commits over 200 files (git fast-import), 5 modified and 3 untracked files; ${rounds} rounds per pair, alternated A B A B … after 2 untimed; tracking as users have it`);
   area.figure("node", { node: node.a, true: node.b, nodeStartUs, limitMs });
+}
+
+/**
+ * Startup snapshots of the least a run can do: spawn the argv with stdin
+ * inherited and copy the child's stdout and stderr, with node:child_process and
+ * with execa (bundled as rtk's own runtime bundles it). Each one that builds here.
+ */
+async function referenceRunners(dir: string): Promise<{ label: string; blob: string }[]> {
+  const body = (spawn: string) => `
+const v8 = require("node:v8");
+${spawn}
+v8.startupSnapshot.setDeserializeMainFunction(() => {
+  const [cmd, ...args] = process.argv.slice(1);
+  const c = run(cmd, args);
+  c.stdout.on("data", (b) => process.stdout.write(b));
+  c.stderr.on("data", (b) => process.stderr.write(b));
+  Promise.resolve(c).then(() => {}, () => {});
+  c.on("close", (code) => { process.exitCode = code ?? 1; });
+});
+`;
+  const sources = [
+    { label: "(child_process)", code: body(`const cp = require("node:child_process");
+const run = (cmd, args) => cp.spawn(cmd, args, { stdio: ["inherit", "pipe", "pipe"] });`) },
+    {
+      label: "(execa)",
+      code: body(`const { execa } = require("execa");
+const run = (cmd, args) => execa(cmd, args, { stdin: "inherit", buffer: false, reject: false, encoding: "buffer" });`),
+    },
+  ];
+  const { build } = await import("esbuild");
+  const out: { label: string; blob: string }[] = [];
+  for (const [i, src] of sources.entries()) {
+    const script = join(dir, `reference-${i}.cjs`);
+    const blob = join(dir, `reference-${i}.blob`);
+    try {
+      await build({ stdin: { contents: src.code, resolveDir: root, loader: "js" }, bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, outfile: script, logLevel: "silent" });
+    } catch {
+      continue;
+    }
+    const r = spawnSync(process.execPath, ["--snapshot-blob", blob, "--build-snapshot", script], { stdio: "ignore" });
+    if (r.status === 0) out.push({ label: src.label, blob });
+  }
+  return out;
 }
 
 /** `commits` commits, the first adding 200 files and each later one changing one, then a few local changes. */
