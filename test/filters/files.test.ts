@@ -210,7 +210,16 @@ describe("the fixtures say what they should", () => {
     const g = runRtk(["grep", "-rn", "export const", "src/lib"], project, env);
     assert.match(g.stdout, /^src\/lib\/constants\.ts\n(  \d+: .*\n){10}  … \+30 more matches \[rtk recall [0-9a-f]{7}\]$/m);
     const all = runRtk(["grep", "-rn", "-e", "import", "-e", "export", "-e", "return", "src", "test"], project, env);
-    assert.match(all.stdout, /\n… \+\d+ more matches in \d+ more files \[rtk recall [0-9a-f]{7}\]: [^ ]+ \(\d+\)(, [^ ]+ \(\d+\))*\n$/);
+    const marker = /\n… \+(\d+) more matches in (\d+) more files \[rtk recall [0-9a-f]{7}\]: (.+)\n$/.exec(all.stdout);
+    assert.ok(marker, all.stdout.slice(-500));
+    // Each entry a file with its count, or a directory followed by its files with theirs.
+    const counts = marker[3]!.split(", ").map((e) => {
+      const m = /^\S+ \((\d+)\)$/.exec(e) ?? /^\S+\/((?: \S+ \(\d+\))+)$/.exec(e);
+      assert.ok(m, `entry ${JSON.stringify(e)}`);
+      return [...m[0].matchAll(/\((\d+)\)/g)].map((c) => Number(c[1]));
+    });
+    assert.equal(counts.flat().length, Number(marker[2]));
+    assert.equal(counts.flat().reduce((a, b) => a + b, 0), Number(marker[1]));
   });
 
   test("structured and already compact modes pass through unchanged", (t) => {

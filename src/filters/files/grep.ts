@@ -15,8 +15,9 @@
 // marked with the exact number of characters hidden. MAX_TOTAL lines are
 // shown in all, spent on the files in path order (each at most MAX_PER_FILE,
 // and at least its first match with its context); the files past the budget
-// are named with their match counts in one marker (those of a dependency or
-// build folder counted by that folder). Everything left out is
+// are named with their match counts in one marker, the files of a directory
+// after it (`src/hooks/ a.ts (1) b.ts (2)`), those of a dependency or build
+// folder counted by that folder. Everything left out is
 // counted exactly, with a recall handle.
 // Modes that are already compact or structured (`-l`, `-L`, `-c`, `-o`, `-q`,
 // `--json`, `--files`, `--vimgrep`, `--heading`, `-b`, `-Z`, …) pass through.
@@ -200,7 +201,7 @@ export const grep: Filter = {
         // Past the budget: each file with its match count; the files of a dependency
         // or build folder counted by that folder.
         const rest = { matches: hidden.matches, context: hidden.context, files: 0 };
-        const named: { text: string; files: number }[] = [];
+        const named: { text: string; files: number; path?: string; matches?: number }[] = [];
         const background = new Map<string, { files: number; matches: number }>();
         for (const f of files) {
           const g = groups.get(f)!;
@@ -210,7 +211,7 @@ export const grep: Filter = {
             rest.context += g.lines.length + g.hiddenMatches + g.hiddenContext - matches;
             rest.files++;
             const root = backgroundRoot(display(f));
-            if (root === null) named.push({ text: `${display(f)} (${matches})`, files: 1 });
+            if (root === null) named.push({ text: `${display(f)} (${matches})`, files: 1, path: display(f), matches });
             else {
               const b = background.get(root) ?? { files: 0, matches: 0 };
               b.files++;
@@ -232,7 +233,7 @@ export const grep: Filter = {
         if (restFiles) {
           const listed = named.slice(0, MAX_FILES_NAMED);
           const unnamed = restFiles - listed.reduce((n, e) => n + e.files, 0);
-          const list = listed.map((e) => e.text).join(", ") + (unnamed ? `${listed.length ? ", " : ""}${unnamed} more` : "");
+          const list = namedList(listed) + (unnamed ? `${listed.length ? ", " : ""}${unnamed} more` : "");
           out.push(`${omitted(rest.matches, `${what(rest.matches, rest.context)} in ${restFiles} more ${restFiles === 1 ? "file" : "files"}`, recall)}: ${list}`);
         }
         out.push(...single);
@@ -249,6 +250,25 @@ export const grep: Filter = {
     }
   },
 };
+
+/**
+ * The files past the budget, in order: files of one directory share it
+ * (`src/hooks/ useAuth.ts (1) useFetch.ts (2)`); a path with whitespace, a
+ * top-level file and a folder's count are entries of their own. Entries are
+ * apart by `, `.
+ */
+function namedList(entries: readonly { text: string; path?: string; matches?: number }[]): string {
+  const parts: string[] = [];
+  let dir: string | null = null;
+  for (const e of entries) {
+    const slash = e.path?.lastIndexOf("/") ?? -1;
+    const d = e.path !== undefined && slash > 0 && !/\s/.test(e.path) ? e.path.slice(0, slash + 1) : null;
+    if (d !== null && d === dir) parts[parts.length - 1] += ` ${e.path!.slice(slash + 1)} (${e.matches})`;
+    else parts.push(d === null ? e.text : `${d} ${e.path!.slice(slash + 1)} (${e.matches})`);
+    dir = d;
+  }
+  return parts.join(", ");
+}
 
 /**
  * A file that gets any of the budget shows at least its first match, with the
