@@ -1,8 +1,10 @@
 // The recall store: the raw output of runs whose compact form hid something, or
 // that failed. Owner-only: the folder is 0700, each entry 0600 and created
 // exclusively without following symlinks. The newest entries within the age
-// limit are kept.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync, chmodSync } from "node:fs";
+// limit are kept: a run that saves an entry sweeps the store when it holds a
+// tenth more entries than the limit, or when the last sweep is an hour old, so
+// that most runs pay one directory listing instead of reading every entry.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, chmodSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -128,6 +130,54 @@ export function listRecall(dir: string): RecallMeta[] {
     .map((f) => readRecallMeta(dir, f.slice(0, 7)))
     .filter((m): m is RecallMeta => m !== null)
     .sort((a, b) => b.time - a.time);
+}
+
+/** How often the store is swept at the least, whatever it holds. */
+export const SWEEP_EVERY_MS = 3600_000;
+/** Beside the folder, when the store was last swept (its text: milliseconds since the epoch). */
+const sweptPath = (dir: string) => dir.replace(/\/+$/, "") + ".swept";
+
+/**
+ * After a save: prunes the store (see pruneRecall) when it holds more than a
+ * tenth (rounded down) over `maxEntries`, or when it was not swept within the
+ * last hour.
+ */
+export function sweepRecall(dir: string, maxEntries = 200, maxAgeDays = 7, now = Date.now()): void {
+  const entries = safeList(dir).filter((f) => f.endsWith(".json")).length;
+  const last = lastSweep(dir);
+  if (entries <= maxEntries + Math.floor(maxEntries / 10) && last !== null && last <= now && now - last < SWEEP_EVERY_MS) return;
+  pruneRecall(dir, maxEntries, maxAgeDays, now);
+  try {
+    const path = sweptPath(dir);
+    try {
+      unlinkSync(path);
+    } catch {
+      // not there yet
+    }
+    const fd = createExclusive(path);
+    try {
+      writeSync(fd, String(now));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // The next save sweeps again.
+  }
+}
+
+function lastSweep(dir: string): number | null {
+  try {
+    const fd = openSync(sweptPath(dir), constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const b = Buffer.alloc(32);
+      const t = Number(b.toString("utf8", 0, readSync(fd, b, 0, b.length, 0)));
+      return Number.isFinite(t) && t > 0 ? t : null;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** Keeps the newest `maxEntries` within `maxAgeDays`. */

@@ -10,7 +10,7 @@ import type { Env } from "../config/hooks.js";
 import type { CompactOutput, Filter, FilterInput, FilterRun, RecallRef } from "../filters/types.js";
 import { stripAnsi } from "./ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
-import { ensureRecallDir, MAX_RECALL_BYTES, newRecallId, pruneRecall, recallDir, writeRecall } from "./recall.js";
+import { ensureRecallDir, MAX_RECALL_BYTES, newRecallId, recallDir, sweepRecall, writeRecall } from "./recall.js";
 
 export interface RunOptions {
   env: Env;
@@ -227,7 +227,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
       writeRecall(recallDirPath, { id: recallId, argv: [...input.argv], exitCode: status, route: input.route.id, time: Date.now() }, (write) => {
         for (const [, b] of capture.chunks()) if (!write(b)) break;
       });
-      pruneRecall(recallDirPath, opts.recall?.maxEntries, opts.recall?.maxAgeDays);
+      sweepRecall(recallDirPath, opts.recall?.maxEntries, opts.recall?.maxAgeDays);
     } catch {
       // The recall store never changes the command's output or exit code.
     }

@@ -11,7 +11,7 @@ import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ensureRecallDir, listRecall, MAX_RECALL_BYTES, newRecallId, pruneRecall, RecallUnsafeError, writeRecall, type RecallMeta } from "../../src/runtime/recall.js";
+import { ensureRecallDir, listRecall, MAX_RECALL_BYTES, newRecallId, pruneRecall, RecallUnsafeError, SWEEP_EVERY_MS, sweepRecall, writeRecall, type RecallMeta } from "../../src/runtime/recall.js";
 import { ensureBuilt } from "../support/build.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
@@ -302,6 +302,58 @@ describe("rotation: the newest 200 entries within 7 days", () => {
     assert.equal(kept[0]!.exitCode, 128, "the new entry is the newest");
     assert.deepEqual(kept.slice(1).map((m) => m.id), Array.from({ length: 199 }, (_, i) => hex(i)));
     assert.ok(!existsSync(join(b.recall, "fffffff.txt")));
+  });
+});
+
+describe("sweeps: a save reads every entry only when the store is a tenth over its limit or an hour has passed", () => {
+  const hex = (i: number) => i.toString(16).padStart(7, "0");
+  const swept = (dir: string) => dir + ".swept";
+
+  test("no record of a sweep: the first save sweeps, and records it beside the folder, owner-only", () => {
+    const dir = store();
+    const now = Date.now();
+    put(dir, "aaaaaa1", now - 8 * DAY);
+    put(dir, "aaaaaa2", now);
+    sweepRecall(dir, 200, 7, now);
+    assert.deepEqual(ids(dir), ["aaaaaa2"]);
+    assert.equal(readFileSync(swept(dir), "utf8"), String(now));
+    assert.equal(mode(swept(dir)), 0o600);
+  });
+
+  test("within the hour and the slack, nothing is read or removed; past the hour, the old entry goes", () => {
+    const dir = store();
+    const now = Date.now();
+    sweepRecall(dir, 200, 7, now);
+    put(dir, "aaaaaa1", now - 8 * DAY);
+    sweepRecall(dir, 200, 7, now + 60_000);
+    assert.deepEqual(ids(dir), ["aaaaaa1"], "swept a minute ago: kept for now");
+    sweepRecall(dir, 200, 7, now + SWEEP_EVERY_MS);
+    assert.deepEqual(ids(dir), []);
+  });
+
+  test("past a tenth over the limit, the newest `max` remain at once", () => {
+    const dir = store();
+    const now = Date.now();
+    sweepRecall(dir, 20, 7, now);
+    for (let i = 0; i < 22; i++) put(dir, hex(i), now - i * 60_000);
+    sweepRecall(dir, 20, 7, now + 1000);
+    assert.equal(listRecall(dir).length, 22, "two over a limit of 20 is within its slack");
+    put(dir, hex(22), now - 22 * 60_000);
+    sweepRecall(dir, 20, 7, now + 2000);
+    assert.deepEqual(listRecall(dir).map((m) => m.id), Array.from({ length: 20 }, (_, i) => hex(i)));
+  });
+
+  test("a symlink where the record goes is neither followed nor written through", () => {
+    const dir = store();
+    const target = join(dir, "..", "elsewhere.txt");
+    const before = String(Date.now());
+    writeFileSync(target, before);
+    symlinkSync(target, swept(dir));
+    put(dir, "aaaaaa1", Date.now() - 8 * DAY);
+    sweepRecall(dir, 200, 7);
+    assert.deepEqual(ids(dir), [], "the record behind a symlink is not believed");
+    assert.ok(!lstatSync(swept(dir)).isSymbolicLink());
+    assert.equal(readFileSync(target, "utf8"), before, "the symlink's target is untouched");
   });
 });
 
