@@ -9,6 +9,7 @@ import { FILTERS } from "../filters/index.js";
 import { runTool } from "../runtime/dispatch.js";
 import { runPassthrough } from "../runtime/run.js";
 import { activeRegistry, fullRegistry } from "../routes/registry.js";
+import { VERSION } from "../version.js";
 import { META_COMMANDS } from "./meta.js";
 import { finish } from "./finish.js";
 import { warmUpRun } from "./warm-run.js";
@@ -25,6 +26,7 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   const first = argv[0];
   if (first !== undefined && !META_COMMANDS.has(first)) return finish(runTool(argv));
   if (first === "proxy" && argv.length > 1) return finish(runPassthrough(argv.slice(1), process.env));
+  if ((first === "--version" || first === "-V") && argv.length === 1) return void process.stdout.write(`rtk ${VERSION}\n`);
   const self = process.env["RTK_SELF"];
   const dist = self ? resolve(dirname(self), "..", "dist") : __dirname;
   const main = join(dist, "rtk-main.cjs");

@@ -153,6 +153,14 @@ async function assertNoneLeft(marker: string): Promise<void> {
 describe("exit codes", () => {
   const b = box();
 
+  test("rtk --version and -V print the package's version and exit 0", () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) {
+      const r = rtk(b, [flag]);
+      assert.deepEqual([r.status, r.stdout, r.stderr], [0, `rtk ${version}\n`, ""]);
+    }
+  });
+
   for (const n of [0, 1, 2, 42]) {
     test(`unrouted (passthrough): sh -c 'exit ${n}' → ${n}`, () => {
       const r = rtk(b, ["sh", "-c", `exit ${n}`]);
