@@ -268,7 +268,8 @@ function stdoutCheck(fx: filesFx.Fixture, raw: string, compact: string, recall: 
     case "grep":
     case "grep-single": {
       const named = fx.kind === "grep";
-      return judge(filesFx.grepFacts(raw, named), (f) => filesFx.checkGrep(f, compact, named, recall));
+      const numbered = filesFx.numberedGrep(fx.argv);
+      return judge(filesFx.grepFacts(raw, named, numbered), (f) => filesFx.checkGrep(f, compact, named, recall, numbered));
     }
     case "wc":
       return judge(filesFx.wcFacts(raw), (f) => filesFx.checkWc(f, compact, recall));

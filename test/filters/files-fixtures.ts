@@ -314,7 +314,7 @@ export const FIXTURES: readonly Fixture[] = [
   { name: "grep-todo-context", argv: ["grep", "-rn", "-C", "2", "TODO", "src"], kind: "grep", golden: true, savingsFloor: 70 },
   { name: "grep-import-caps", argv: ["grep", "-rn", "-e", "import", "-e", "export", "-e", "return", "src", "test"], kind: "grep", report: true },
   { name: "grep-per-file-cap", argv: ["grep", "-rn", "export const", "src/lib"], kind: "grep", golden: true, report: true },
-  { name: "grep-no-n", argv: ["grep", "-r", "-e", "NextResponse", "-e", "export function", "src/app/api"], kind: "grep", presentation: ["-n"], golden: true },
+  { name: "grep-no-n", argv: ["grep", "-r", "-e", "NextResponse", "-e", "export function", "src/app/api"], kind: "grep", golden: true },
   { name: "grep-single-file", argv: ["grep", "-n", "export", "src/lib/api.ts"], kind: "grep-single" },
   { name: "grep-long-line", argv: ["grep", "-n", "createElement", "public/vendor.min.js"], kind: "grep-single", golden: true },
   { name: "grep-no-match", argv: ["grep", "-rn", "zzzzqqq", "src"], kind: "grep" },
@@ -322,9 +322,9 @@ export const FIXTURES: readonly Fixture[] = [
   { name: "grep-binary", argv: ["grep", "-rn", "svg", "public"], kind: "grep" },
   { name: "rg-binary", argv: ["rg", "-n", "svg", "public/data.bin", "public/logo.svg", "docs"], kind: "grep", needs: "rg" },
   { name: "grep-files-only", argv: ["grep", "-rl", "useState", "src"], kind: "grep" },
-  { name: "rg-usestate", argv: ["rg", "useState", "src"], kind: "grep", presentation: ["-n"], golden: true, savingsFloor: 40, needs: "rg" },
+  { name: "rg-usestate", argv: ["rg", "useState", "src"], kind: "grep", golden: true, savingsFloor: 40, needs: "rg" },
   { name: "rg-context", argv: ["rg", "-n", "-C1", "TODO", "src/lib"], kind: "grep", golden: true, needs: "rg" },
-  { name: "rg-no-match", argv: ["rg", "zzzzqqq", "src"], kind: "grep", presentation: ["-n"], needs: "rg" },
+  { name: "rg-no-match", argv: ["rg", "zzzzqqq", "src"], kind: "grep", needs: "rg" },
   { name: "cat-small", argv: ["cat", "src/lib/api.ts"], kind: "content" },
   { name: "cat-log", argv: ["cat", "logs/app.log"], kind: "content", golden: true, report: true },
   { name: "head-many", argv: ["head", "-n", "400", "logs/app.log", "README.md", "docs/api.md"], kind: "content", golden: true, report: true },
@@ -489,11 +489,25 @@ export function checkFind(facts: readonly Fact[], compact: string, recall: (id: 
   return account(facts, (f) => paths.has(f.key), compact, recall, (m) => (m.what === "paths" ? m.count : 0));
 }
 
-/** grep/rg lines: `file:12:text`, `file-12-text` (names), `12:text` (one file); `--` is not a fact. */
-export function grepFacts(raw: string, named: boolean): Fact[] {
+/** Whether a grep/rg argv asks for line numbers (`-n`, `-rn`, `--line-number`). */
+export function numberedGrep(argv: readonly string[]): boolean {
+  return argv.some((a) => a === "--line-number" || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a));
+}
+
+/**
+ * grep/rg lines: `file:12:text`, `file-12-text` (names), `12:text` (one file);
+ * without line numbers `file:text` and `text`; `--` is not a fact.
+ */
+export function grepFacts(raw: string, named: boolean, numbered = true): Fact[] {
   const facts: Fact[] = [];
   for (const line of lines(raw)) {
     if (line === "--") continue;
+    if (!numbered) {
+      const colon = named ? line.indexOf(":") : -1;
+      if (named && colon <= 0) facts.push({ key: `other:${line}`, raw: line });
+      else facts.push({ key: `${named ? line.slice(0, colon).replace(/^\.\//, "") : ""}\u0000:\u0000${line.slice(colon + 1).trim()}`, raw: line });
+      continue;
+    }
     const m = named ? /^(.*?)([:-])(\d+)\2(.*)$/.exec(line) : /^()(\d+)([:-])(.*)$/.exec(line);
     if (!m) {
       facts.push({ key: `other:${line}`, raw: line });
@@ -513,13 +527,21 @@ interface GrepLine {
   text: string;
 }
 
-/** The grouped compact form read back: a file line, then `  12: text` lines. */
-export function readCompactGrep(compact: string, named: boolean): { hits: GrepLine[]; others: Set<string> } {
+/** The grouped compact form read back: a file line, then `  12: text` lines (`  text` without numbers). */
+export function readCompactGrep(compact: string, named: boolean, numbered = true): { hits: GrepLine[]; others: Set<string> } {
   const hits: GrepLine[] = [];
   const others = new Set<string>();
   let file = "";
   for (const line of lines(compact)) {
     if (MARKER.test(line) && /^ *… \+/.test(line)) continue;
+    if (!numbered) {
+      if (!named || line.startsWith("  ")) hits.push({ file: named ? file : "", nsep: ":", text: named ? line.slice(2) : line });
+      else {
+        others.add(line);
+        file = line;
+      }
+      continue;
+    }
     const hit = named ? /^ {2}(\d+[:-])(?: (.*))?$/.exec(line) : /^(\d+[:-])(?: (.*))?$/.exec(line);
     if (hit) {
       hits.push({ file: named ? file : "", nsep: hit[1]!, text: hit[2] ?? "" });
@@ -542,8 +564,8 @@ function sameText(rawText: string, shown: string): boolean {
   return pieces.every((p) => rawText.includes(p));
 }
 
-export function checkGrep(facts: readonly Fact[], compact: string, named: boolean, recall: (id: string) => string): FactCheck {
-  const { hits, others } = readCompactGrep(compact, named);
+export function checkGrep(facts: readonly Fact[], compact: string, named: boolean, recall: (id: string) => string, numbered = true): FactCheck {
+  const { hits, others } = readCompactGrep(compact, named, numbered);
   const byKey = new Map<string, string[]>();
   for (const h of hits) {
     const k = `${h.file}\u0000${h.nsep}`;

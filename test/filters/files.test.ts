@@ -37,6 +37,7 @@ import {
   envFacts,
   findFacts,
   grepFacts,
+  numberedGrep,
   hasTool,
   lsLongFacts,
   lsPlainFacts,
@@ -118,7 +119,7 @@ function factCheck(fx: Fixture, raw: string, compact: string): FactCheck {
       return checkFind(findFacts(raw), compact, recall);
     case "grep":
     case "grep-single":
-      return checkGrep(grepFacts(raw, fx.kind === "grep"), compact, fx.kind === "grep", recall);
+      return checkGrep(grepFacts(raw, fx.kind === "grep", numberedGrep(fx.argv)), compact, fx.kind === "grep", recall, numberedGrep(fx.argv));
     case "content": {
       const c = checkContent(raw, compact, recall);
       assert.ok(c.aligned, "the compact content is the raw lines in order, with markers");
@@ -438,11 +439,8 @@ describe("in process", () => {
     assert.equal(ls.prepare, undefined);
     assert.equal(prep(tree, ["tree", "-L", "2"], "tree"), "tree -F -L 2");
     assert.equal(prep(tree, ["tree", "-J"], "tree"), "tree -J");
-    assert.equal(prep(grep, ["grep", "-r", "x", "."], "grep"), "grep -n -r x .");
-    assert.equal(prep(grep, ["grep", "-rn", "x"], "grep"), "grep -rn x");
-    assert.equal(prep(grep, ["grep", "-rl", "x"], "grep"), "grep -rl x");
-    assert.equal(prep(grep, ["grep", "-e", "-h", "f"], "grep"), "grep -n -e -h f");
-    assert.equal(prep(grep, ["rg", "--json", "x"], "rg"), "rg --json x");
+    assert.equal(prep(tree, ["tree", "-i"], "tree"), "tree -i", "no art to save: nothing added");
+    assert.equal(grep.prepare, undefined, "grep and rg run exactly as given");
   });
 
   test("tree art in both charsets", () => {

@@ -8,10 +8,11 @@
 // `  <n>- <text>` (context), its leading indentation trimmed; group separators
 // (`--`) go, since the line numbers show the gaps. Files are sorted by path
 // (rg's order changes from run to run), the folders of dependencies, build
-// output and caches last. When only one file is searched (no
-// names in the output) the lines stand alone as `<n>: <text>`. `-n` is added
-// so every match has its line number. A line longer than MAX_LINE is cut around
-// the match when the pattern is a plain string (else from its start), each cut
+// output and caches last. When only one file is searched (no names in the
+// output) the lines stand alone as `<n>: <text>`. The command runs as given:
+// without `-n` the lines have no numbers (`  <text>`, every one a match), and
+// context without numbers passes through. A line longer than MAX_LINE is cut
+// around the match when the pattern is a plain string (else from its start), each cut
 // marked with the exact number of characters hidden. MAX_TOTAL lines are
 // shown in all, spent on the files in path order (each at most MAX_PER_FILE,
 // and at least its first match with its context); the files past the budget
@@ -25,7 +26,7 @@
 // stderr (grep's binary-file notices and errors) is kept whole.
 import { statSync } from "node:fs";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, backgroundRoot, cutLine, given, parseArgs, sortForeground, toolArgs, withFlags, type OptionSpec, type ParsedArgs } from "./common.js";
+import { ErrorLines, backgroundRoot, cutLine, given, parseArgs, sortForeground, toolArgs, type OptionSpec, type ParsedArgs } from "./common.js";
 
 const MAX_LINE = 300;
 /** Lines shown in all: an agent reads the first of them and the list of the other files. */
@@ -64,13 +65,15 @@ function modeOf(input: FilterInput): GrepMode {
   const rg = input.route.tool === "rg";
   const p = parseArgs(toolArgs(input), rg ? RG_SPEC : GREP_SPEC);
   const passThrough = rg
-    ? given(p, "lcqoNb0pVh", ["files", "files-with-matches", "files-without-match", "count", "count-matches", "json", "only-matching", "quiet", "vimgrep", "column", "null", "null-data", "byte-offset", "heading", "pretty", "type-list", "help", "version", "no-line-number", "debug", "trace"])
+    ? given(p, "lcqob0pVh", ["files", "files-with-matches", "files-without-match", "count", "count-matches", "json", "only-matching", "quiet", "vimgrep", "column", "null", "null-data", "byte-offset", "heading", "pretty", "type-list", "help", "version", "debug", "trace"])
     : given(p, "lLcqoZzbTV", ["files-with-matches", "files-without-match", "count", "quiet", "silent", "only-matching", "null", "null-data", "byte-offset", "initial-tab", "help", "version"]);
   const explicitPatterns = given(p, "ef", ["regexp", "file"]);
   const files = explicitPatterns ? p.operands : p.operands.slice(1);
+  const lineNumbers = given(p, "n", ["line-number"]) && !(rg && given(p, "N", ["no-line-number"]));
+  const context = given(p, "ABC", ["after-context", "before-context", "context"]);
   return {
-    passThrough,
-    lineNumbers: given(p, "n", ["line-number"]),
+    passThrough: passThrough || (!lineNumbers && context),
+    lineNumbers,
     names: namesShown(rg, p, files),
     needle: needleOf(rg, p, explicitPatterns),
   };
@@ -120,12 +123,10 @@ interface Hit {
 
 export const grep: Filter = {
   id: "grep",
-  prepare(input) {
-    const m = modeOf(input);
-    return m.passThrough || m.lineNumbers ? input.argv : withFlags(input, ["-n"]);
-  },
   start(input, { recall }): FilterRun {
     const mode = modeOf(input);
+    // Without line numbers every line is a match (context without them passes through).
+    const isMatch = mode.lineNumbers ? isMatchLine : () => true;
     let names = mode.names;
     const err = new ErrorLines();
     const groups = new Map<string, FileGroup>();
@@ -144,6 +145,7 @@ export const grep: Filter = {
       let at = 0;
       if (mode.needle && h.sep === ":") at = Math.max(0, (mode.needle.fold ? body.toLowerCase() : body).indexOf(mode.needle.text));
       const cut = cutLine(body, MAX_LINE, recall, at, mode.needle?.text.length ?? 0);
+      if (!mode.lineNumbers) return cut.text;
       return cut.text ? `${h.n}${h.sep} ${cut.text}` : `${h.n}${h.sep}`;
     };
 
@@ -174,7 +176,21 @@ export const grep: Filter = {
       line(stream, text) {
         if (stream === "err") return err.add(text);
         if (mode.passThrough || text === "--") return;
-        if (names === null) names = !/^\d+[:-]/.test(text);
+        if (names === null) names = mode.lineNumbers ? !/^\d+[:-]/.test(text) : null;
+        if (names === null) {
+          // Only the output tells: a line that starts with an existing file and `:` names it.
+          const colon = text.indexOf(":");
+          names = colon > 0 && isFile(text.slice(0, colon));
+        }
+        if (!names && !mode.lineNumbers) {
+          if (shown >= MAX_TOTAL) {
+            single_.matches++;
+            return;
+          }
+          single.push(render({ file: "", n: "", sep: ":", body: text }));
+          shown++;
+          return;
+        }
         if (!names) {
           const m = /^(\d+)([:-])(.*)$/.exec(text);
           if (!m) return other(text);
@@ -187,7 +203,7 @@ export const grep: Filter = {
           shown++;
           return;
         }
-        const h = parseNamed(text, current, isFile);
+        const h = mode.lineNumbers ? parseNamed(text, current, isFile) : parseNamedPlain(text, current, isFile);
         if (!h) return other(text);
         current = h.file;
         record(h);
@@ -206,7 +222,7 @@ export const grep: Filter = {
         for (const f of files) {
           const g = groups.get(f)!;
           if (budget <= 0) {
-            const matches = g.lines.filter(isMatchLine).length + g.hiddenMatches;
+            const matches = g.lines.filter(isMatch).length + g.hiddenMatches;
             rest.matches += matches;
             rest.context += g.lines.length + g.hiddenMatches + g.hiddenContext - matches;
             rest.files++;
@@ -220,9 +236,9 @@ export const grep: Filter = {
             }
             continue;
           }
-          const shown = g.lines.slice(0, Math.max(budget, firstBlockEnd(g.lines)));
+          const shown = g.lines.slice(0, Math.max(budget, firstBlockEnd(g.lines, isMatch)));
           budget -= shown.length;
-          const cutMatches = g.lines.slice(shown.length).filter(isMatchLine).length;
+          const cutMatches = g.lines.slice(shown.length).filter(isMatch).length;
           const hiddenMatches = g.hiddenMatches + cutMatches;
           const hiddenContext = g.hiddenContext + g.lines.length - shown.length - cutMatches;
           out.push(display(f), ...shown.map((l) => `  ${l}`));
@@ -274,11 +290,11 @@ function namedList(entries: readonly { text: string; path?: string; matches?: nu
  * A file that gets any of the budget shows at least its first match, with the
  * context lines around it: the count of lines up to the end of that block.
  */
-function firstBlockEnd(lines: readonly string[]): number {
-  const first = lines.findIndex(isMatchLine);
+function firstBlockEnd(lines: readonly string[], isMatch: (l: string) => boolean): number {
+  const first = lines.findIndex(isMatch);
   if (first < 0) return lines.length;
   let end = first + 1;
-  while (end < lines.length && !isMatchLine(lines[end]!) && lineNumber(lines[end]!) === lineNumber(lines[end - 1]!) + 1) end++;
+  while (end < lines.length && !isMatch(lines[end]!) && lineNumber(lines[end]!) === lineNumber(lines[end - 1]!) + 1) end++;
   return end;
 }
 
@@ -301,6 +317,21 @@ function display(file: string): string {
 }
 
 const SEPARATED = /^([:-])(\d+)\1/;
+
+/**
+ * `file:text`, without a line number: the file of the previous line is tried
+ * first, then the first `:` after an existing file, then the first `:`.
+ */
+export function parseNamedPlain(line: string, current: string | null, isFile: (path: string) => boolean): Hit | null {
+  if (current !== null && line.startsWith(current + ":")) return { file: current, sep: ":", n: "", body: line.slice(current.length + 1) };
+  let first = -1;
+  for (let at = line.indexOf(":"), tries = 0; at >= 0 && tries < 8; at = line.indexOf(":", at + 1), tries++) {
+    if (at === 0) continue;
+    if (first < 0) first = at;
+    if (isFile(line.slice(0, at))) return { file: line.slice(0, at), sep: ":", n: "", body: line.slice(at + 1) };
+  }
+  return first < 0 ? null : { file: line.slice(0, first), sep: ":", n: "", body: line.slice(first + 1) };
+}
 
 /**
  * `file:12:text` (a match) or `file-12-text` (context). A name may itself hold

@@ -3,7 +3,7 @@
 // added so dirs end in `/` (executables `*`, FIFOs `|`, sockets `=`, symlinks
 // `name -> target`). Root lines, errors (`dir [error opening dir]`) and the
 // summary line stay. An entry at depth d is indented by 2·d spaces under its
-// root line. JSON, XML and HTML output pass through. A folder of dependencies,
+// root line. JSON, XML and HTML output, and `-i` (no art), pass through. A folder of dependencies,
 // build output, caches or version control met inside the tree keeps its line;
 // what is below it is counted on one marker line under it. Past MAX_ENTRIES
 // entries the rest is counted where it was cut. Every count has a recall handle.
@@ -23,7 +23,7 @@ const CONTINUE = ["│\u00a0\u00a0 ", "│   ", "|   ", "    ", "\u00a0\u00a0\u0
 const CONNECT = ["├── ", "└── ", "|-- ", "`-- "];
 
 function passThrough(input: FilterInput): boolean {
-  return given(parseArgs(toolArgs(input), SPEC), "JXHo", ["help", "version"]);
+  return given(parseArgs(toolArgs(input), SPEC), "JXHoi", ["help", "version"]);
 }
 
 export const tree: Filter = {
