@@ -46,6 +46,12 @@ export interface Filter {
    * (only when the filter itself hands it back by returning null).
    */
   sensitive?: boolean;
+  /**
+   * Lines reach the filter with their carriage returns: a CR is content here
+   * (the lines of a CRLF file in a patch), not a terminal's return to the start
+   * of the line (progress). ANSI is stripped either way.
+   */
+  keepsCarriageReturns?: (input: FilterInput) => boolean;
   /** Emits while the tool runs (watch and follow invocations): may only drop, shorten or collapse lines. */
   streaming?: (input: FilterInput) => boolean;
   /**

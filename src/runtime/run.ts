@@ -95,6 +95,7 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
 async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, signals: ReturnType<typeof signalForwarder>): Promise<number> {
   const argv = filter.prepare ? filter.prepare(input) : input.argv;
   const streaming = filter.streaming?.(input) ?? false;
+  const keepCR = filter.keepsCarriageReturns?.(input) ?? false;
   // A streaming run (follow, watch) may go on for hours: keep only what the recall store can hold.
   const capture = new RawCapture(undefined, streaming ? MAX_RECALL_BYTES : Infinity);
   let recallId: string | null = null;
@@ -137,7 +138,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     if (passing) return;
     if (!failed && run) {
       try {
-        run.line(s === 0 ? "out" : "err", plain ? raw : stripAnsi(terminalLine(raw)));
+        run.line(s === 0 ? "out" : "err", plain ? raw : stripAnsi(keepCR ? raw : terminalLine(raw)));
         return;
       } catch {
         failed = true;

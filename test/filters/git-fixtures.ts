@@ -608,13 +608,15 @@ export function extractFacts(raw: { stdout: string; stderr: string }, sub: strin
     let tagMessage = false;
     let pathsFollow = false;
     for (const raw0 of lines) {
-      const l = raw0.includes("\r") ? raw0.slice(raw0.lastIndexOf("\r") + 1) : raw0;
+      // What a terminal shows (progress rewritten in place); a patch line keeps its CR: it is content.
+      const t = raw0.endsWith("\r") ? raw0.slice(0, -1) : raw0;
+      const l = t.includes("\r") ? t.slice(t.lastIndexOf("\r") + 1) : t;
       let m: RegExpExecArray | null;
       if (hunk) {
-        const prefix = l.slice(0, hunk);
-        if (l.startsWith("\\")) continue;
+        const prefix = raw0.slice(0, hunk);
+        if (raw0.startsWith("\\")) continue;
         if (prefix.length === hunk && /^[ +-]+$/.test(prefix)) {
-          if (/[+-]/.test(prefix)) add("change", l, true);
+          if (/[+-]/.test(prefix)) add("change", raw0, true);
           continue;
         }
         hunk = 0;

@@ -499,3 +499,36 @@ describe("a lockfile changed with the code, in a real repository", () => {
     }
   });
 });
+
+describe("line endings are content in a patch, in a real repository", () => {
+  test("git diff, show, log -p and stash show -p keep the CR of a CRLF file's lines: an LF → CRLF change stays visible", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rtk-crlf-"));
+    try {
+      const env = gitEnv(dir);
+      const git = (...args: string[]) => assert.equal(runGit(args, dir, env).status, 0, args.join(" "));
+      git("init", "-q", "-b", "main");
+      writeFileSync(join(dir, "f.txt"), "a\nb\nc\n");
+      writeFileSync(join(dir, "g.txt"), "one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n");
+      git("add", ".");
+      git("commit", "-q", "-m", "init");
+      writeFileSync(join(dir, "f.txt"), "a\r\nb\r\nc\r\n");
+      writeFileSync(join(dir, "g.txt"), "one\r\ntwo\r\nTHREE\r\nfour\r\nfive\r\n");
+      const expectPatch = (out: string, what: string) => {
+        assert.match(out, /^-a\n-b\n-c\n\+a\r\n\+b\r\n\+c\r\n/m, `${what}: the added lines end in CR`);
+        assert.match(out, /^ two\r\n-three\r\n\+THREE\r\n four\r\n/m, `${what}: context and changed lines of a CRLF file keep their CR`);
+      };
+      expectPatch(runRtk(["git", "diff"], dir, env).stdout, "git diff");
+      git("stash", "-q");
+      expectPatch(runRtk(["git", "stash", "show", "-p"], dir, env).stdout, "git stash show -p");
+      git("stash", "pop", "-q");
+      git("commit", "-q", "-am", "CRLF");
+      expectPatch(runRtk(["git", "show"], dir, env).stdout, "git show");
+      expectPatch(runRtk(["git", "log", "-p", "-1"], dir, env).stdout, "git log -p");
+      const raw = runGit(["show"], dir, env);
+      const facts = checkFacts(extractFacts(raw, "show"), runRtk(["git", "show"], dir, env).stdout, (id) => runRtk(["recall", id], dir, env).stdout);
+      assert.deepEqual(facts.problems, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -26,6 +26,10 @@ const MAX_REFS = 20;
 
 export const gitAction: Filter = {
   id: "git.action",
+  keepsCarriageReturns(input) {
+    const { sub, args } = subcommandArgs(input);
+    return sub === "stash" && args[0] === "show";
+  },
   start(input, { recall }) {
     const { sub, args } = subcommandArgs(input);
     // `git stash show -p` prints a patch: compacted as `git diff` compacts it.

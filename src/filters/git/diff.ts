@@ -15,6 +15,8 @@ const SHOW_START = /^(?:commit [0-9a-f]{7,64}\b|tag \S+$|diff --)/;
 
 export const gitDiff: Filter = {
   id: "git.diff",
+  // A patch's lines are content: a CRLF file's lines end in CR.
+  keepsCarriageReturns: () => true,
   start(input, { recall }) {
     const { sub } = subcommandArgs(input);
     const args = historyArgs(input);
