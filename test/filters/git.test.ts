@@ -320,6 +320,13 @@ describe("edge shapes, fed to the filters directly", () => {
       expect: '* main\n+ staged (1): "my notes.txt" -> "notes/my notes.txt" (renamed)\n? untracked (3): "a b.txt" "caf\\303\\251.txt" z.txt\n',
     },
     {
+      name: "status: a path's own leading space is kept past git's label column, and a name holding ` -> ` is one path unless renamed",
+      filter: gitStatus,
+      argv: ["git", "status"],
+      out: ["On branch main", "Changes to be committed:", '  (use "git restore --staged <file>..." to unstage)', "\tnew file:    lead", "\tnew file:   new -> file", "\trenamed:     sp -> renamed sp", "\tmodified:   x -> y", "", "Changes not staged for commit:", "\tmodified:   renamed sp", "\tmodified:   libs/sub (new commits, modified content)", "", "Unmerged paths:", "\tboth modified:    spaced", "\tdeleted by them: gone.txt"],
+      expect: '* main\n! conflicts (2): " spaced" gone.txt (deleted by them)\n+ staged (4): " lead" (new) "new -> file" (new) " sp" -> "renamed sp" (renamed) "x -> y"\n~ modified (2): "renamed sp" libs/sub (new commits, modified content)\n',
+    },
+    {
       name: "a log whose blank message lines are not indented (made by another tool) keeps commits apart from bodies",
       filter: gitLog,
       argv: ["git", "log"],

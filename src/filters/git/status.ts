@@ -149,19 +149,37 @@ function upstreamOf(t: string): string | null {
   return null;
 }
 
+/**
+ * Where git starts a path after its state label: the widest label of the
+ * section and a space (`typechange:`, `deleted by them:`), so a path's own
+ * leading spaces are the ones past that column.
+ */
+const PATH_COLUMN: Partial<Record<Group, number>> = { staged: 12, unstaged: 12, conflicts: 17 };
+
+/** What git says of a submodule after its path: `(new commits, modified content)`. */
+const SUBMODULE_NOTE = / \(((?:new commits|modified content|untracked content)(?:, (?:new commits|modified content|untracked content))*)\)$/;
+
 /** One path line of a section: `modified:   a.txt` → `a.txt`, `new file:   b` → `b (new)`. */
 function entry(section: Group, line: string): string {
   if (section === "untracked" || section === "ignored") return quoted(line);
-  const m = /^([a-z ]+):\s+(.*)$/.exec(line);
+  const m = /^([a-z ]+):( +)/.exec(line);
   if (!m || !(m[1]! in STATES)) return quoted(line);
-  const state = STATES[m[1]!]!;
-  const path = m[2]!.split(" -> ").map(quoted).join(" -> ");
-  return state ? `${path} (${state})` : path;
+  const column = PATH_COLUMN[section] ?? 0;
+  let rest = m[0].length > column && column > m[1]!.length + 1 ? line.slice(column) : line.slice(m[0].length);
+  const states = STATES[m[1]!] ? [STATES[m[1]!]!] : [];
+  const note = SUBMODULE_NOTE.exec(rest);
+  if (note) {
+    rest = rest.slice(0, note.index);
+    states.push(note[1]!);
+  }
+  // Only a rename or a copy names two paths; any other path holding ` -> ` is one name.
+  const path = m[1] === "renamed" || m[1] === "copied" ? rest.split(" -> ").map(quoted).join(" -> ") : quoted(rest);
+  return states.length ? `${path} (${states.join(", ")})` : path;
 }
 
-/** A path that holds whitespace, quoted as git quotes paths (it leaves these bare in this format). */
+/** A path that holds whitespace or ` -> `, quoted as git quotes paths (it leaves these bare in this format). */
 function quoted(path: string): string {
-  if (!/\s/.test(path) || /^".*"$/.test(path)) return path;
+  if (!/\s/.test(path) || /^"(?:[^"\\]|\\.)*"$/.test(path)) return path;
   return `"${path.replace(/["\\]/g, "\\$&")}"`;
 }
 
