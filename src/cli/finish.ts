@@ -1,11 +1,15 @@
 import { writeFd } from "./out.js";
 
+/** What a shell reports for a process that wrote to a reader that had gone: 128 + SIGPIPE. */
+const BROKEN_PIPE_STATUS = 141;
+
 // How every entry point ends: the command's exit code, a crash reported in one
-// line, and a reader that stops early (`rtk … | head`) not taken for an error.
+// line, and a reader that stops early (`rtk … | head`) ending rtk as it ends
+// the tool itself: quietly, with the status of a broken pipe.
 export function finish(code: number | Promise<number>): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (e: NodeJS.ErrnoException) => {
-      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      if (e.code === "EPIPE") process.exit(BROKEN_PIPE_STATUS);
       throw e;
     });
   }

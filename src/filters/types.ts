@@ -52,6 +52,12 @@ export interface Filter {
    * of the line (progress). ANSI is stripped either way.
    */
   keepsCarriageReturns?: (input: FilterInput) => boolean;
+  /**
+   * The tool's own output is the compact form (a followed file, a device):
+   * it runs with rtk's stdio, so its bytes, their timing and its end when the
+   * reader goes (`| head`) are the tool's own. Nothing is kept for recall.
+   */
+  inherits?: (input: FilterInput) => boolean;
   /** Emits while the tool runs (watch and follow invocations): may only drop, shorten or collapse lines. */
   streaming?: (input: FilterInput) => boolean;
   /**

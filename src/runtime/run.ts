@@ -84,6 +84,7 @@ export async function runPassthrough(argv: readonly string[], env: Env): Promise
 }
 
 export async function runFiltered(filter: Filter, input: FilterInput, opts: RunOptions): Promise<number> {
+  if (filter.inherits?.(input)) return runPassthrough(filter.prepare ? filter.prepare(input) : input.argv, opts.env);
   const signals = signalForwarder();
   try {
     return await filtered(filter, input, opts, signals);
@@ -161,6 +162,9 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     windowsHide: true,
   });
   signals.attach(child);
+  // rtk ending first (its reader went, a crash) leaves no child behind.
+  const orphanGuard = () => void child.kill("SIGTERM");
+  process.once("exit", orphanGuard);
   const splitters = [new LineSplitter((l, e, p) => feed(0, l, e, p)), new LineSplitter((l, e, p) => feed(1, l, e, p))];
   const onData = (s: Stream) => (b: Buffer) => {
     if (passing) return void out.write(fd(s), b);
@@ -176,6 +180,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   child.stdout?.on("data", onData(0));
   child.stderr?.on("data", onData(1));
   const r = await child;
+  process.off("exit", orphanGuard);
   const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
   if (fail) {
     process.stderr.write(fail.message + "\n");

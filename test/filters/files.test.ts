@@ -308,6 +308,24 @@ describe("(7) follow invocations stream", () => {
     assert.equal(await closed, 0);
     assert.equal(out.text, "one\ntwo\n");
   });
+
+  test("tail -f | head -2 on a file nobody writes to ends at once, with tail's broken-pipe status", () => {
+    const log = join(root, "idle.log");
+    writeFileSync(log, Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+    const started = Date.now();
+    const r = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} tail -f ${JSON.stringify(log)} | head -2; echo "status \${PIPESTATUS[0]}"`], { cwd: project, env, encoding: "utf8", timeout: 20000 });
+    assert.equal(r.stdout, "line 491\nline 492\nstatus 141\n", r.stderr);
+    assert.ok(Date.now() - started < 10000, "it did not wait for the file to grow");
+  });
+
+  test("the bytes of a device or a process substitution come through as they are: no newline added, no byte replaced", () => {
+    const zeros = spawnSync(RTK, ["head", "-c", "5", "/dev/zero"], { cwd: project, env });
+    assert.deepEqual([...zeros.stdout], [0, 0, 0, 0, 0]);
+    const random = spawnSync(RTK, ["head", "-c", "64", "/dev/urandom"], { cwd: project, env });
+    assert.equal(random.stdout.length, 64);
+    const sub = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} cat <(printf 'caf\\xe9')`], { cwd: project, env });
+    assert.deepEqual([...sub.stdout], [0x63, 0x61, 0x66, 0xe9]);
+  });
 });
 
 describe("env and printenv mask secrets, keep every name", () => {
@@ -555,23 +573,16 @@ describe("in process", () => {
     assert.ok(grown < 64 * 1024 * 1024, `heap grew by ${Math.round(grown / 1048576)} MiB for ${Math.round((total * 100) / 1048576)} MiB of output`);
   });
 
-  test("content: a follow run streams, cat of a regular file does not", () => {
-    assert.equal(content.streaming!(inputFor(["tail", "-f", "x"], "tail")), true);
-    assert.equal(content.streaming!(inputFor(["tail", "-n", "5", "-F", "x"], "tail")), true);
-    assert.equal(content.streaming!(inputFor(["tail", "--follow=name", "x"], "tail")), true);
-    assert.equal(content.streaming!(inputFor(["tail", "-5f", "x"], "tail")), true);
-    assert.equal(content.streaming!(inputFor(["tail", "-n", "5", "x"], "tail")), false);
-    assert.equal(content.streaming!(inputFor(["cat", "package.json"], "cat")), false);
-    const { compact, emitted } = (() => {
-      const emitted: string[] = [];
-      const run = content.start(inputFor(["tail", "-f", "x"], "tail"), { recall: { id: () => "abc1234" }, emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(`err:${l}`) } });
-      run.line("out", "a");
-      run.line("err", "tail: x: file truncated");
-      run.line("out", "b");
-      return { compact: run.end(0), emitted };
-    })();
-    assert.deepEqual(emitted, ["a", "err:tail: x: file truncated", "b"]);
-    assert.deepEqual(compact, { stdout: "", stderr: "" });
+  test("content: a follow run, or a read of a device, runs with rtk's own stdio; cat of a regular file does not", () => {
+    const inherits = (argv: string[]) => content.inherits!(inputFor(argv, argv[0]!));
+    assert.equal(inherits(["tail", "-f", "x"]), true);
+    assert.equal(inherits(["tail", "-n", "5", "-F", "x"]), true);
+    assert.equal(inherits(["tail", "--follow=name", "x"]), true);
+    assert.equal(inherits(["tail", "-5f", "x"]), true);
+    assert.equal(inherits(["head", "-c", "5", "/dev/zero"]), true);
+    assert.equal(inherits(["tail", "-n", "5", "x"]), false);
+    assert.equal(inherits(["cat", "package.json"]), false);
+    assert.equal(content.streaming, undefined);
   });
 
   test("wc strips the padding and keeps the total", () => {

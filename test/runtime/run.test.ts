@@ -245,6 +245,21 @@ describe("exit codes", () => {
   });
 });
 
+describe("a reader that goes early", () => {
+  const b = box();
+
+  test("rtk's write of a long compact form to a closed pipe ends it quietly, with a broken pipe's status (141)", () => {
+    // 5000 commits in git's default layout: a compact form far past a pipe's buffer.
+    const commits = Array.from({ length: 5000 }, (_, i) => `commit ${i.toString(16).padStart(40, "a")}\nAuthor: Ann Lee <ann@example.com>\nDate:   Mon Mar 11 10:00:00 2024 +0000\n\n    Change number ${i}\n`).join("\n");
+    const file = join(b.root, "log.txt");
+    writeFileSync(file, commits);
+    const git = fakeTool(b, `cat ${JSON.stringify(file)}`);
+    const r = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} ${JSON.stringify(git)} log | head -1; echo "status \${PIPESTATUS[0]}"`], { cwd: b.cwd, env: b.env, encoding: "utf8", timeout: 30000 });
+    assert.match(r.stdout, /^a{7}\S* 2024-03-11 Ann Lee: Change number 0\nstatus 141\n$/);
+    assert.equal(r.stderr, "");
+  });
+});
+
 describe("stdin is inherited", () => {
   const b = box();
 

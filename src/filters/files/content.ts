@@ -7,7 +7,8 @@
 // ring of the tail, never the whole output.
 //
 // Follow invocations (`tail -f`, `-F`, `--follow`) and reads of a FIFO, socket
-// or character device stream: each line is printed as it arrives, unchanged.
+// or character device run with rtk's own stdio: their bytes arrive as the tool
+// writes them, unchanged, and the tool sees its reader go (`| head` ends it).
 import { statSync } from "node:fs";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
 import { ErrorLines, given, parseArgs, toolArgs } from "./common.js";
@@ -58,14 +59,8 @@ interface Held {
 
 export const content: Filter = {
   id: "content",
-  streaming: streams,
-  start(input, { recall, emit }): FilterRun {
-    if (streams(input)) {
-      return {
-        line: (stream, text) => (stream === "out" ? emit.out(text) : emit.err(text)),
-        end: () => ({ stdout: "", stderr: "" }),
-      };
-    }
+  inherits: streams,
+  start(input, { recall }): FilterRun {
     const headers = input.route.tool !== "cat";
     const err = new ErrorLines();
     const head: Held[] = [];
