@@ -850,7 +850,11 @@ export class ShellParser extends EmbeddedActionsParser {
     const items: (A.Word | A.TestOp)[] = [];
     const check = new ConditionCheck();
     this.MANY({
-      GATE: () => this.LA(1).tokenType !== T.DRBracket,
+      GATE: () => {
+        // A `((` here is two grouping parens: no arithmetic command inside `[[ … ]]`.
+        if (!this.RECORDING_PHASE && this.LA(1).tokenType === T.DLParen) this.rescan(Scanner.parensAsGroups);
+        return this.LA(1).tokenType !== T.DRBracket;
+      },
       DEF: () => {
         this.OR([
           {
@@ -932,7 +936,7 @@ export class ShellParser extends EmbeddedActionsParser {
       },
     });
     if (this.RECORDING_PHASE) return undefined as never;
-    return finishWord(parts);
+    return finishWord(parts, this.src);
   });
 
   /** Any word; with `decl`, `name=(…)` is an array (after declare, local, export…). */
@@ -954,7 +958,7 @@ export class ShellParser extends EmbeddedActionsParser {
       },
     });
     if (this.RECORDING_PHASE) return undefined as never;
-    return finishWord(parts);
+    return finishWord(parts, this.src);
   });
 
   /** Any word part: a plain part or a reserved word (one rule level, not two: this runs for every word). */
@@ -1247,7 +1251,7 @@ function isDeclBuiltin(w: A.Word): boolean {
 }
 
 /** Merges literal runs, then marks the unquoted globs, brace expansions and a leading tilde. */
-function finishWord(raw: A.WordPart[]): A.Word {
+function finishWord(raw: A.WordPart[], src: string): A.Word {
   const merged = mergeLits(raw);
   const only = merged.length === 1 ? merged[0]! : null;
   // The common word: one plain literal with nothing a pattern or a tilde could start with.
@@ -1256,25 +1260,47 @@ function finishWord(raw: A.WordPart[]): A.Word {
   }
   const parts: A.WordPart[] = [];
   merged.forEach((p, i) => {
-    if (p.kind !== "Lit" || p.span.end - p.span.start !== p.value.length) parts.push(p);
-    else splitPatterns(p, i === 0, parts);
+    if (p.kind !== "Lit") parts.push(p);
+    else if (p.span.end - p.span.start === p.value.length) splitPatterns(p, i === 0, parts, (k) => p.span.start + k);
+    else {
+      // A line continuation inside: the pieces keep their own source offsets.
+      const at = sourceOffsets(p, src);
+      if (at) splitPatterns(p, i === 0, parts, (k) => at[k]!);
+      else parts.push(p);
+    }
   });
   return { kind: "Word", span: sp(merged[0]!.span.start, merged[merged.length - 1]!.span.end), parts };
 }
 
-function splitPatterns(lit: A.Lit, wordStart: boolean, out: A.WordPart[]): void {
+/**
+ * The source offset of each character of a literal whose source holds line
+ * continuations (`\<newline>`, which it stands for without); null when the
+ * source does not read back to the value.
+ */
+function sourceOffsets(lit: A.Lit, src: string): number[] | null {
+  const at: number[] = [];
+  for (let j = lit.span.start; j < lit.span.end; ) {
+    if (src[j] === "\\" && src[j + 1] === "\n") j += 2;
+    else if (src[j] === "\\" && src[j + 1] === "\r" && src[j + 2] === "\n") j += 3;
+    else at.push(j++);
+  }
+  return at.length === lit.value.length && at.every((o, k) => src[o] === lit.value[k]) ? at : null;
+}
+
+/** `pos(k)`: the source offset of the literal's k-th character. */
+function splitPatterns(lit: A.Lit, wordStart: boolean, out: A.WordPart[], pos: (k: number) => number): void {
   const v = lit.value;
-  const base = lit.span.start;
+  const span = (from: number, to: number) => sp(pos(from), pos(to - 1) + 1);
   let i = 0;
   let from = 0;
   const flush = (to: number) => {
-    if (to > from) out.push(litOf(v.slice(from, to), base + from));
+    if (to > from) out.push({ kind: "Lit", span: span(from, to), value: v.slice(from, to) });
   };
   if (wordStart && v[0] === "~") {
     let j = 1;
     while (j < v.length && /[A-Za-z0-9._+-]/.test(v[j]!)) j++;
     if (j === v.length || v[j] === "/") {
-      out.push({ kind: "Tilde", span: sp(base, base + j), user: v.slice(1, j) });
+      out.push({ kind: "Tilde", span: span(0, j), user: v.slice(1, j) });
       i = from = j;
     }
   }
@@ -1302,7 +1328,7 @@ function splitPatterns(lit: A.Lit, wordStart: boolean, out: A.WordPart[]): void 
     }
     if (end > i) {
       flush(i);
-      out.push({ kind, span: sp(base + i, base + end), value: v.slice(i, end) });
+      out.push({ kind, span: span(i, end), value: v.slice(i, end) });
       i = from = end;
     } else i++;
   }

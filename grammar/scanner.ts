@@ -35,7 +35,8 @@ type Frame =
   | { k: "dq"; open: number; limit: number }
   | { k: "phead"; open: number; limit: number }
   | { k: "pafter"; open: number; indexed: boolean; inDq: boolean; limit: number }
-  | { k: "pword"; open: number; sep: string | null; inDq: boolean; limit: number }
+  /** `sq`: inside `'…'` of a word in double quotes, where bash's brace matching skips `}` (the quotes stay literal). */
+  | { k: "pword"; open: number; sep: string | null; inDq: boolean; sq: boolean; limit: number }
   | { k: "arith"; open: number; close: "))" | "]"; depth: number; limit: number }
   | { k: "index"; open: number; depth: number; limit: number }
   | { k: "aop"; indexed: boolean; limit: number }
@@ -56,6 +57,8 @@ export interface ScanState {
   readonly prevPart: boolean;
   /** The next token is an ordinary word even if it reads `time`. */
   readonly timeWord: boolean;
+  /** The next `((` is two grouping parens (inside `[[ … ]]`), not arithmetic. */
+  readonly groupParen?: boolean;
 }
 
 export interface ShellToken extends IToken {
@@ -177,6 +180,7 @@ export class Scanner {
   private queue: HeredocQueue = NO_HEREDOCS;
   private prevPart = false;
   private timeWord = false;
+  private groupParen = false;
   /** Comments seen, by offset (a re-scan may meet the same comment twice). */
   comments = new Map<number, string>();
 
@@ -187,6 +191,7 @@ export class Scanner {
     this.queue = NO_HEREDOCS;
     this.prevPart = false;
     this.timeWord = false;
+    this.groupParen = false;
     this.comments = new Map();
   }
 
@@ -196,7 +201,7 @@ export class Scanner {
   }
 
   get state(): ScanState {
-    return { pos: this.pos, stack: this.stack, queue: this.queue, prevPart: this.prevPart, timeWord: this.timeWord };
+    return { pos: this.pos, stack: this.stack, queue: this.queue, prevPart: this.prevPart, timeWord: this.timeWord, groupParen: this.groupParen };
   }
 
   restore(s: ScanState): void {
@@ -205,6 +210,7 @@ export class Scanner {
     this.queue = s.queue;
     this.prevPart = s.prevPart;
     this.timeWord = s.timeWord;
+    this.groupParen = s.groupParen ?? false;
   }
 
   // State changes the parser asks for.
@@ -224,6 +230,11 @@ export class Scanner {
   /** Scans a `time` next as an ordinary word: bash reserves it only where a pipeline may start, not after `|` or `coproc`. */
   static timeAsWord(s: ScanState): ScanState {
     return { ...s, timeWord: true };
+  }
+
+  /** Scans a `((` next as two grouping parens: inside `[[ … ]]` there is no arithmetic command. */
+  static parensAsGroups(s: ScanState): ScanState {
+    return { ...s, groupParen: true };
   }
 
   static addHeredoc(s: ScanState, h: Omit<PendingHeredoc, "depth">): ScanState {
@@ -254,6 +265,7 @@ export class Scanner {
 
   private make(type: TokenType, start: number, end: number, adj: boolean, value = ""): ShellToken {
     if (type !== EOF) this.prevPart = !WORD_ENDERS.has(type);
+    this.groupParen = false;
     this.pos = end;
     const t = new Token(this.src, type, type.tokenTypeIdx!, start, end, adj, value);
     this.stamp(t);
@@ -399,7 +411,7 @@ export class Scanner {
         if (c1 === "&") return this.make(T.PipeAmp, p, q1 + 1, adj);
         return this.make(T.Pipe, p, p + 1, adj);
       case "(":
-        if (c1 === "(" && atWordStart && this.arithAhead(q1 + 1)) {
+        if (c1 === "(" && atWordStart && !this.groupParen && this.arithAhead(q1 + 1)) {
           const t = this.make(T.DLParen, p, q1 + 1, adj);
           this.pushFrame({ k: "arith", open: p, close: "))", depth: 0, limit });
           this.stamp(t);
@@ -654,6 +666,7 @@ export class Scanner {
     let depth = f.k === "arith" || f.k === "index" || f.k === "regex" ? f.depth : 0;
     const sep = f.k === "pword" ? f.sep : null;
     const pwordInDq = f.k === "pword" && f.inDq;
+    let sq = f.k === "pword" && f.sq;
     // The common case first: a run of characters that are plain in command mode.
     if (mode === "cmd") while (q < limit && CMD_PLAIN[s.charCodeAt(q)] !== 0) q++;
     scan: while (q < limit) {
@@ -670,7 +683,9 @@ export class Scanner {
           if (c === "`" || c === "$") break scan;
           break;
         case "pword":
-          if (c === "}" || c === "`" || c === "$" || c === '"' || (c === "'" && !pwordInDq) || c === sep) break scan;
+          if (c === "`" || c === "$" || c === '"' || (c === "'" && !pwordInDq)) break scan;
+          if (!sq && (c === "}" || c === sep)) break scan;
+          if (c === "'") sq = !sq;
           break;
         case "arith":
         case "index":
@@ -719,6 +734,7 @@ export class Scanner {
     if (f.k === "arith" || f.k === "index" || f.k === "regex") {
       if (depth !== f.depth) this.replaceFrame({ ...f, depth } as Frame);
     }
+    if (f.k === "pword" && sq !== f.sq) this.replaceFrame({ ...f, sq });
     let type: TokenType = T.Lit;
     if (mode === "cmd" && atWordStart) {
       const kw = T.keywordOf(value);
@@ -793,7 +809,7 @@ export class Scanner {
     }
     const sep = op.startsWith("/") ? "/" : op === ":" ? ":" : null;
     const t = this.make(T.ParamOp, p, p + op.length, true, op);
-    this.replaceFrame({ k: "pword", open: f.open, sep, inDq: f.inDq, limit: f.limit });
+    this.replaceFrame({ k: "pword", open: f.open, sep, inDq: f.inDq, sq: false, limit: f.limit });
     this.stamp(t);
     return t;
   }
@@ -802,11 +818,11 @@ export class Scanner {
     const s = this.src;
     const p = this.pos;
     if (p >= f.limit) throw new ShellSyntaxError(f.open, "unterminated ${…}");
-    if (s[p] === "}") {
+    if (s[p] === "}" && !f.sq) {
       this.popFrame();
       return this.make(T.ParamClose, p, p + 1, true);
     }
-    if (f.sep !== null && s[p] === f.sep) {
+    if (f.sep !== null && s[p] === f.sep && !f.sq) {
       const t = this.make(T.ParamSep, p, p + 1, true, f.sep);
       this.replaceFrame({ ...f, sep: null });
       this.stamp(t);
@@ -824,7 +840,13 @@ export class Scanner {
     if (f.depth === 0) {
       if (f.close === "))" && s[p] === ")" && s[p + 1] === ")") {
         this.popFrame();
-        return this.make(T.ArithClose, p, p + 2, true);
+        const t = this.make(T.ArithClose, p, p + 2, true);
+        // The `))` of `(( … ))` and `for (( … ))` ends a command part, as an operator does: a word starts after it.
+        if (s[f.open] !== "$") {
+          this.prevPart = false;
+          this.stamp(t);
+        }
+        return t;
       }
       if (f.close === "]" && s[p] === "]") {
         this.popFrame();
@@ -894,6 +916,13 @@ export class Scanner {
       let le = s.indexOf("\n", ls);
       if (le < 0 || le > limit) le = limit;
       let line = s.slice(ls, le);
+      // In an unquoted body, `\<newline>` joins a line to the next before the delimiter is looked for.
+      while (!h.quoted && le < limit && oddBackslashesAtEnd(line)) {
+        let next = s.indexOf("\n", le + 1);
+        if (next < 0 || next > limit) next = limit;
+        line = line.slice(0, -1) + s.slice(le + 1, next);
+        le = next;
+      }
       if (line.endsWith("\r")) line = line.slice(0, -1);
       if (h.stripTabs) line = line.replace(/^\t+/, "");
       if (line === h.delimiter) {
@@ -931,6 +960,12 @@ export class Scanner {
     }
     return this.scanPart("heredoc", true, false, f.bodyEnd);
   }
+}
+
+function oddBackslashesAtEnd(line: string): boolean {
+  let n = 0;
+  while (n < line.length && line[line.length - 1 - n] === "\\") n++;
+  return n % 2 === 1;
 }
 
 function push(stack: Stack, f: Frame): Stack {

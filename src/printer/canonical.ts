@@ -5,6 +5,14 @@
 import type * as A from "../ast/nodes.js";
 import { walk } from "../ast/walk.js";
 
+/** The words bash reserves where a command starts. */
+const RESERVED = new Set(["if", "then", "elif", "else", "fi", "for", "select", "in", "do", "done", "while", "until", "case", "esac", "function", "coproc", "time", "{", "}", "!", "[[", "]]"]);
+
+function spellsReserved(w: A.Word | undefined): boolean {
+  const p = w?.parts.length === 1 ? w.parts[0] : undefined;
+  return p?.kind === "Lit" && RESERVED.has(p.value);
+}
+
 export function printCanonical(script: A.Script): string {
   const p = new Canon();
   script.stmts.forEach((st, i) => {
@@ -57,14 +65,20 @@ class Canon {
           sep();
           this.assign(a);
         }
+        // `2>/dev/null time make` runs a command named `time`: moved first, it would be the keyword.
+        const redirectsFirst = !c.assigns.length && c.redirects.length > 0 && spellsReserved(c.words[0]);
+        const redirects = () => {
+          for (const r of c.redirects) {
+            sep();
+            this.redirect(r);
+          }
+        };
+        if (redirectsFirst) redirects();
         for (const w of c.words) {
           sep();
           this.word(w);
         }
-        for (const r of c.redirects) {
-          sep();
-          this.redirect(r);
-        }
+        if (!redirectsFirst) redirects();
         return;
       }
       case "AndOr":

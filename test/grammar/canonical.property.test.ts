@@ -579,3 +579,14 @@ test("the canonical print of a generated tree parses back to the same tree, and 
     { numRuns: 1000 },
   );
 });
+
+test("a command whose first word spells a reserved word keeps its leading redirections first: moved behind, the word would be the keyword", () => {
+  for (const src of ["2>/dev/null time make", "2>&1 ! grep x", ">x in", ">x {", ">x then", "<in fi a"]) {
+    const r = parse(src);
+    assert.ok(r.ok, src);
+    const text = printCanonical(r.script);
+    const again = parse(text);
+    assert.ok(again.ok, `${src} → ${JSON.stringify(text)} does not parse`);
+    assert.ok(isDeepStrictEqual(withoutSpans(again.script), withoutSpans(r.script)), `${src} → ${JSON.stringify(text)} reads as a different tree`);
+  }
+});

@@ -544,6 +544,27 @@ const accepted: readonly Accepted[] = [
   ['node -e "console.log(process.version)"', '(cmd node -e {dq[lit:"console.log(process.version)"]})'],
   ["ps aux | grep [n]ode", '(| (cmd ps aux) (cmd grep {glob:"[n]" lit:"ode"}))'],
   ["source .venv/bin/activate && pytest -x -q", "(&& (cmd source .venv/bin/activate) (cmd pytest -x -q))"],
+
+  // Inside "${…}", bash's brace matching skips '…' (the quotes stay literal): `}` there does not close it.
+  ["unset x; echo \"${x-'}\"; echo EVIL; echo \"'}\"","(cmd unset x) ; (cmd echo {dq[${x \"-\" {lit:\"'}\" dq[lit:\"; echo EVIL; echo \"] lit:\"'\"}}]})"],
+  ["echo \"${x-'}'}\"","(cmd echo {dq[${x \"-\" \"'}'\"}]})"],
+  ["echo \"${x:-'a}b'}\"","(cmd echo {dq[${x \":-\" \"'a}b'\"}]})"],
+  ["echo ${x-'}'}","(cmd echo {${x \"-\" {sq:\"}\"}}})"],
+  // An unquoted here-document joins a line ending in `\` to the next before it looks for the delimiter.
+  ["cat <<A\nx\\\nA\nA\necho after","(cmd cat <<A<<\"xA\\n\">>) ; (cmd echo after)"],
+  ["cat <<A\nx\nA\\\n\necho after","(cmd cat <<A<<\"x\\n\">>) ; (cmd echo after)"],
+  // `))` of an arithmetic command ends a part: a reserved word or a comment may follow at once.
+  ["for ((i=0;i<3;i++))do :; done","(for(( i=0 ; \"i<3\" ; i++ )) do (cmd :))"],
+  ["if ((1))then :; fi","(if ((( 1 ))) then (cmd :))"],
+  ["((1))#c","((( 1 )))"],
+  ["{ ((1))}","(group ((( 1 ))))"],
+  ["echo $((1))x","(cmd echo {$((1)) lit:\"x\"})"],
+  // Inside `[[ … ]]`, `((` is two grouping parens.
+  ["[[ (( -n a )) ]]","([[ ( ( -n a ) ) ]])"],
+  ["[[ a && ((b)) ]]","([[ a && ( ( b ) ) ]])"],
+  // A line continuation inside a word does not hide its pattern characters.
+  ["echo a*\\\nb","(cmd echo {lit:\"a\" glob:\"*\" lit:\"b\"})"],
+  ["echo [a]\\\nb","(cmd echo {glob:\"[a]\" lit:\"b\"})"],
 ];
 
 const rejected: readonly Rejected[] = [
