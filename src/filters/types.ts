@@ -47,6 +47,12 @@ export interface Filter {
    */
   sensitive?: boolean;
   /**
+   * The raw output is content to be kept byte for byte (a file's text): when
+   * it is printed instead of a compact form, its escape sequences stay. Any
+   * other raw output is printed without them.
+   */
+  verbatim?: (input: FilterInput) => boolean;
+  /**
    * Lines reach the filter with their carriage returns: a CR is content here
    * (the lines of a CRLF file in a patch), not a terminal's return to the start
    * of the line (progress). ANSI is stripped either way.

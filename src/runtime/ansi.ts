@@ -4,3 +4,32 @@ const ANSI = /\x1b\[[0-9:;<=>?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x
 export function stripAnsi(s: string): string {
   return s.includes("\x1b") || s.includes("\x9b") ? s.replace(ANSI, "") : s;
 }
+
+/** The escape-introduced forms only: byte 0x9b can be part of a UTF-8 character, so raw bytes keep it. */
+const ESC_SEQUENCE = /\x1b\[[0-9:;<=>?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+/** An escape sequence that may still be arriving: held back for the next chunk. */
+const OPEN_SEQUENCE = /\x1b(?:\[[0-9:;<=>?]*[ -/]*|\][^\x07\x1b]*\x1b?)?$/;
+
+/**
+ * Strips escape sequences from raw bytes as they come, chunk by chunk, with
+ * every other byte kept exactly (a sequence cut between two chunks is held
+ * until the next one).
+ */
+export class AnsiByteStripper {
+  private carry = "";
+
+  push(b: Buffer): Buffer {
+    if (!this.carry && !b.includes(0x1b)) return b;
+    let text = (this.carry + b.toString("latin1")).replace(ESC_SEQUENCE, "");
+    const open = OPEN_SEQUENCE.exec(text);
+    this.carry = open && text.length - open.index <= 4096 ? text.slice(open.index) : "";
+    if (this.carry) text = text.slice(0, open!.index);
+    return Buffer.from(text, "latin1");
+  }
+
+  end(): Buffer {
+    const rest = Buffer.from(this.carry, "latin1");
+    this.carry = "";
+    return rest;
+  }
+}

@@ -8,7 +8,7 @@ import { constants as osConstants } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import type { Env } from "../config/hooks.js";
 import type { CompactOutput, Filter, FilterInput, FilterRun, RecallRef } from "../filters/types.js";
-import { stripAnsi } from "./ansi.js";
+import { AnsiByteStripper, stripAnsi } from "./ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
 import { ensureRecallDir, MAX_RECALL_BYTES, newRecallId, recallDir, sweepRecall, writeRecall } from "./recall.js";
 
@@ -215,7 +215,11 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
       void out.write(2, compact.stderr);
     }
   } else if (opts.raw || compact === null || size >= capture.total) {
-    for (const [s, b] of capture.chunks()) await out.write(fd(s), b);
+    // The raw output stands in for a compact form: without escape sequences, unless it is content or asked for raw.
+    const plainBytes = !opts.raw && !(filter.verbatim?.(input) ?? false);
+    const strippers = [new AnsiByteStripper(), new AnsiByteStripper()];
+    for (const [s, b] of capture.chunks()) await out.write(fd(s), plainBytes ? strippers[s]!.push(b) : b);
+    if (plainBytes) for (const s of [0, 1] as const) await out.write(fd(s), strippers[s]!.end());
   } else {
     void out.write(1, compact.stdout);
     void out.write(2, compact.stderr);

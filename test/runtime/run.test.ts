@@ -14,6 +14,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileS
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { AnsiByteStripper } from "../../src/runtime/ansi.js";
 import { ensureBuilt } from "../support/build.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
@@ -242,6 +243,37 @@ describe("exit codes", () => {
     const git = fakeTool(b, "echo 'On branch main'\nkill -TERM $$");
     const r = rtk(b, [git, "status"]);
     assert.equal(r.status, 143, r.stderr);
+  });
+});
+
+describe("escape sequences", () => {
+  const b = box();
+
+  test("raw output printed for a route (its filter declines it) comes without escape sequences; a file's content keeps them", () => {
+    const repo = join(b.root, "colour");
+    mkdirSync(repo);
+    const git = (...args: string[]) => assert.equal(spawnSync("git", args, { cwd: repo, env: b.env }).status, 0, args.join(" "));
+    git("init", "-q", "-b", "main");
+    writeFileSync(join(repo, "a.txt"), "a\n");
+    git("add", ".");
+    git("-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "first");
+    const plain = spawnSync("git", ["log", "--oneline", "--color=always"], { cwd: repo, env: b.env, encoding: "utf8" });
+    assert.match(plain.stdout, /\x1b\[/, "git itself colours it");
+    const r = spawnSync(RTK, ["git", "log", "--oneline", "--color=always"], { cwd: repo, env: b.env, encoding: "utf8" });
+    assert.equal(r.stdout, plain.stdout.replace(/\x1b\[[0-9;]*m/g, ""));
+    writeFileSync(join(repo, "esc.txt"), "a\x1b[31mred\x1b[0m\n");
+    assert.equal(spawnSync(RTK, ["cat", "esc.txt"], { cwd: repo, env: b.env, encoding: "utf8" }).stdout, "a\x1b[31mred\x1b[0m\n");
+    assert.match(spawnSync(RTK, ["--raw", "git", "log", "--oneline", "--color=always"], { cwd: repo, env: b.env, encoding: "utf8" }).stdout, /\x1b\[/, "--raw is raw");
+  });
+
+  test("the byte stripper: a sequence cut between chunks goes whole, every other byte stays (0x9b inside UTF-8 too)", () => {
+    const s = new AnsiByteStripper();
+    const utf8 = Buffer.from("ě›é", "utf8");
+    const out = Buffer.concat([s.push(Buffer.from("a\x1b[3")), s.push(Buffer.from("1mb")), s.push(utf8), s.push(Buffer.from("\x1b]0;title\x07c\x1b")), s.push(Buffer.from("[0m\n")), s.end()]);
+    assert.deepEqual(out, Buffer.concat([Buffer.from("ab"), utf8, Buffer.from("c\n")]));
+    assert.ok(utf8.includes(0x9b), "the test holds a 0x9b byte");
+    const t = new AnsiByteStripper();
+    assert.deepEqual(Buffer.concat([t.push(Buffer.from("x\x1b")), t.end()]), Buffer.from("x\x1b"), "an escape at the very end is kept");
   });
 });
 

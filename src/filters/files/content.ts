@@ -60,6 +60,7 @@ interface Held {
 export const content: Filter = {
   id: "content",
   inherits: streams,
+  verbatim: () => true,
   start(input, { recall }): FilterRun {
     const headers = input.route.tool !== "cat";
     const err = new ErrorLines();

@@ -5,7 +5,7 @@
 // marker; a lockfile, minified bundle or source map is counted, not shown,
 // unless the user named one. Stat and name lists (`--stat`, `--name-only`, …)
 // are already compact.
-import type { Filter } from "../types.js";
+import type { Filter, FilterInput } from "../types.js";
 import { namesGenerated } from "./diff-body.js";
 import { historyArgs, opaqueOutput, ownContext, ownFormat, startHistory } from "./history.js";
 import { optionArgs, subcommandArgs } from "./shared.js";
@@ -17,12 +17,12 @@ export const gitDiff: Filter = {
   id: "git.diff",
   // A patch's lines are content: a CRLF file's lines end in CR.
   keepsCarriageReturns: () => true,
+  verbatim: showsBlob,
   start(input, { recall }) {
     const { sub } = subcommandArgs(input);
     const args = historyArgs(input);
     const show = sub === "show";
-    // `git show HEAD:path` prints a file: content is never reshaped (`:/text` names a commit by its message).
-    const blob = show && optionArgs(args).some((a) => !a.startsWith("-") && !a.startsWith(":/") && a.includes(":"));
+    const blob = showsBlob(input);
     if (blob || opaqueOutput(args)) return { line() {}, end: () => null };
     const own = ownFormat(args);
     return startHistory(recall, {
@@ -34,3 +34,8 @@ export const gitDiff: Filter = {
     });
   },
 };
+
+/** `git show HEAD:path` prints a file: content is never reshaped (`:/text` names a commit by its message). */
+function showsBlob(input: FilterInput): boolean {
+  return subcommandArgs(input).sub === "show" && optionArgs(historyArgs(input)).some((a) => !a.startsWith("-") && !a.startsWith(":/") && a.includes(":"));
+}
