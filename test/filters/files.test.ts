@@ -340,6 +340,8 @@ describe("env and printenv mask secrets, keep every name", () => {
     PIN_AUTH: "42",
     INNOCENT_LOOKING: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     AWS_ACCESS_KEY_ID: "AKIAIOSFODNN7EXAMPLE",
+    SLACK_WEBHOOK: "https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXX",
+    SENTRY_DSN: "https://0123456789abcdef0123@o123.ingest.sentry.io/1234",
   };
   const plainVars = {
     EDITOR: "vim",
@@ -350,7 +352,12 @@ describe("env and printenv mask secrets, keep every name", () => {
     KEYBOARD_LAYOUT: "us",
     LONG_PATH_LIKE: Array.from({ length: 40 }, (_, i) => `/opt/tool-${i}/bin`).join(":"),
   };
-  const withUrl = { DATABASE_URL: "postgres://shop:s3cr3tpw@db.internal:5432/shop" };
+  const withUrl = {
+    DATABASE_URL: "postgres://shop:s3cr3tpw@db.internal:5432/shop",
+    ERROR_REPORTS: "https://0123456789abcdef0123@o123.ingest.sentry.io/1234",
+    MSSQL: "Server=db;User Id=sa;Password=P@ssw0rd!;Encrypt=true",
+    GIT_REMOTE: "ssh://git@github.com/acme/app.git",
+  };
   const e = () => ({ ...env, ...secrets, ...plainVars, ...withUrl });
 
   test("env: every name kept, secret values masked, others verbatim", () => {
@@ -366,6 +373,9 @@ describe("env and printenv mask secrets, keep every name", () => {
     }
     for (const [name, value] of Object.entries(plainVars)) assert.equal(shown.get(name), value, name);
     assert.equal(shown.get("DATABASE_URL"), "postgres://shop:****@db.internal:5432/shop");
+    assert.equal(shown.get("ERROR_REPORTS"), "https://****@o123.ingest.sentry.io/1234", "a URL's user part that is a key");
+    assert.equal(shown.get("MSSQL"), "Server=db;User Id=sa;Password=****;Encrypt=true", "a connection string's password");
+    assert.equal(shown.get("GIT_REMOTE"), "ssh://git@github.com/acme/app.git", "a plain user name stays");
   });
 
   test("env golden (machine-specific variables unset from the listing)", () => {

@@ -2,12 +2,14 @@
 // variables are masked (`GITHUB_TOKEN=****`), never dropped. Other values stay
 // whole (PATH too), except that a value that looks like a credential (a JWT, a
 // bearer token, a cloud or forge key, a private key block) is masked as well,
-// and the password of a URL (`postgres://user:****@host/db`).
+// and the password of a URL (`postgres://user:****@host/db`), a URL's user
+// part that is a key (`https://****@o1.ingest.sentry.io/2`) and a password
+// field of a connection string (`Server=x;Password=****;`).
 //
 // A name is secret-looking when one of its words (split at `_`, `-`, `.` and
 // camelCase) is KEY(S), AUTH, PRIVATE, SESSION, PASS, JWT, BEARER, CREDS, or
 // when it contains TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL,
-// APIKEY, ACCESSKEY, PRIVATEKEY or COOKIE (case-insensitive; `TOKENIZERS_…`
+// APIKEY, ACCESSKEY, PRIVATEKEY, COOKIE, WEBHOOK or the word DSN (case-insensitive; `TOKENIZERS_…`
 // is not a token). Known harmless names are kept: SSH_AUTH_SOCK,
 // XDG_SESSION_*, DESKTOP_SESSION, DBUS_SESSION_BUS_ADDRESS, SESSION_MANAGER.
 //
@@ -21,7 +23,7 @@ import { ErrorLines, given, parseArgs, toolArgs } from "./common.js";
 
 const HARMLESS = new Set(["SSH_AUTH_SOCK", "DESKTOP_SESSION", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS", "XDG_SESSION_DESKTOP", "XDG_SESSION_PATH", "XDG_SESSION_COOKIE"]);
 const SECRET_WORDS = new Set(["KEY", "KEYS", "AUTH", "PRIVATE", "SESSION", "PASS", "JWT", "BEARER", "CREDS"]);
-const SECRET_PARTS = /TOKENS?(?![A-Z])|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|COOKIE/;
+const SECRET_PARTS = /TOKENS?(?![A-Z])|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|COOKIE|WEBHOOK|(?:^|_)DSN(?:$|_)/;
 
 export function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
@@ -49,6 +51,10 @@ const SECRET_VALUES = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
 ];
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*:)([^\s@/]+)@/gi;
+/** A URL whose user part is a key of its own (a Sentry DSN, a token as the user): long, of letters and digits. */
+const URL_KEY_USER = /\b([a-z][a-z0-9+.-]*:\/\/)([A-Za-z0-9_-]{16,})@/gi;
+/** A password inside a connection string: `Password=…;`, `pwd=…&`. */
+const FIELD_PASSWORD = /\b((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)\s*=\s*)([^;&\s]+)/gi;
 
 const MASK = "****";
 
@@ -60,7 +66,10 @@ function mask(value: string): string {
 export function maskValue(value: string, secretName: boolean): string {
   if (value === "") return value;
   if (secretName || SECRET_VALUES.some((re) => re.test(value))) return mask(value);
-  return value.replace(URL_PASSWORD, (_, head: string, pw: string) => `${head}${mask(pw)}@`);
+  return value
+    .replace(URL_PASSWORD, (_, head: string, pw: string) => `${head}${mask(pw)}@`)
+    .replace(URL_KEY_USER, (whole: string, head: string, user: string) => (/\d/.test(user) && /[A-Za-z]/.test(user) ? `${head}${mask(user)}@` : whole))
+    .replace(FIELD_PASSWORD, (_, head: string, pw: string) => `${head}${mask(pw)}`);
 }
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_.%-]*)=/;
