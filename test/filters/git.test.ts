@@ -327,6 +327,21 @@ describe("edge shapes, fed to the filters directly", () => {
       expect: '* main\n! conflicts (2): " spaced" gone.txt (deleted by them)\n+ staged (4): " lead" (new) "new -> file" (new) " sp" -> "renamed sp" (renamed) "x -> y"\n~ modified (2): "renamed sp" libs/sub (new commits, modified content)\n',
     },
     {
+      name: "stash list with options is a log of its own: kept as git prints it",
+      filter: gitAction,
+      argv: ["git", "stash", "list", "--stat"],
+      out: ["stash@{0}: WIP on main: c2dc5c2 init", "", " a | 1 +", " 1 file changed, 1 insertion(+)", "stash@{1}: WIP on main: c2dc5c2 init", "", " b | 1 +", " 1 file changed, 1 insertion(+)"],
+      expect: null,
+    },
+    {
+      name: "fetch --all: each remote's refs after its own From line, the Fetching lines gone",
+      filter: gitAction,
+      argv: ["git", "fetch", "--all"],
+      err: ["Fetching origin", "From ../remote", "   1111111..2222222  main       -> origin/main", "Fetching second", "From ../r2", " * [new branch]      onsecond   -> second/onsecond"],
+      out: [],
+      expect: "From ../remote: main -> origin/main 1111111..2222222; From ../r2: onsecond -> second/onsecond [new branch]\n",
+    },
+    {
       name: "a log whose blank message lines are not indented (made by another tool) keeps commits apart from bodies",
       filter: gitLog,
       argv: ["git", "log"],

@@ -32,6 +32,8 @@ export const gitAction: Filter = {
   },
   start(input, { recall }) {
     const { sub, args } = subcommandArgs(input);
+    // `git stash list` with options (`--stat`, `-p`) is a log of its own: kept as git prints it.
+    if (sub === "stash" && args[0] === "list" && args.length > 1) return { line() {}, end: () => null };
     // `git stash show -p` prints a patch: compacted as `git diff` compacts it.
     if (sub === "stash" && args[0] === "show") {
       return startHistory(recall, { body: "all", trimContext: true, commits: true, collapseGenerated: !namesGenerated(args), recognise: (l) => l.startsWith("diff --") });
@@ -152,6 +154,8 @@ function success(input: FilterInput, sub: string, lines: readonly Line[], recall
       }
     }
     if (chatter(t)) continue;
+    // `fetch --all`: each remote's `From <url>` line says where its refs came from.
+    if (sub === "fetch" && /^Fetching \S+$/.test(t)) continue;
     if (/^Note: switching to '.*'\.$/.test(t)) {
       detachedAdvice = true;
       kept.push(l);
