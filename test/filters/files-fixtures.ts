@@ -477,6 +477,10 @@ export function readCompactFind(compact: string): Set<string> {
       paths.add(line.slice(1, -1).replace(/'\\''/g, "'"));
       continue;
     }
+    if (line.startsWith("$'")) {
+      paths.add(line.slice(2, -1).replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c === "r" ? "\r" : c)));
+      continue;
+    }
     const group = /^(\S*\/) (.+)$/.exec(line);
     if (group) for (const name of group[2]!.split(" ")) paths.add(group[1]! + name);
     else paths.add(line);

@@ -492,6 +492,13 @@ describe("in process", () => {
     assert.deepEqual(groupPaths(["src/", "src/a", "src/b"]).lines, ["src/", "src/ a b"]);
   });
 
+  test("find: a name holding a newline is one path (the line that does not start with a starting point goes on the one before), quoted $'…'", () => {
+    const { compact } = feed(find, ["find", "."], "find", [".", "./a", "./new", "line", "./z"]);
+    assert.equal(compact!.stdout, ".\na\n$'new\\nline'\nz\n");
+    const { compact: two } = feed(find, ["find", "-L", "src", "lib", "-name", "x*"], "find", ["src/x1", "src/x\\2", "part", "lib/x3"]);
+    assert.equal(two!.stdout, "lib/x3\nsrc/x1\n$'src/x\\\\2\\npart'\n");
+  });
+
   test("find: dependencies, build output and version control come after the project's own paths", () => {
     const raw = [".", "./.git/HEAD", "./.git/config", "./node_modules/a/index.js", "./node_modules/b/index.js", "./src/x.ts", "./src/y.ts", "./README.md", "./dist/app.js"];
     assert.deepEqual(groupPaths(raw).lines, [".", "README.md", "src/ x.ts y.ts", ".git/ HEAD config", "dist/app.js", "node_modules/ a/index.js b/index.js"]);

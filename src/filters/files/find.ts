@@ -8,7 +8,8 @@
 //     parent (or alone).
 //   - A line that starts with `'` is one path, quoted as a shell would
 //     (`'\''` inside for a quote): a path that holds whitespace or starts
-//     with a quote.
+//     with a quote. A line that starts with `$'` is one path in ANSI-C
+//     quotes (`\n` for a newline in a name, `\\` and `\'` for themselves).
 //   - Any other line is a path as find printed it.
 //   - A leading `./` is dropped (`./src/a.ts` → `src/a.ts`); `.` stays.
 // Paths are sorted (directories by component, names within a directory; the
@@ -36,6 +37,7 @@ export const find: Filter = {
   id: "find",
   start(input, { recall }): FilterRun {
     const skip = toolArgs(input).some((a) => OTHER_OUTPUT.has(a));
+    const starts = startPoints(toolArgs(input));
     const err = new ErrorLines();
     const paths: string[] = [];
     let unheld = 0;
@@ -43,6 +45,11 @@ export const find: Filter = {
       line(stream, text) {
         if (stream === "err") return err.add(text);
         if (skip) return;
+        // Every path starts with a starting point: a line that does not goes on the path before it (a name holding a newline).
+        if (paths.length && paths.length < MAX_HELD && !unheld && !starts.some((p) => text.startsWith(p))) {
+          paths[paths.length - 1] += "\n" + text;
+          return;
+        }
         if (paths.length >= MAX_HELD) unheld++;
         else paths.push(text);
       },
@@ -63,9 +70,30 @@ export const find: Filter = {
   },
 };
 
-/** One path as a line of its own: quoted when it could be read as a group or holds whitespace. */
+/** One path as a line of its own: quoted when it could be read as a group or holds whitespace (`$'…'` for a newline). */
 function alonePath(path: string): string {
+  if (/[\n\r]/.test(path)) return `$'${path.replace(/[\\']/g, "\\$&").replace(/\n/g, "\\n").replace(/\r/g, "\\r")}'`;
   return /\s/.test(path) || path.startsWith("'") ? `'${path.replace(/'/g, "'\\''")}'` : path;
+}
+
+/** The starting points of a find command line (`.` when none): the operands before its expression. */
+function startPoints(args: readonly string[]): string[] {
+  const starts: string[] = [];
+  let skipNext = false;
+  for (const a of args) {
+    if (skipNext) {
+      skipNext = false;
+      continue;
+    }
+    if (a === "-H" || a === "-L" || a === "-P" || /^-O\d$/.test(a)) continue;
+    if (a === "-D") {
+      skipNext = true;
+      continue;
+    }
+    if (a.startsWith("-") || a === "(" || a === "!" || a === ",") break;
+    starts.push(a);
+  }
+  return starts.length ? starts : ["."];
 }
 
 const PLAIN = /^[^\s']\S*$/;
