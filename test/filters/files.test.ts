@@ -434,6 +434,20 @@ describe("in process", () => {
     assert.ok(compact.stdout.length < raw.length);
   });
 
+  test("ls -l: a name that could read as carrying a type mark, or as two fields, is quoted", () => {
+    const { compact } = feed(ls, ["ls", "-l"], "ls", [
+      "total 8",
+      "-rw-r--r-- 1 u g 0 Mar 15 10:30 star*",
+      "-rwxr-xr-x 1 u g 10 Mar 15 10:30 exe.sh",
+      "-rw-r--r-- 1 u g 0 Mar 15 10:30 two  sp",
+      "-rw-r--r-- 1 u g 0 Mar 15 10:30 it's",
+      "-rw-r--r-- 1 u g 0 Mar 15 10:30 x -> y",
+      "-rw-r--r-- 1 u g 0 Mar 15 10:30 sp ace",
+      "lrwxrwxrwx 1 u g 5 Mar 15 10:30 link -> plain",
+    ]);
+    assert.equal(compact!.stdout, "'star*'  0\nexe.sh*  10\n'two  sp'  0\nit's  0\n'x -> y'  0\nsp ace  0\nlink -> plain\n");
+  });
+
   test("ls long lines in every time style, devices, ACL marks", () => {
     const table: [string, string, string, string][] = [
       ["-rw-r--r-- 1 root root 1234 Mar 15 10:30 a b.txt", "-rw-r--r--", "1234", "a b.txt"],

@@ -3,7 +3,8 @@
 // Long format (`-l`, `-g`, `-o`, `-n`, `--format=long`, `--full-time`): inside a
 // directory listing each entry becomes `name  size` — dirs `name/`, symlinks
 // `name -> target`, executables `name*`, FIFOs `name|`, sockets `name=` (the
-// `ls -F` marks), sizes of regular files human-readable (`1.2K`). Permissions,
+// `ls -F` marks; a name that could be read as carrying one, or as two fields,
+// is shell-quoted: `'star*'  0`), sizes of regular files human-readable (`1.2K`). Permissions,
 // link counts, owner, group, date, `total N`, `.` and `..` go, unless asked for
 // in a way the argv shows:
 //   -n, --author, -Z   keep the owner/group (author, context) columns
@@ -201,6 +202,8 @@ function dateEnd(line: string, toks: readonly Token[], k: number): { last: numbe
 function compactEntry(e: LongEntry, mode: LsMode): string | null {
   const type = e.mode[0];
   let name = e.name;
+  // A name that would read as carrying a mark, or as more than one field, is quoted (a symlink's is `a -> b` as ls printed it).
+  if (!mode.indicators && type !== "l" && /[*/|=@]$|\s\s|^\s|\s$| -> |^'/.test(name)) name = `'${name.replace(/'/g, "'\\''")}'`;
   if (!mode.indicators) {
     if (type === "d") name += "/";
     else if (type === "p") name += "|";
