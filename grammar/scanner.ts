@@ -787,7 +787,8 @@ export class Scanner {
 
   private scanParamAfter(f: Extract<Frame, { k: "pafter" }>): ShellToken {
     const s = this.src;
-    const p = this.pos;
+    // A line continuation is nothing here (`${x\<newline>}` is `${x}`).
+    const p = (this.pos = this.pastContinuations(this.pos, f.limit));
     if (p >= f.limit) throw new ShellSyntaxError(f.open, "unterminated ${…}");
     if (s[p] === "}") {
       this.popFrame();
@@ -800,15 +801,18 @@ export class Scanner {
       this.stamp(t);
       return t;
     }
+    // An operator's second character may follow a continuation: `${x/\<newline>/y}` is `${x//y}`.
+    const second = this.pastContinuations(p + 1, f.limit);
+    const two = (s[p] ?? "") + (second < f.limit ? (s[second] ?? "") : "");
     let op = "";
     for (const o of PARAM_OPS) {
-      if (s.startsWith(o, p)) {
+      if (two.startsWith(o)) {
         op = o;
         break;
       }
     }
     const sep = op.startsWith("/") ? "/" : op === ":" ? ":" : null;
-    const t = this.make(T.ParamOp, p, p + op.length, true, op);
+    const t = this.make(T.ParamOp, p, op.length === 2 ? second + 1 : p + op.length, true, op);
     this.replaceFrame({ k: "pword", open: f.open, sep, inDq: f.inDq, sq: false, limit: f.limit });
     this.stamp(t);
     return t;

@@ -562,6 +562,10 @@ const accepted: readonly Accepted[] = [
   // Inside `[[ … ]]`, `((` is two grouping parens.
   ["[[ (( -n a )) ]]","([[ ( ( -n a ) ) ]])"],
   ["[[ a && ((b)) ]]","([[ a && ( ( b ) ) ]])"],
+  // A line continuation inside `${…}` is nothing, even between an operator's two characters.
+  ["echo ${x/\\\n/y}", '(cmd echo {${x "//" y}})'],
+  ["echo ${x\\\n}", "(cmd echo {${x}})"],
+  ["echo ${x:\\\n-d}", '(cmd echo {${x ":-" d}})'],
   // A line continuation inside a word does not hide its pattern characters.
   ["echo a*\\\nb","(cmd echo {lit:\"a\" glob:\"*\" lit:\"b\"})"],
   ["echo [a]\\\nb","(cmd echo {glob:\"[a]\" lit:\"b\"})"],
