@@ -38,6 +38,19 @@ export interface CompactOutput {
   stderr: string;
 }
 
+/**
+ * What the runtime does to a raw line before the filter sees it:
+ * - "terminal": what a terminal shows — a CR returns to the line's start
+ *   (progress rewritten in place: only the last segment), escape sequences go;
+ * - "text": a CR is part of the line (of a name, of a matched line), escape
+ *   sequences go;
+ * - "patch": a CR is part of the line, and escape sequences stay (a changed
+ *   line's own bytes) unless the tool colours its output (a line starts with
+ *   one): from that line on they go;
+ * - "verbatim": the line as the tool printed it (a file's content).
+ */
+export type LineForm = "terminal" | "text" | "patch" | "verbatim";
+
 export interface Filter {
   id: string;
   /**
@@ -52,12 +65,8 @@ export interface Filter {
    * other raw output is printed without them.
    */
   verbatim?: (input: FilterInput) => boolean;
-  /**
-   * Lines reach the filter with their carriage returns: a CR is content here
-   * (the lines of a CRLF file in a patch), not a terminal's return to the start
-   * of the line (progress). ANSI is stripped either way.
-   */
-  keepsCarriageReturns?: (input: FilterInput) => boolean;
+  /** How raw lines reach the filter (see LineForm); "terminal" when not said. */
+  lineForm?: (input: FilterInput) => LineForm;
   /**
    * The tool's own output is the compact form (a followed file, a device):
    * it runs with rtk's stdio, so its bytes, their timing and its end when the

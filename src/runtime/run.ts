@@ -7,7 +7,7 @@ import { execa } from "execa";
 import { constants as osConstants } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import type { Env } from "../config/hooks.js";
-import type { CompactOutput, Filter, FilterInput, FilterRun, RecallRef } from "../filters/types.js";
+import type { CompactOutput, Filter, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
 import { AnsiByteStripper, stripAnsi } from "./ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
 import { ensureRecallDir, MAX_RECALL_BYTES, newRecallId, recallDir, sweepRecall, writeRecall } from "./recall.js";
@@ -96,7 +96,8 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
 async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, signals: ReturnType<typeof signalForwarder>): Promise<number> {
   const argv = filter.prepare ? filter.prepare(input) : input.argv;
   const streaming = filter.streaming?.(input) ?? false;
-  const keepCR = filter.keepsCarriageReturns?.(input) ?? false;
+  const form = filter.lineForm?.(input) ?? "terminal";
+  let coloured = false;
   // A streaming run (follow, watch) may go on for hours: keep only what the recall store can hold.
   const capture = new RawCapture(undefined, streaming ? MAX_RECALL_BYTES : Infinity);
   let recallId: string | null = null;
@@ -139,7 +140,9 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     if (passing) return;
     if (!failed && run) {
       try {
-        run.line(s === 0 ? "out" : "err", plain ? raw : stripAnsi(keepCR ? raw : terminalLine(raw)));
+        // A tool that colours its output starts a line with an escape sequence: from there on, a patch's escapes are colour.
+        if (form === "patch" && !plain && !coloured && raw.startsWith("\x1b")) coloured = true;
+        run.line(s === 0 ? "out" : "err", plain ? raw : formed(raw, coloured ? "text" : form));
         return;
       } catch {
         failed = true;
@@ -293,6 +296,20 @@ function toolEnv(env: Env): NodeJS.ProcessEnv {
   if (!("RTK_SELF" in env)) return env as NodeJS.ProcessEnv;
   const { RTK_SELF: _, ...rest } = env;
   return rest as NodeJS.ProcessEnv;
+}
+
+/** A raw line as the filter's line form has it (see LineForm). */
+function formed(raw: string, form: LineForm): string {
+  switch (form) {
+    case "terminal":
+      return stripAnsi(terminalLine(raw));
+    case "text":
+      return stripAnsi(raw);
+    case "patch":
+      return raw;
+    case "verbatim":
+      return raw;
+  }
 }
 
 /** What a terminal shows of a line: a CR at its end dropped, only the last CR-separated segment. */

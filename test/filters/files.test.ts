@@ -328,6 +328,27 @@ describe("(7) follow invocations stream", () => {
   });
 });
 
+describe("a CR or an escape byte in a name or in a file's line is content", () => {
+  test("find, ls -l and grep keep a CR that is part of a name or of a matched line; the head and tail of a huge file keep theirs", () => {
+    const dir = join(root, "cr-names");
+    mkdirSync(dir, { recursive: true });
+    for (const n of ["evil\rname", "trail\r", ...Array.from({ length: 12 }, (_, i) => `f${i}`)]) writeFileSync(join(dir, n), "");
+    writeFileSync(join(dir, "midcr.txt"), "progress 10%\rfoo after cr\n");
+    const found = runRtk(["find", "."], dir, env).stdout;
+    assert.match(found, /^\$'evil\\rname'$/m, "a CR in a name, spelled out");
+    assert.match(found, /^\$'trail\\r'$/m);
+    const listed = runRtk(["ls", "-l"], dir, env).stdout;
+    assert.match(listed, /^evil\rname  0$/m);
+    assert.match(runRtk(["grep", "-rn", "foo", "."], dir, env).stdout, /progress 10%\rfoo after cr/);
+    const big = join(dir, "big.log");
+    writeFileSync(big, Array.from({ length: 1000 }, (_, i) => `line ${i}\r\x1b[1mbold\x1b[0m`).join("\n") + "\n");
+    const cat = runRtk(["cat", big], dir, env).stdout;
+    assert.match(cat, /^line 0\r\x1b\[1mbold\x1b\[0m$/m);
+    assert.match(cat, /^line 999\r\x1b\[1mbold\x1b\[0m$/m);
+    assert.match(cat, /… \+\d+ more lines \[rtk recall [0-9a-f]{7}\]/);
+  });
+});
+
 describe("env and printenv mask secrets, keep every name", () => {
   const secrets = {
     GITHUB_TOKEN: "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",

@@ -554,3 +554,24 @@ describe("line endings are content in a patch, in a real repository", () => {
     }
   });
 });
+
+describe("escape bytes are content in a patch, in a real repository", () => {
+  test("a changed line's own escape bytes stay; lines git coloured (--color=always) come without colour", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rtk-esc-"));
+    try {
+      const env = gitEnv(dir);
+      const git = (...args: string[]) => assert.equal(runGit(args, dir, env).status, 0, args.join(" "));
+      git("init", "-q", "-b", "main");
+      writeFileSync(join(dir, "esc.txt"), "plain\n");
+      git("add", ".");
+      git("commit", "-q", "-m", "init");
+      writeFileSync(join(dir, "esc.txt"), "plain\nred \x1b[31mtext\x1b[0m\n");
+      assert.match(runRtk(["git", "diff"], dir, env).stdout, /^\+red \x1b\[31mtext\x1b\[0m$/m);
+      const coloured = runRtk(["git", "diff", "--color=always"], dir, env).stdout;
+      assert.doesNotMatch(coloured, /\x1b/);
+      assert.match(coloured, /^@@ -1 \+1,2 @@\n plain\n\+red text$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -59,6 +59,8 @@ interface Held {
 
 export const content: Filter = {
   id: "content",
+  // A file's lines, byte for byte (the head and tail of a huge one too).
+  lineForm: () => "verbatim",
   inherits: streams,
   verbatim: () => true,
   start(input, { recall }): FilterRun {

@@ -95,6 +95,7 @@ function modeOf(input: FilterInput): EnvMode {
 
 export const env: Filter = {
   id: "env",
+  lineForm: () => "text",
   sensitive: true,
   start(input, { recall }): FilterRun {
     const mode = modeOf(input);

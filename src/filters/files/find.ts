@@ -35,6 +35,8 @@ const OTHER_OUTPUT = new Set(["-printf", "-fprintf", "-print0", "-fprint", "-fpr
 
 export const find: Filter = {
   id: "find",
+  // A CR is part of a name.
+  lineForm: () => "text",
   start(input, { recall }): FilterRun {
     const skip = toolArgs(input).some((a) => OTHER_OUTPUT.has(a));
     const starts = startPoints(toolArgs(input));

@@ -123,6 +123,8 @@ interface Hit {
 
 export const grep: Filter = {
   id: "grep",
+  // A CR is part of a name or of a matched line.
+  lineForm: () => "text",
   start(input, { recall }): FilterRun {
     const mode = modeOf(input);
     // Without line numbers every line is a match (context without them passes through).

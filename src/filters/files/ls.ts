@@ -66,6 +66,8 @@ function modeOf(p: ParsedArgs): LsMode {
 
 export const ls: Filter = {
   id: "ls",
+  // A CR is part of a name.
+  lineForm: () => "text",
   start(input, { recall }): FilterRun {
     const mode = modeOf(parseArgs(toolArgs(input), SPEC));
     const err = new ErrorLines();

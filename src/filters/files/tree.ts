@@ -28,6 +28,8 @@ function passThrough(input: FilterInput): boolean {
 
 export const tree: Filter = {
   id: "tree",
+  // A CR is part of a name.
+  lineForm: () => "text",
   prepare(input) {
     const p = parseArgs(toolArgs(input), SPEC);
     return passThrough(input) || given(p, "F") ? input.argv : withFlags(input, ["-F"]);

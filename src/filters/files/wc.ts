@@ -10,6 +10,7 @@ const MAX_LINES = 1000;
 
 export const wc: Filter = {
   id: "wc",
+  lineForm: () => "text",
   start(input, { recall }): FilterRun {
     const p = parseArgs(toolArgs(input), { shortWithValue: "", longWithValue: ["files0-from", "total"] });
     const skip = given(p, "", ["help", "version"]);

@@ -26,9 +26,10 @@ const MAX_REFS = 20;
 
 export const gitAction: Filter = {
   id: "git.action",
-  keepsCarriageReturns(input) {
+  // Progress rewrites its line in place (push, fetch, pull); `stash show -p` prints a patch.
+  lineForm(input) {
     const { sub, args } = subcommandArgs(input);
-    return sub === "stash" && args[0] === "show";
+    return sub === "stash" && args[0] === "show" ? "patch" : "terminal";
   },
   start(input, { recall }) {
     const { sub, args } = subcommandArgs(input);

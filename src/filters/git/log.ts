@@ -10,8 +10,8 @@ import { optionArgs } from "./shared.js";
 
 export const gitLog: Filter = {
   id: "git.log",
-  // A patch's lines are content: a CRLF file's lines end in CR.
-  keepsCarriageReturns: () => true,
+  // A patch's lines are content: a CRLF file's lines end in CR, a changed line may hold an escape byte.
+  lineForm: () => "patch",
   start(input, { recall }) {
     const args = historyArgs(input);
     if (opaqueOutput(args)) return { line() {}, end: () => null };

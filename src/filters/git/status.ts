@@ -49,6 +49,7 @@ const OTHER_FORMATS = /^(-s|--short|--porcelain(=.*)?|-z|--null|--column(=.*)?|-
 
 export const gitStatus: Filter = {
   id: "git.status",
+  lineForm: () => "text",
   start(input, { recall }): FilterRun {
     const { args } = subcommandArgs(input);
     const passThrough = args.some((a) => OTHER_FORMATS.test(a));
