@@ -594,6 +594,25 @@ describe("in process", () => {
     assert.equal(parseNamed("Binary file x matches", null, exists), null);
   });
 
+  test("rg -n with no path: a file whose name starts with digits and a dash is a file, not a line number", () => {
+    const dir = join(root, "dated");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "2024-01-02.log"), "");
+    const lines = Array.from({ length: 30 }, (_, i) => `2024-01-02.log:${i + 1}:match ${i + 1}`);
+    const here = process.cwd();
+    process.chdir(dir);
+    try {
+      const { compact } = feed(grep, ["rg", "-n", "match"], "rg", lines);
+      assert.match(compact!.stdout, /^2024-01-02\.log\n {2}1: match 1\n/);
+      assert.match(compact!.stdout, /^ {2}… \+20 more matches \[rtk recall abc1234\]$/m);
+      // Without such a file, `12-…` is a line number and its context.
+      const { compact: single } = feed(grep, ["rg", "-n", "-C1", "x"], "rg", ["1-a", "2:x", "3-b"]);
+      assert.equal(single!.stdout, "1- a\n2: x\n3- b\n");
+    } finally {
+      process.chdir(here);
+    }
+  });
+
   test("grep cuts a long line around a plain pattern, with exact counts", () => {
     const long = "a".repeat(1000) + "NEEDLE" + "b".repeat(1000);
     const { compact } = feed(grep, ["grep", "-rn", "NEEDLE", "."], "grep", [`./x.js:1:${long}`, "./y.js:2:  NEEDLE here"]);

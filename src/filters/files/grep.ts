@@ -178,7 +178,8 @@ export const grep: Filter = {
       line(stream, text) {
         if (stream === "err") return err.add(text);
         if (mode.passThrough || text === "--") return;
-        if (names === null) names = mode.lineNumbers ? !/^\d+[:-]/.test(text) : null;
+        // `12:…` is a line of one file, unless an existing file's name starts that way (`2024-01-02.log:3:…`).
+        if (names === null && mode.lineNumbers) names = !/^\d+[:-]/.test(text) || isFile(parseNamed(text, null, isFile)?.file ?? "");
         if (names === null) {
           // Only the output tells: a line that starts with an existing file and `:` names it.
           const colon = text.indexOf(":");
