@@ -263,6 +263,18 @@ describe("memory stays bounded", () => {
     assert.ok(ms.some((m) => /^lines \(\d+ commits, \d+ files\)$/.test(m.what)), `an overflow marker: ${ms.map((m) => m.what).join("; ")}`);
   });
 
+  test("git log past the cap: every commit shown has its date, author and subject, wherever the cap falls", () => {
+    for (const pad of [0, 7, 19, 33]) {
+      const run = gitLog.start({ argv: ["git", "log"], toolIndex: 0, route: { id: "git.log", tool: "git", filter: "git.log", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+      for (let n = 0; n < 30000; n++) {
+        for (const l of [`commit ${n.toString(16).padStart(40, "a")}`, `Author: Ann Lee${"e".repeat(pad)} <ann@example.com>`, "Date:   Mon Mar 4 10:15:00 2024 +0100", "", `    Change ${n}`, ""]) run.line("out", l);
+      }
+      const out = run.end(0)!.stdout.split("\n").filter((l) => /^[0-9a-f]{7,} /.test(l) || /^[0-9a-f]{7,}$/.test(l));
+      assert.ok(out.length > 1000);
+      for (const l of out) assert.match(l, /^[0-9a-f]+ 2024-03-04 Ann Lee(e*): Change \d+$/, `pad ${pad}`);
+    }
+  });
+
   test("git diff of 30 MiB the same", () => {
     const { out } = feed(gitDiff, "show", 30);
     assert.ok(Buffer.byteLength(out) < 3 * 1024 * 1024);

@@ -152,6 +152,11 @@ export class CommitStream {
     this.patch.finishSection();
   }
 
+  /** A commit is open whose subject has not come yet: its header lines are still wanted. */
+  get headerPending(): boolean {
+    return this.current !== null && this.current.subject === null && (this.state === "header" || this.state === "message" || this.state === "messageGap");
+  }
+
   /** The output stops being held (the memory cap): what is pending is written as it stands. */
   abort(): void {
     this.finishCommit();

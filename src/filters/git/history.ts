@@ -71,6 +71,8 @@ export function startHistory(recall: RecallRef, opts: HistoryOptions): FilterRun
           return;
         }
       }
+      // Past the cap, the commit being read still gets its date, author and subject.
+      if (held.full && !aborted && opts.commits && commits.headerPending && !isCommitLine(text)) return commits.line(text);
       if (held.full) {
         if (!aborted) {
           if (opts.commits) commits.abort();
