@@ -18,6 +18,8 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
     if (args[i] === "--raw") raw = true;
     i++;
   }
+  // `rtk -- cmd …`: the end of rtk's options, as for any tool.
+  if (args[i] === "--") i++;
   const argv = args.slice(i);
   if (!argv.length) {
     process.stderr.write("usage: rtk [--raw] <command> [args…]  (see `rtk help`)\n");

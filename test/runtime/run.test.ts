@@ -720,6 +720,11 @@ describe("rtk options only before the tool word", () => {
   const b = box();
   const PRINT = ["sh", "-c", 'printf "[%s]\\n" "$@"', "x"];
 
+  test("rtk -- tool …: `--` ends rtk's options (after --raw too), and the tool gets the rest", () => {
+    assert.equal(rtk(b, ["--", ...PRINT, "a"]).stdout, "[a]\n");
+    assert.equal(rtk(b, ["--raw", "--", ...PRINT, "--", "b"]).stdout, "[--]\n[b]\n");
+  });
+
   test("after the tool word, --raw/--verbose/--no-track are the tool's arguments", () => {
     const r = rtk(b, [...PRINT, "--raw", "--verbose", "--no-track"]);
     assert.equal(r.stdout, "[--raw]\n[--verbose]\n[--no-track]\n");
