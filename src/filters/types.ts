@@ -24,8 +24,12 @@ export interface FilterContext {
 }
 
 export interface FilterRun {
-  /** One line of the tool's output, ANSI escapes removed, without its line end. */
-  line(stream: "out" | "err", text: string): void;
+  /**
+   * One line of the tool's output (as its LineForm has it), without its line
+   * end. `cut`: the characters the runtime dropped from the end of a line
+   * longer than it holds (1 MiB); the whole line is in the recall store.
+   */
+  line(stream: "out" | "err", text: string, cut?: number): void;
   /**
    * The run ended. The compact output still to print, or null when the output
    * was not recognised: the raw output is then printed instead.

@@ -136,13 +136,16 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     failed = true;
   }
   const fd = (s: Stream): 1 | 2 => (s === 0 ? 1 : 2);
-  const feed = (s: Stream, raw: string, ended: boolean, plain: boolean) => {
+  /** Lines longer than the splitter holds: each reached the filter cut. */
+  let overlong = 0;
+  const feed = (s: Stream, raw: string, ended: boolean, plain: boolean, cut: number) => {
     if (passing) return;
+    if (cut) overlong++;
     if (!failed && run) {
       try {
         // A tool that colours its output starts a line with an escape sequence: from there on, a patch's escapes are colour.
         if (form === "patch" && !plain && !coloured && raw.startsWith("\x1b")) coloured = true;
-        run.line(s === 0 ? "out" : "err", plain ? raw : formed(raw, coloured ? "text" : form));
+        run.line(s === 0 ? "out" : "err", plain ? raw : formed(raw, coloured ? "text" : form), cut || undefined);
         return;
       } catch {
         failed = true;
@@ -168,7 +171,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   // rtk ending first (its reader went, a crash) leaves no child behind.
   const orphanGuard = () => void child.kill("SIGTERM");
   process.once("exit", orphanGuard);
-  const splitters = [new LineSplitter((l, e, p) => feed(0, l, e, p)), new LineSplitter((l, e, p) => feed(1, l, e, p))];
+  const splitters = [new LineSplitter((l, e, p, c) => feed(0, l, e, p, c)), new LineSplitter((l, e, p, c) => feed(1, l, e, p, c))];
   const onData = (s: Stream) => (b: Buffer) => {
     if (passing) return void out.write(fd(s), b);
     if (!capture.add(s, b)) {
@@ -226,6 +229,11 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   } else {
     void out.write(1, compact.stdout);
     void out.write(2, compact.stderr);
+    // What the compact form was made from is not all there was: say so, and where it all is.
+    if (overlong && form !== "verbatim") void out.write(2, `rtk: ${overlong} ${overlong === 1 ? "line" : "lines"} longer than ${MAX_LINE / (1 << 20)} MiB reached the filter cut; the whole output: [rtk recall ${recall.id()}]\n`);
+    if (capture.total > MAX_RECALL_BYTES && recallId !== null && recallId !== "unavailable") {
+      void out.write(2, `rtk: [rtk recall ${recallId}] holds the first ${MAX_RECALL_BYTES / (1 << 20)} MiB of the ${(capture.total / (1 << 20)).toFixed(1)} MiB output\n`);
+    }
   }
   await out.flush();
 
@@ -254,40 +262,59 @@ const MAX_LINE = 1 << 20;
  * Splits a byte stream into lines; `ended` says whether the line had its
  * newline, `plain` that it holds no CR and no escape byte (most chunks hold
  * none, and a byte search per chunk is cheaper than two searches per line).
+ * A line longer than MAX_LINE is handed over as its first MAX_LINE characters,
+ * with `cut` the count of those dropped (memory holds no more than that).
  */
 class LineSplitter {
   private decoder = new StringDecoder("utf8");
   private carry = "";
   private carryPlain = true;
+  /** Inside a line past MAX_LINE: the characters dropped so far, or -1. */
+  private dropped = -1;
 
-  constructor(private readonly emit: (line: string, ended: boolean, plain: boolean) => void) {}
+  constructor(private readonly emit: (line: string, ended: boolean, plain: boolean, cut: number) => void) {}
 
   push(b: Buffer): void {
     const plain = b.indexOf(0x0d) < 0 && b.indexOf(0x1b) < 0 && b.indexOf(0x9b) < 0;
-    const text = this.carry + this.decoder.write(b);
+    let fresh = this.decoder.write(b);
+    if (this.dropped >= 0) {
+      const nl = fresh.indexOf("\n");
+      this.carryPlain &&= plain;
+      if (nl < 0) {
+        this.dropped += fresh.length;
+        return;
+      }
+      this.emit(this.carry, true, this.carryPlain, this.dropped + nl);
+      this.carry = "";
+      this.carryPlain = true;
+      this.dropped = -1;
+      fresh = fresh.slice(nl + 1);
+    }
+    const text = this.carry + fresh;
     let start = 0;
     let linePlain = plain && this.carryPlain;
     for (;;) {
       const nl = text.indexOf("\n", start);
       if (nl < 0) break;
-      this.emit(text.slice(start, nl), true, linePlain);
+      this.emit(text.slice(start, nl), true, linePlain, 0);
       linePlain = plain;
       start = nl + 1;
     }
     this.carry = text.slice(start);
     this.carryPlain = linePlain;
     if (this.carry.length > MAX_LINE) {
-      this.emit(this.carry, false, this.carryPlain);
-      this.carry = "";
-      this.carryPlain = true;
+      this.dropped = this.carry.length - MAX_LINE;
+      this.carry = this.carry.slice(0, MAX_LINE);
     }
   }
 
   end(): void {
-    const rest = this.carry + this.decoder.end();
-    if (rest) this.emit(rest, false, false);
+    const tail = this.decoder.end();
+    if (this.dropped >= 0) this.emit(this.carry, false, false, this.dropped + tail.length);
+    else if (this.carry + tail) this.emit(this.carry + tail, false, false, 0);
     this.carry = "";
     this.carryPlain = true;
+    this.dropped = -1;
   }
 }
 

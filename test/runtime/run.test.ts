@@ -45,7 +45,7 @@ interface RunOpts {
 
 function rtk(b: Box, args: string[], o: RunOpts = {}): SpawnSyncReturns<string> {
   for (let attempt = 0; ; attempt++) {
-    const r = spawnSync(RTK, args, { cwd: o.cwd ?? b.cwd, env: { ...b.env, ...o.env }, input: o.input ?? "", encoding: "utf8", timeout: 30000 });
+    const r = spawnSync(RTK, args, { cwd: o.cwd ?? b.cwd, env: { ...b.env, ...o.env }, input: o.input ?? "", encoding: "utf8", timeout: 30000, maxBuffer: 64 * 1024 * 1024 });
     if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
     spawnSync("sleep", ["0.3"]);
   }
@@ -274,6 +274,41 @@ describe("escape sequences", () => {
     assert.ok(utf8.includes(0x9b), "the test holds a 0x9b byte");
     const t = new AnsiByteStripper();
     assert.deepEqual(Buffer.concat([t.push(Buffer.from("x\x1b")), t.end()]), Buffer.from("x\x1b"), "an escape at the very end is kept");
+  });
+});
+
+describe("lines longer than the runtime holds (1 MiB)", () => {
+  const b = box();
+
+  test("a 3 MB changed line reaches the diff filter cut, never in pieces read as lines of their own; stderr says so and recall has it whole", () => {
+    const file = join(b.root, "long.diff");
+    const long = "+" + "x".repeat(1_500_000) + "-".repeat(1_500_000);
+    writeFileSync(file, ["diff --git a/f.txt b/f.txt", "index 1111111..2222222 100644", "--- a/f.txt", "+++ b/f.txt", "@@ -1 +1,2 @@", " a", long, ""].join("\n"));
+    const git = fakeTool(b, `cat ${JSON.stringify(file)}`);
+    const r = rtk(b, [git, "diff"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^1 file changed, \+1 -0$/m);
+    assert.doesNotMatch(r.stdout, /^-/m, "no piece of the line read as a removed line");
+    const note = /^rtk: 1 line longer than 1 MiB reached the filter cut; the whole output: \[rtk recall ([0-9a-f]{7})\]$/m.exec(r.stderr);
+    assert.ok(note, r.stderr);
+    assert.ok(rtk(b, ["recall", note[1]!]).stdout.includes(long));
+  });
+
+  test("an output past the recall store's 16 MiB: the compact form says the entry holds only the first 16 MiB", () => {
+    const file = join(b.root, "huge.txt");
+    writeFileSync(file, Array.from({ length: 250_000 }, (_, i) => `row ${String(i).padStart(6, "0")} ${"y".repeat(70)}`).join("\n") + "\n");
+    const r = rtk(b, ["cat", file]);
+    assert.match(r.stdout, /… \+\d+ more lines \[rtk recall ([0-9a-f]{7})\]/);
+    const id = /\[rtk recall ([0-9a-f]{7})\]/.exec(r.stdout)![1]!;
+    assert.match(r.stderr, new RegExp(`^rtk: \\[rtk recall ${id}\\] holds the first 16 MiB of the 19\\.\\d MiB output$`, "m"));
+  });
+
+  test("cat of a 3 MB line: one line, cut with its exact count", () => {
+    const file = join(b.root, "long.txt");
+    writeFileSync(file, "y".repeat(3_000_000) + "\nshort\n");
+    const r = rtk(b, ["cat", file]);
+    assert.match(r.stdout, /^y{4000} … \+2996000 more chars \[rtk recall [0-9a-f]{7}\]\nshort\n$/);
+    assert.equal(r.stderr, "");
   });
 });
 

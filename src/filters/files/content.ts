@@ -89,11 +89,12 @@ export const content: Filter = {
     };
 
     return {
-      line(stream, text) {
+      line(stream, text, cut = 0) {
         if (stream === "err") return err.add(text);
         lines++;
-        chars += text.length + 1;
-        const h: Held = { text: text.length > MAX_LINE ? text.slice(0, MAX_LINE + 1) : text, length: text.length };
+        chars += text.length + cut + 1;
+        // A line the runtime cut still counts whole: its hidden characters are counted exactly.
+        const h: Held = { text: text.length > MAX_LINE ? text.slice(0, MAX_LINE + 1) : text, length: text.length + cut };
         const size = Math.min(h.length, MAX_LINE) + 1;
         if (headOpen && head.length < HEAD_LINES && headChars + size <= HEAD_CHARS) {
           head.push(h);
