@@ -339,6 +339,13 @@ describe("edge shapes, fed to the filters directly", () => {
       expect: '* main\n! conflicts (2): " spaced" gone.txt (deleted by them)\n+ staged (4): " lead" (new) "new -> file" (new) " sp" -> "renamed sp" (renamed) "x -> y"\n~ modified (2): "renamed sp" libs/sub (new commits, modified content)\n',
     },
     {
+      name: "diff --no-index of two different files names both sides",
+      filter: gitDiff,
+      argv: ["git", "diff", "--no-index", "f1.txt", "f2.txt"],
+      out: ["diff --git a/f1.txt b/f2.txt", "index 422c2b7..0f7bc76 100644", "--- a/f1.txt", "+++ b/f2.txt", "@@ -1,2 +1,2 @@", " a", "-b", "+c"],
+      expect: "M a/f1.txt b/f2.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n1 file changed, +1 -1\n",
+    },
+    {
       name: "stash list with options is a log of its own: kept as git prints it",
       filter: gitAction,
       argv: ["git", "stash", "list", "--stat"],

@@ -435,7 +435,8 @@ function fileHeadLine(f: FileHead): string {
     kind = "C";
     name = `${f.copyFrom} -> ${f.copyTo}`;
   } else {
-    name = pathOf(f.gitLine) ?? f.gitLine;
+    // Two different sides and no rename (`git diff --no-index a b`): both, as git names them.
+    name = pathOf(f.gitLine) ?? f.gitLine.replace(/^diff --git /, "");
     if (f.newMode !== undefined) kind = "A";
     else if (f.deletedMode !== undefined) kind = "D";
   }
