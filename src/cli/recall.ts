@@ -17,6 +17,16 @@ export function recallCli(args: string[]): number {
     process.stderr.write(`rtk recall: no entry \`${id}\` (see \`rtk recall --list\`)\n`);
     return 1;
   }
+  const meta = readRecallMeta(dir, id);
+  const cut = () => {
+    if (meta?.truncated) process.stderr.write(`rtk recall: the entry was cut at ${meta.bytes} bytes\n`);
+  };
+  // The whole entry: its bytes as the tool printed them.
+  if (opts["grep"] === undefined && opts["head"] === undefined && opts["tail"] === undefined) {
+    process.stdout.write(text);
+    cut();
+    return 0;
+  }
   let lines = text.toString("utf8").split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   if (opts["grep"] !== undefined) {
@@ -29,13 +39,14 @@ export function recallCli(args: string[]): number {
     }
     lines = lines.filter((l) => re.test(l));
   }
+  // As grep does: no line matched is status 1.
+  const matched = opts["grep"] === undefined || lines.length > 0;
   const n = (v: unknown) => (v === undefined ? null : Math.max(0, Number.parseInt(String(v), 10) || 0));
   const head = n(opts["head"]);
   const tail = n(opts["tail"]);
   if (head !== null) lines = lines.slice(0, head);
   if (tail !== null) lines = tail === 0 ? [] : lines.slice(-tail);
   process.stdout.write(lines.length ? lines.join("\n") + "\n" : "");
-  const meta = readRecallMeta(dir, id);
-  if (meta?.truncated) process.stderr.write(`rtk recall: the entry was cut at ${meta.bytes} bytes\n`);
-  return 0;
+  cut();
+  return matched ? 0 : 1;
 }

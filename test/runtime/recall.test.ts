@@ -371,6 +371,21 @@ describe("ids", () => {
   });
 });
 
+describe("rtk recall of bytes that are not UTF-8", () => {
+  test("the whole entry comes back byte for byte", () => {
+    const b = box();
+    const bytes = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0xff, 0xfe, 0x0a]);
+    const git = fakeGit(b, `printf 'caf\\351\\n\\377\\376\\n'; exit 1`);
+    const r = rtk(b, [git, "status"]);
+    assert.equal(r.status, 1);
+    ensureRecallDir(b.recall);
+    const [entry] = listRecall(b.recall);
+    assert.ok(entry, "the failing run was kept");
+    const back = spawnSync(RTK, ["recall", entry.id], { cwd: b.cwd, env: b.env });
+    assert.deepEqual(back.stdout, bytes);
+  });
+});
+
 describe("rtk recall", () => {
   const b = box();
   // Out and err lines alternate, with pauses so that they arrive in this order.
@@ -422,7 +437,8 @@ describe("rtk recall", () => {
   ] as const) {
     test(`<id> ${args.join(" ")}`, () => {
       const r = rtk(b, ["recall", fakeId, ...args]);
-      assert.equal(r.status, 0, r.stderr);
+      // As grep: a pattern nothing matched is status 1.
+      assert.equal(r.status, args[0] === "--grep" && !want.length ? 1 : 0, r.stderr);
       assert.equal(r.stdout, want.length ? want.join("\n") + "\n" : "");
     });
   }
