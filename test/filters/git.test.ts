@@ -339,6 +339,13 @@ describe("edge shapes, fed to the filters directly", () => {
       expect: '* main\n! conflicts (2): " spaced" gone.txt (deleted by them)\n+ staged (4): " lead" (new) "new -> file" (new) " sp" -> "renamed sp" (renamed) "x -> y"\n~ modified (2): "renamed sp" libs/sub (new commits, modified content)\n',
     },
     {
+      name: "status -v adds a patch to the long format: kept as git prints it",
+      filter: gitStatus,
+      argv: ["git", "status", "-v"],
+      out: ["On branch main", "Changes to be committed:", "\tmodified:   a.txt", "", "diff --git a/a.txt b/a.txt", "index 1111111..2222222 100644", "--- a/a.txt", "+++ b/a.txt", "@@ -1 +1 @@", "-a", "+b"],
+      expect: null,
+    },
+    {
       name: "diff --no-index of two different files names both sides",
       filter: gitDiff,
       argv: ["git", "diff", "--no-index", "f1.txt", "f2.txt"],

@@ -44,8 +44,8 @@ const STATES: Record<string, string> = {
   "deleted by them": "deleted by them",
 };
 
-/** Options whose output is not the long format: it is passed through as it is. */
-const OTHER_FORMATS = /^(-s|--short|--porcelain(=.*)?|-z|--null|--column(=.*)?|-[a-zA-Z]*s[a-zA-Z]*)$/;
+/** Options whose output is not the long format alone (`-v` adds the patch): it is passed through as it is. */
+const OTHER_FORMATS = /^(-s|--short|--porcelain(=.*)?|-z|--null|--column(=.*)?|-[a-zA-Z]*[sv][a-zA-Z]*|--verbose)$/;
 
 export const gitStatus: Filter = {
   id: "git.status",
