@@ -318,11 +318,13 @@ class LineSplitter {
   }
 }
 
-/** The environment a tool runs with: the caller's, without the launcher's own variable. */
+/** The environment a tool runs with: the caller's, without the launcher's own variables (nor the PWD its shell added). */
 function toolEnv(env: Env): NodeJS.ProcessEnv {
-  if (!("RTK_SELF" in env)) return env as NodeJS.ProcessEnv;
-  const { RTK_SELF: _, ...rest } = env;
-  return rest as NodeJS.ProcessEnv;
+  if (!("RTK_SELF" in env) && !("RTK_UNSET_PWD" in env)) return env as NodeJS.ProcessEnv;
+  const { RTK_SELF: _, RTK_UNSET_PWD: unset, ...rest } = env;
+  const out = rest as NodeJS.ProcessEnv;
+  if (unset === "1") delete out["PWD"];
+  return out;
 }
 
 /** A raw line as the filter's line form has it (see LineForm). */

@@ -406,6 +406,16 @@ describe("env and printenv mask secrets, keep every name", () => {
     golden("env-masked", r);
   });
 
+  test("env run with an environment without PWD lists none (the launcher's shell exports one of its own)", () => {
+    const bare = { PATH: env["PATH"]!, HOME: env["HOME"]!, XDG_DATA_HOME: env["XDG_DATA_HOME"]!, XDG_CONFIG_HOME: env["XDG_CONFIG_HOME"]!, A: "1" };
+    const plain = runPlain(["env"], project, bare);
+    assert.doesNotMatch(plain.stdout, /^PWD=/m);
+    const r = runRtk(["env"], project, bare);
+    assert.doesNotMatch(r.stdout, /^PWD=/m);
+    assert.match(r.stdout, /^A=1$/m);
+    assert.match(runRtk(["env"], project, { ...bare, PWD: project }).stdout, new RegExp(`^PWD=${project}$`, "m"), "an inherited PWD stays");
+  });
+
   test("printenv NAME: a secret's value masked, another's kept, a missing one exits 1", () => {
     assert.equal(runRtk(["printenv", "GITHUB_TOKEN"], project, e()).stdout, "****\n");
     assert.equal(runRtk(["printenv", "EDITOR"], project, e()).stdout, "vim\n");
