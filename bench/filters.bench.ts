@@ -70,7 +70,7 @@ interface Outcome {
   facts: number;
   kept: number;
   problems: string[];
-  /** Tokens of the facts alone, one per line, with nothing around them (git fixtures): the least any faithful output can be. */
+  /** Tokens of the facts alone, one per line, with nothing around them (git fixtures): about the least an output that shows them all can be. */
   factTokens?: number;
 }
 
@@ -325,7 +325,7 @@ function familyArea(area: Area, outcomes: readonly Outcome[]): void {
     area.figure(family, { median, saved, target: target ?? null, factsAloneMedian: bound });
   }
   area.note("targets are floors from the best known peer (the issue's table), judged on medians over the realistic medium fixtures of each family; timing kind: reported, not enforced");
-  area.note("facts alone: the savings if the output were nothing but the fixture's facts, one per line (every path, hash, author, day, subject, hunk header, changed line …), median over the medium fixtures; no faithful output of these fixtures saves more");
+  area.note("facts alone: the savings if the output were nothing but the fixture's facts, one per line (every path, hash, author, day, subject, hunk header, changed line …), median over the medium fixtures: about the most an output that shows every fact can save (putting several facts on a line saves only their line ends)");
   area.note("test/filters/git.test.ts (FLOORS) says why some git families stay below: every path, hash, hunk header and changed line is kept");
 }
 
