@@ -552,6 +552,8 @@ export class Scanner {
     const c = s[p];
     const inDq = mode === "dq" || mode === "heredoc";
     const pwordInDq = mode === "pword" && (this.stack.f as { inDq: boolean }).inDq;
+    // Inside `'…'` of such a word, `"` and `\` are plain characters: bash's brace matching skips the quoted text.
+    if (pwordInDq && (this.stack.f as { sq: boolean }).sq && (c === '"' || c === "\\")) return this.scanLiteral(mode, adj, atWordStart, limit);
     if (c === "'" && !inDq && !pwordInDq) {
       const close = s.indexOf("'", p + 1);
       if (close < 0 || close >= limit) throw new ShellSyntaxError(p, "unterminated single quote");
@@ -683,9 +685,14 @@ export class Scanner {
           if (c === "`" || c === "$") break scan;
           break;
         case "pword":
-          if (c === "`" || c === "$" || c === '"' || (c === "'" && !pwordInDq)) break scan;
-          if (!sq && (c === "}" || c === sep)) break scan;
+          if (c === "`" || c === "$" || (c === "'" && !pwordInDq)) break scan;
+          if (!sq && (c === "}" || c === sep || c === '"')) break scan;
           if (c === "'") sq = !sq;
+          // Quoted text of a word in double quotes: no escapes inside it.
+          if (sq && c === "\\") {
+            q++;
+            continue;
+          }
           break;
         case "arith":
         case "index":

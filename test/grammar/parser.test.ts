@@ -546,10 +546,14 @@ const accepted: readonly Accepted[] = [
   ["source .venv/bin/activate && pytest -x -q", "(&& (cmd source .venv/bin/activate) (cmd pytest -x -q))"],
 
   // Inside "${…}", bash's brace matching skips '…' (the quotes stay literal): `}` there does not close it.
-  ["unset x; echo \"${x-'}\"; echo EVIL; echo \"'}\"","(cmd unset x) ; (cmd echo {dq[${x \"-\" {lit:\"'}\" dq[lit:\"; echo EVIL; echo \"] lit:\"'\"}}]})"],
+  ["unset x; echo \"${x-'}\"; echo EVIL; echo \"'}\"","(cmd unset x) ; (cmd echo {dq[${x \"-\" \"'}\\\"; echo EVIL; echo \\\"'\"}]})"],
   ["echo \"${x-'}'}\"","(cmd echo {dq[${x \"-\" \"'}'\"}]})"],
   ["echo \"${x:-'a}b'}\"","(cmd echo {dq[${x \":-\" \"'a}b'\"}]})"],
   ["echo ${x-'}'}","(cmd echo {${x \"-\" {sq:\"}\"}}})"],
+  // … and `"` and `\\` inside such '…' are plain characters.
+  ["echo \"${s//'\"'/x}\"","(cmd echo {dq[${s \"//\" \"'\\\"'\" / x}]})"],
+  ["echo \"${x#'\\'}\"","(cmd echo {dq[${x \"#\" \"'\\\\'\"}]})"],
+  ["echo \"${x:-'\"'}\"","(cmd echo {dq[${x \":-\" \"'\\\"'\"}]})"],
   // An unquoted here-document joins a line ending in `\` to the next before it looks for the delimiter.
   ["cat <<A\nx\\\nA\nA\necho after","(cmd cat <<A<<\"xA\\n\">>) ; (cmd echo after)"],
   ["cat <<A\nx\nA\\\n\necho after","(cmd cat <<A<<\"x\\n\">>) ; (cmd echo after)"],
