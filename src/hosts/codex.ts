@@ -1,6 +1,13 @@
 // Codex CLI: Claude-shaped PreToolUse events with a permission_mode. Codex
 // applies a replacement only together with an explicit allow, then runs its own
-// approval and sandbox checks on it, so every rewrite answers as an allow.
+// approval and sandbox checks on it, so every rewrite answers as an allow. Those
+// checks see the replacement: a command one of Codex's own rules forbids or
+// prompts for is left to Codex as typed (no answer), since `rtk …` would match
+// none of them.
+import { parse } from "../../grammar/parse.js";
+import type { Env } from "../config/hooks.js";
+import { codexRules } from "../permissions/codex-rules.js";
+import { judge } from "../permissions/verdict.js";
 import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
 import { SILENT, str, obj, type HookAdapter } from "./types.js";
 
@@ -12,11 +19,23 @@ export const codex: HookAdapter<ClaudeCtx> = {
   name: "codex",
   title: "Codex CLI",
   rules: "claude",
-  decode(event) {
+  decode(event, env) {
     const mode = str(obj(event)?.["permission_mode"]);
     if (mode === undefined || !PERMISSION_MODES.has(mode)) return null;
-    return decodeClaudeShape(event, ["Bash", "shell", "exec_command"]);
+    const decoded = decodeClaudeShape(event, ["Bash", "shell", "exec_command"]);
+    return decoded && !restrictedByCodex(decoded.command, decoded.cwd ?? process.cwd(), env) ? decoded : null;
   },
   encode: (outcome, ctx) => claudeAnswer(outcome, ctx, true),
   passThrough: SILENT,
 };
+
+/** Whether one of Codex's own rules forbids or prompts for the command (or a part of it). */
+function restrictedByCodex(command: string, cwd: string, env: Env): boolean {
+  const rules = codexRules(cwd, env);
+  if (!rules.deny.length && !rules.ask.length) return false;
+  const parsed = parse(command);
+  // A command rtk cannot read is not rewritten anyway.
+  if (!parsed.ok) return false;
+  const verdict = judge(parsed.script, command, rules).verdict;
+  return verdict === "deny" || verdict === "ask";
+}

@@ -1,5 +1,6 @@
 // A host adapter only translates: decode the host's event, encode rtk's outcome
 // in the host's own shape. It holds no command knowledge and no filtering.
+import type { Env } from "../config/hooks.js";
 import type { RuleFamily } from "../permissions/sources.js";
 
 export type Outcome =
@@ -30,7 +31,8 @@ export interface HookAdapter<C = unknown> {
   title: string;
   rules: RuleFamily;
   /** The shell command of the event, or null when the event is not one (another tool, another event). */
-  decode(event: unknown): Decoded<C> | null;
+  /** `env`: the hook's environment (where the host's own files are). */
+  decode(event: unknown, env: Env): Decoded<C> | null;
   encode(outcome: Outcome, ctx: C): HookAnswer;
   /** The answer that lets the original command run unchanged: for malformed input, errors, other tools. */
   passThrough: HookAnswer;

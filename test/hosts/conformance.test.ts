@@ -550,6 +550,49 @@ describe("Codex needs a known permission_mode", { concurrency: true }, () => {
   });
 });
 
+describe("Codex's own rules: a command they forbid or prompt for is left to Codex as typed", { concurrency: true }, () => {
+  const RULES_FILE = [
+    "# Never push from the agent; a `)` in a comment is not the end of a rule.",
+    "prefix_rule(",
+    '    pattern = ["git", ["push", "reset"]],',
+    '    decision = "forbidden",',
+    '    justification = "Use the review flow (see CONTRIBUTING)",',
+    ")",
+    'prefix_rule(pattern = ["git", "diff", "--cached"], decision = "prompt")',
+    'prefix_rule(pattern = ["git", "status"])',
+  ].join("\n");
+  let h: Home;
+  before(() => {
+    h = makeHome();
+    writeFile(join(h.home, ".codex", "rules", "default.rules"), RULES_FILE);
+    writeFile(join(h.project, ".codex", "rules", "project.rules"), 'prefix_rule(pattern = ["git", "log", "--all"], decision = "forbidden")\n');
+  });
+  for (const [command, left] of [
+    ["git push --force origin main", true],
+    ["git reset --hard HEAD~1", true],
+    ["cd sub && git push", true],
+    ["git diff --cached", true],
+    ["git log --all", true],
+    ["git status", false],
+    ["git diff", false],
+    ["git log -5", false],
+  ] as const) {
+    test(`${command} → ${left ? "no answer (Codex judges it as typed)" : "rewrite + allow"}`, async () => {
+      const rec = recorded("codex", command, h.project);
+      const r = await hook("codex", JSON.stringify(rec.event), h);
+      if (left) assertPass("codex", r, command);
+      else assertRewrite("codex", r, `rtk ${command}`, true, rec.toolInput, command);
+    });
+  }
+  test("CODEX_HOME moves the user's rules", async () => {
+    const moved = makeHome();
+    writeFile(join(moved.home, "codex-home", "rules", "x.rules"), 'prefix_rule(pattern = ["git", "status"], decision = "forbidden")\n');
+    const rec = recorded("codex", "git status", moved.project);
+    assertPass("codex", await hook("codex", JSON.stringify(rec.event), moved, { CODEX_HOME: join(moved.home, "codex-home") }), "CODEX_HOME");
+    assertRewrite("codex", await hook("codex", JSON.stringify(rec.event), moved), "rtk git status", true, rec.toolInput, "without CODEX_HOME");
+  });
+});
+
 describe("the event's cwd decides the project rules", { concurrency: true }, () => {
   test("claude: an allow rule in <cwd>/.claude/settings.json earns allow", async () => {
     const h = makeHome();
