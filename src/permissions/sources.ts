@@ -68,10 +68,14 @@ export function loadRules(family: RuleFamily, cwd: string, env: Env, warn: (msg:
     case "gemini": {
       const project = projectRoot(ctx.cwd, ".gemini", home(env));
       const file = project && geminiTrusted(project, ctx) ? join(project, ".gemini", "settings.json") : join(home(env), ".gemini", "settings.json");
-      const tools = obj(obj(readJson(file, ctx))?.["tools"]);
+      const doc = obj(readJson(file, ctx));
+      const tools = obj(doc?.["tools"]);
       for (const tool of ["run_shell_command", "ShellTool"]) {
         add(rules.allow, tools?.["allowed"], tool);
         add(rules.ask, tools?.["confirmationRequired"], tool);
+        // Gemini matches its excluded commands against the command it runs: `rtk …` would slip past them.
+        add(rules.deny, tools?.["exclude"], tool);
+        add(rules.deny, doc?.["excludeTools"], tool);
       }
       break;
     }

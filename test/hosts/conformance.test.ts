@@ -593,6 +593,30 @@ describe("Codex's own rules: a command they forbid or prompt for is left to Code
   });
 });
 
+describe("Gemini's excluded commands: rtk leaves them to Gemini, and denies them itself behind a typed rtk", { concurrency: true }, () => {
+  let h: Home;
+  before(() => {
+    h = makeHome({ ".gemini/settings.json": { tools: { exclude: ["run_shell_command(git push)"] }, excludeTools: ["ShellTool(git reset)"] } });
+  });
+  test("git push origin main → no answer: Gemini's own exclude sees the command as typed", async () => {
+    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git push origin main", h.project).event), h), "excluded");
+  });
+  test("git reset --hard (the older excludeTools key) → no answer", async () => {
+    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git reset --hard", h.project).event), h), "excludeTools");
+  });
+  test("rtk git push origin main, typed by the agent → rtk answers Gemini's deny (its exclude cannot see through the prefix)", async () => {
+    const r = await hook("gemini", JSON.stringify(recorded("gemini", "rtk git push origin main", h.project).event), h);
+    assert.equal(r.status, 0, r.stderr);
+    const answer = JSON.parse(r.stdout) as { decision?: string; reason?: string };
+    assert.equal(answer.decision, "deny");
+    assert.match(answer.reason ?? "", /git push/);
+  });
+  test("git status → rewritten as usual", async () => {
+    const rec = recorded("gemini", "git status", h.project);
+    assertRewrite("gemini", await hook("gemini", JSON.stringify(rec.event), h), "rtk git status", false, rec.toolInput, "not excluded");
+  });
+});
+
 describe("the event's cwd decides the project rules", { concurrency: true }, () => {
   test("claude: an allow rule in <cwd>/.claude/settings.json earns allow", async () => {
     const h = makeHome();
