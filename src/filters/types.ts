@@ -51,7 +51,9 @@ export interface CompactOutput {
  * - "patch": a CR is part of the line, and escape sequences stay (a changed
  *   line's own bytes) unless the tool colours its output (a line starts with
  *   one): from that line on they go;
- * - "verbatim": the line as the tool printed it (a file's content).
+ * - "verbatim": the line as the tool printed it (a file's content); raw
+ *   output printed instead of a compact form keeps its escape sequences too
+ *   (of any other form they go).
  */
 export type LineForm = "terminal" | "text" | "patch" | "verbatim";
 
@@ -63,12 +65,6 @@ export interface Filter {
    * (only when the filter itself hands it back by returning null).
    */
   sensitive?: boolean;
-  /**
-   * The raw output is content to be kept byte for byte (a file's text): when
-   * it is printed instead of a compact form, its escape sequences stay. Any
-   * other raw output is printed without them.
-   */
-  verbatim?: (input: FilterInput) => boolean;
   /** How raw lines reach the filter (see LineForm); "terminal" when not said. */
   lineForm?: (input: FilterInput) => LineForm;
   /**

@@ -9,9 +9,9 @@
 // of alternatives expands to one pattern per choice) and its decision
 // (`allow` when not given). A file that cannot be read is skipped.
 import { readdirSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Env } from "../config/hooks.js";
+import { home as homeOf } from "./sources.js";
 import type { RuleSet } from "./verdict.js";
 
 /** Patterns one rule may expand to; past it, its first ones are kept. */
@@ -44,7 +44,7 @@ export function codexRules(cwd: string, env: Env): RuleSet {
 }
 
 function ruleDirs(cwd: string, env: Env): string[] {
-  const home = env["HOME"] || homedir();
+  const home = homeOf(env);
   const dirs = [join(env["CODEX_HOME"] || join(home, ".codex"), "rules")];
   for (let d = resolve(cwd); ; d = dirname(d)) {
     const project = join(d, ".codex", "rules");

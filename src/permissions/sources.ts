@@ -106,7 +106,8 @@ function toolPattern(entry: string, tool: string): string | null {
   return null;
 }
 
-function home(env: Env): string {
+/** The user's home folder, as the hook's environment names it. */
+export function home(env: Env): string {
   return env["HOME"] || homedir();
 }
 

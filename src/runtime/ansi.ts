@@ -1,12 +1,15 @@
 // ANSI escape sequences (CSI, OSC and the two-character forms) removed.
-const ANSI = /\x1b\[[0-9:;<=>?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x9b[0-9:;<=>?]*[ -/]*[@-~]/g;
+/** The escape-introduced forms: CSI, OSC and the two-character ones. */
+const ESC_FORMS = String.raw`\x1b\[[0-9:;<=>?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`;
+/** In text, the one-byte CSI (0x9b) too. */
+const ANSI = new RegExp(String.raw`${ESC_FORMS}|\x9b[0-9:;<=>?]*[ -/]*[@-~]`, "g");
 
 export function stripAnsi(s: string): string {
   return s.includes("\x1b") || s.includes("\x9b") ? s.replace(ANSI, "") : s;
 }
 
-/** The escape-introduced forms only: byte 0x9b can be part of a UTF-8 character, so raw bytes keep it. */
-const ESC_SEQUENCE = /\x1b\[[0-9:;<=>?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+/** In raw bytes, the escape-introduced forms only: byte 0x9b can be part of a UTF-8 character. */
+const ESC_SEQUENCE = new RegExp(ESC_FORMS, "g");
 /** An escape sequence that may still be arriving: held back for the next chunk. */
 const OPEN_SEQUENCE = /\x1b(?:\[[0-9:;<=>?]*[ -/]*|\][^\x07\x1b]*\x1b?)?$/;
 

@@ -96,8 +96,9 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
 async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, signals: ReturnType<typeof signalForwarder>): Promise<number> {
   const argv = filter.prepare ? filter.prepare(input) : input.argv;
   const streaming = filter.streaming?.(input) ?? false;
-  const form = filter.lineForm?.(input) ?? "terminal";
-  let coloured = false;
+  /** How lines reach the filter: a patch the tool colours is read as text from its first coloured line on. */
+  let form = filter.lineForm?.(input) ?? "terminal";
+  const verbatim = form === "verbatim";
   // A streaming run (follow, watch) may go on for hours: keep only what the recall store can hold.
   const capture = new RawCapture(undefined, streaming ? MAX_RECALL_BYTES : Infinity);
   let recallId: string | null = null;
@@ -144,8 +145,8 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     if (!failed && run) {
       try {
         // A tool that colours its output starts a line with an escape sequence: from there on, a patch's escapes are colour.
-        if (form === "patch" && !plain && !coloured && raw.startsWith("\x1b")) coloured = true;
-        run.line(s === 0 ? "out" : "err", plain ? raw : formed(raw, coloured ? "text" : form), cut || undefined);
+        if (form === "patch" && !plain && raw.startsWith("\x1b")) form = "text";
+        run.line(s === 0 ? "out" : "err", plain ? raw : formed(raw, form), cut || undefined);
         return;
       } catch {
         failed = true;
@@ -222,7 +223,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     }
   } else if (opts.raw || compact === null || size >= capture.total) {
     // The raw output stands in for a compact form: without escape sequences, unless it is content or asked for raw.
-    const plainBytes = !opts.raw && !(filter.verbatim?.(input) ?? false);
+    const plainBytes = !opts.raw && !verbatim;
     const strippers = [new AnsiByteStripper(), new AnsiByteStripper()];
     for (const [s, b] of capture.chunks()) await out.write(fd(s), plainBytes ? strippers[s]!.push(b) : b);
     if (plainBytes) for (const s of [0, 1] as const) await out.write(fd(s), strippers[s]!.end());
@@ -230,7 +231,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     void out.write(1, compact.stdout);
     void out.write(2, compact.stderr);
     // What the compact form was made from is not all there was: say so, and where it all is.
-    if (overlong && form !== "verbatim") void out.write(2, `rtk: ${overlong} ${overlong === 1 ? "line" : "lines"} longer than ${MAX_LINE / (1 << 20)} MiB reached the filter cut; the whole output: [rtk recall ${recall.id()}]\n`);
+    if (overlong && !verbatim) void out.write(2, `rtk: ${overlong} ${overlong === 1 ? "line" : "lines"} longer than ${MAX_LINE / (1 << 20)} MiB reached the filter cut; the whole output: [rtk recall ${recall.id()}]\n`);
     if (capture.total > MAX_RECALL_BYTES && recallId !== null && recallId !== "unavailable") {
       void out.write(2, `rtk: [rtk recall ${recallId}] holds the first ${MAX_RECALL_BYTES / (1 << 20)} MiB of the ${(capture.total / (1 << 20)).toFixed(1)} MiB output\n`);
     }

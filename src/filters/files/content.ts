@@ -62,7 +62,6 @@ export const content: Filter = {
   // A file's lines, byte for byte (the head and tail of a huge one too).
   lineForm: () => "verbatim",
   inherits: streams,
-  verbatim: () => true,
   start(input, { recall }): FilterRun {
     const headers = input.route.tool !== "cat";
     const err = new ErrorLines();

@@ -16,8 +16,8 @@ const SHOW_START = /^(?:commit [0-9a-f]{7,64}\b|tag \S+$|diff --)/;
 export const gitDiff: Filter = {
   id: "git.diff",
   // A patch's lines are content: a CRLF file's lines end in CR, a changed line may hold an escape byte.
-  lineForm: () => "patch",
-  verbatim: showsBlob,
+  // A file `git show` prints is content byte for byte.
+  lineForm: (input) => (showsBlob(input) ? "verbatim" : "patch"),
   start(input, { recall }) {
     const { sub } = subcommandArgs(input);
     const args = historyArgs(input);
