@@ -65,8 +65,21 @@ function signalForwarder(): { attach(child: { kill(sig: NodeJS.Signals): boolean
   };
 }
 
+/**
+ * Builds rtk's stdout and stderr streams before a child shares their
+ * descriptors. Node opens a pipe non-blocking when it first builds the stream,
+ * and the flag belongs to the pipe, not to the process: built while the child
+ * runs, it made the child's writes fail with EAGAIN once the reader lagged. A
+ * child started afterwards gets its standard descriptors back in blocking mode.
+ */
+function openStdio(): void {
+  void process.stdout;
+  void process.stderr;
+}
+
 /** A run with inherited stdio: what rtk does for argv it has no route for, `rtk proxy`, and --raw. */
 export async function runPassthrough(argv: readonly string[], env: Env): Promise<number> {
+  openStdio();
   const signals = signalForwarder();
   try {
     const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: toolEnv(env), extendEnv: false, windowsHide: true });
