@@ -28,13 +28,16 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
   if (family === null) throw new UnknownHostError(host);
   const cwd = opts.cwd ?? process.cwd();
   const config = disabled ? null : loadHookConfig(env, warn, cwd);
+  const transparentPrefixes = config?.transparentPrefixes ?? [];
+  // RTK_ROUTES=all also routes tools whose filter is not built yet (their output passes through).
+  const registry = opts.registry ?? (env["RTK_ROUTES"] === "all" ? fullRegistry() : activeRegistry());
   return rewriteCommand(command, {
-    // RTK_ROUTES=all also routes tools whose filter is not built yet (their output passes through).
-    registry: opts.registry ?? (env["RTK_ROUTES"] === "all" ? fullRegistry() : activeRegistry()),
+    registry,
     exclusions: config?.exclusions ?? [],
-    transparentPrefixes: config?.transparentPrefixes ?? [],
+    transparentPrefixes,
     disabled,
-    permissions: opts.permissions ?? hostPermissions(family, cwd, env, warn),
+    // Deny and ask rules see what bash runs: through the tools' global options (every family's table, routed or not) and the config's prefixes.
+    permissions: opts.permissions ?? hostPermissions(family, cwd, env, warn, { tools: registry.tools, transparentPrefixes }),
   });
 }
 

@@ -23,11 +23,13 @@ export function decodeClaudeShape(event: unknown, toolNames: readonly string[]):
 export function claudeAnswer(outcome: Outcome, ctx: ClaudeCtx, allowAlways = false): HookAnswer {
   switch (outcome.kind) {
     case "rewrite": {
-      const allow = outcome.allow || allowAlways;
+      // A host that applies a rewrite only with an allow cannot be told to ask: it judges the command as typed.
+      if (outcome.ask && allowAlways) return SILENT;
+      const decision = outcome.ask ? "ask" : outcome.allow || allowAlways ? "allow" : null;
       return json({
         hookSpecificOutput: {
           hookEventName: "PreToolUse",
-          ...(allow ? { permissionDecision: "allow" } : {}),
+          ...(decision ? { permissionDecision: decision } : {}),
           permissionDecisionReason: REWRITE_REASON,
           updatedInput: { ...ctx.toolInput, command: outcome.command },
         },

@@ -30,6 +30,8 @@ export const copilot: HookAdapter<CopilotCtx> = {
     if (ctx.shape === "claude") return claudeAnswer(outcome, ctx.claude);
     switch (outcome.kind) {
       case "rewrite":
+        // The CLI shape has no way to replace the command and ask: Copilot judges it as typed.
+        if (outcome.ask) return SILENT;
         return json({
           modifiedArgs: { ...ctx.args, command: outcome.command },
           permissionDecisionReason: REWRITE_REASON,

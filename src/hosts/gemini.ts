@@ -21,6 +21,8 @@ export const gemini: HookAdapter<null> = {
   encode(outcome) {
     switch (outcome.kind) {
       case "rewrite": {
+        // Gemini's confirmation rules would see `rtk …`, which none of them names: Gemini judges the command as typed.
+        if (outcome.ask) return json({});
         const out = { hookSpecificOutput: { tool_input: { command: outcome.command } } };
         return json(outcome.allow ? { decision: "allow", ...out } : out);
       }

@@ -39,9 +39,10 @@ export function runHook(adapter: HookAdapter<unknown>, input: string, env: Env, 
 export function outcomeOf(r: RewriteResult): Outcome {
   if (r.verdict === "deny") {
     if (!r.activeDeny) return { kind: "defer-deny" };
-    const rule = (r.permissionDetail as { parts?: { deny: string | null }[] } | null)?.parts?.find((p) => p.deny)?.deny;
-    return { kind: "active-deny", reason: `rtk: denied by your rule \`${rule ?? "?"}\` (the \`rtk\` prefix does not change what the command runs)` };
+    const part = (r.permissionDetail as { parts?: { deny: string | null; denyForm?: string | null }[] } | null)?.parts?.find((p) => p.deny);
+    const runs = part?.denyForm ? ` (the command runs \`${part.denyForm}\`)` : "";
+    return { kind: "active-deny", reason: `rtk: denied by your rule \`${part?.deny ?? "?"}\`${runs}` };
   }
-  if (r.command !== null) return { kind: "rewrite", command: r.command, allow: r.verdict === "allow" };
+  if (r.command !== null) return { kind: "rewrite", command: r.command, allow: r.verdict === "allow", ask: r.asked };
   return { kind: "pass" };
 }

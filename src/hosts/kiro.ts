@@ -16,6 +16,7 @@ export const kiro: HookAdapter<ClaudeCtx> = {
   encode(outcome) {
     switch (outcome.kind) {
       case "rewrite":
+        if (outcome.ask) return SILENT;
         return { stdout: "", stderr: `rtk: run \`${outcome.command}\` instead (same command, compact output)`, exitCode: 2 };
       case "active-deny":
         return { stdout: "", stderr: outcome.reason, exitCode: 2 };

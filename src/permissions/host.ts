@@ -1,14 +1,27 @@
 // A host's rules as the permission source of the rewrite.
 import type { Env } from "../config/hooks.js";
-import type { PermissionSource } from "../rewrite/rewrite.js";
-import { loadRules, type RuleFamily } from "./sources.js";
-import { judge } from "./verdict.js";
+import type { PermissionSource, VerdictResult } from "../rewrite/rewrite.js";
+import type { InputFacts } from "../rewrite/facts.js";
+import type * as A from "../ast/nodes.js";
+import { loadRules, type RuleFamily, type RuleFile } from "./sources.js";
+import type { PartOptions } from "./parts.js";
+import { judge, type RuleSet } from "./verdict.js";
 
-export function hostPermissions(family: RuleFamily, cwd: string, env: Env, warn: (msg: string) => void): PermissionSource {
+export function hostPermissions(family: RuleFamily, cwd: string, env: Env, warn: (msg: string) => void, parts: PartOptions = {}): PermissionSource {
   let loaded: ReturnType<typeof loadRules> | undefined;
   return (script, src, facts) => {
     loaded ??= loadRules(family, cwd, env, warn);
-    const report = judge(script, src, loaded.rules, facts);
-    return { verdict: report.verdict, activeDeny: report.activeDeny, detail: { ...report, rules: family, files: loaded.files.filter((f) => f.status !== "missing") } };
+    return verdictOf(script, src, facts, loaded.rules, parts, { rules: family, files: loaded.files.filter((f) => f.status !== "missing") });
+  };
+}
+
+/** The verdict of a rule set on a parsed command, as the rewrite reports it. */
+export function verdictOf(script: A.Script, src: string, facts: InputFacts, rules: RuleSet, parts: PartOptions, source: { rules: RuleFamily; files: RuleFile[] }): VerdictResult {
+  const report = judge(script, src, rules, facts, parts);
+  return {
+    verdict: report.verdict,
+    activeDeny: report.activeDeny,
+    asked: report.verdict === "ask" && report.parts.some((p) => p.ask !== null),
+    detail: { ...report, ...source },
   };
 }

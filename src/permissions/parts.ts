@@ -1,30 +1,65 @@
 // The parts of a command a rule is matched against: every simple command of the
 // tree, wherever it stands (lists, pipelines, compound bodies, substitutions).
+import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import type * as A from "../ast/nodes.js";
 import { walk } from "../ast/walk.js";
+import { skipOptions } from "../routes/match.js";
+import type { ToolSpec } from "../routes/types.js";
 import { peelWrappers } from "../rewrite/wrappers.js";
 
 export interface Part {
   span: A.Span;
-  /** As written: the source span without its redirects, blanks at the end trimmed. Allow and ask rules see this. */
+  /** As written: the source span without its redirects, blanks at the end trimmed. Allow rules see this. */
   text: string;
-  /** Every form a deny rule is also tried on: without assignments, without wrappers, with the command's basename. */
+  /** Forms the host's own matcher may also try: without assignments, without wrappers, with the command's basename. */
   denyForms: string[];
-  /** The forms without an agent-typed `rtk`: the host's own rules cannot see through it. */
-  rtkForms: string[];
+  /**
+   * Forms only rtk sees, as bash runs the command: without an agent-typed
+   * `rtk`, without the tool's global options (`git -C . push` runs `git push`),
+   * through the config's transparent prefixes. A deny matched only here must be
+   * answered by rtk itself: the host's rules cannot see it.
+   */
+  hiddenForms: string[];
 }
 
 const RTK_OPTIONS = new Set(["--raw", "--verbose", "--no-track", "-v"]);
 
+interface Runner {
+  /** Options that take the next word as their value. */
+  value: readonly string[];
+  /** The command starts after this many operands (`flock file cmd`). */
+  operands?: number;
+  /** A host's matcher may see through it too (its deny then stays the host's to give). */
+  known?: boolean;
+  /** `NAME=value` words before the command set its environment (`sudo FOO=1 cmd`). */
+  assigns?: boolean;
+}
+
 /** Commands that run the rest of their words as a command; a deny rule must see through them too. */
-const RUNNERS: Readonly<Record<string, readonly string[]>> = {
-  nohup: [],
-  setsid: [],
-  exec: ["-a"],
-  sudo: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"],
-  doas: ["-u", "-C"],
+const RUNNERS: Readonly<Record<string, Runner>> = {
+  nohup: { value: [], known: true },
+  setsid: { value: [], known: true },
+  exec: { value: ["-a"], known: true },
+  sudo: { value: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--close-from"], known: true, assigns: true },
+  doas: { value: ["-u", "-C"], known: true },
+  xargs: { value: ["-a", "-d", "-E", "-e", "-I", "-i", "-L", "-l", "-n", "-P", "-s", "--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"] },
+  strace: { value: ["-e", "-o", "-p", "-s", "-u", "-a", "-E", "-I", "-O", "-P", "-S", "-X", "-b"] },
+  ltrace: { value: ["-e", "-o", "-p", "-s", "-u", "-a", "-n", "-l", "-x"] },
+  flock: { value: ["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"], operands: 1 },
+  unbuffer: { value: [] },
+  caffeinate: { value: ["-t", "-w"] },
+  firejail: { value: [] },
+  chroot: { value: ["--userspec", "--groups"], operands: 1 },
+  runuser: { value: ["-u", "-g", "-G", "--user", "--group", "--supp-group"] },
 };
+
+export interface PartOptions {
+  /** The tools' global options (the route registry's tables): what may stand before a subcommand. */
+  tools?: Readonly<Record<string, ToolSpec>>;
+  /** The config's extra wrappers (`dotenv --`). */
+  transparentPrefixes?: readonly (readonly string[])[];
+}
 
 /**
  * The text of every run of consecutive statements (from the start of one to
@@ -52,61 +87,123 @@ export function listTexts(script: A.Script, src: string): string[] {
 
 const MAX_RUN_PARTS = 200;
 
-export function commandParts(script: A.Script, src: string): Part[] {
+export function commandParts(script: A.Script, src: string, opts: PartOptions = {}, nesting = 0): Part[] {
   const parts: Part[] = [];
   walk(script, (n) => {
-    if (n.kind === "SimpleCommand") parts.push(partOf(n, src));
+    if (n.kind === "SimpleCommand") parts.push(partOf(n, src, opts, nesting));
   });
   return parts.sort((a, b) => a.span.start - b.span.start);
 }
 
-function partOf(cmd: A.SimpleCommand, src: string): Part {
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]);
+/** The options of find and fd whose following words are a command they run. */
+const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X", "--exec-batch"]);
+/** How deep `bash -c 'bash -c …'` strings are read. */
+const MAX_NESTING = 3;
+
+/** The forms of every command in a shell's `-c` string, as bash would run them. */
+function nestedForms(script: string, opts: PartOptions, nesting: number): string[] {
+  if (nesting >= MAX_NESTING) return [];
+  const parsed = parse(script);
+  if (!parsed.ok) return [];
+  return commandParts(parsed.script, script, opts, nesting + 1).flatMap((p) => [...p.denyForms, ...p.hiddenForms]);
+}
+
+const basename = (w: string) => w.slice(w.lastIndexOf("/") + 1);
+
+function partOf(cmd: A.SimpleCommand, src: string, opts: PartOptions, nesting: number): Part {
   const text = withoutRedirects(cmd, src);
   const words = cmd.words.map((w) => src.slice(w.span.start, w.span.end));
   const values = cmd.words.map(literalValue);
+  const tools = opts.tools ?? {};
+  const prefixes = opts.transparentPrefixes ?? [];
   const forms = new Set<string>([text]);
-  const rtkForms = new Set<string>();
-  // Each form from word i on: as written, with quotes removed where the words are literal, with the basename.
-  const from = (i: number, into: Set<string>) => {
-    if (i >= words.length) return;
-    const rest = words.slice(i);
+  const hidden = new Set<string>();
+  /** The forms of the words at `idx`: as written, with quotes removed where the words are literal, with the basename. */
+  const add = (idx: readonly number[], into: Set<string>) => {
+    if (!idx.length) return;
+    const rest = idx.map((k) => words[k]!);
+    const unquoted = idx.map((k) => values[k] ?? words[k]!);
     into.add(rest.join(" "));
-    const vals = values.slice(i);
-    const v = vals[0];
-    const unquoted = vals.map((x, k) => x ?? rest[k]!);
     into.add(unquoted.join(" "));
+    const v = values[idx[0]!];
     if (v && v.includes("/")) {
-      into.add([v.slice(v.lastIndexOf("/") + 1), ...rest.slice(1)].join(" "));
-      into.add([v.slice(v.lastIndexOf("/") + 1), ...unquoted.slice(1)].join(" "));
+      into.add([basename(v), ...rest.slice(1)].join(" "));
+      into.add([basename(v), ...unquoted.slice(1)].join(" "));
     }
   };
+  const range = (from: number, end = words.length) => Array.from({ length: Math.max(0, end - from) }, (_, k) => from + k);
   /** Every start a deny rule is tried from: the words, after wrappers, after runners like `nohup` and `sudo`. */
-  const starts = (i: number, into: Set<string>, depth = 0) => {
-    from(i, into);
-    const peeled = i + peelWrappers(values.slice(i)).commandIndex;
-    from(peeled, into);
+  const starts = (i: number, into: Set<string>, depth = 0, end = words.length): number => {
+    add(range(i, end), into);
+    const peeled = i + peelWrappers(values.slice(i, end)).commandIndex;
+    add(range(peeled, end), into);
+    if (depth >= 6) return peeled;
+    // The config's transparent prefixes, which the host does not know.
+    const through = i + peelWrappers(values.slice(i, end), prefixes).commandIndex;
+    if (through !== peeled) starts(through, hidden, depth + 1, end);
     const w = values[peeled];
-    const name = w?.slice(w.lastIndexOf("/") + 1);
-    if (name && Object.hasOwn(RUNNERS, name) && depth < 4) {
+    if (!w) return peeled;
+    const name = basename(w);
+    // An agent-typed `rtk` (also behind sudo, timeout, …) runs the rest as it is.
+    if (name === "rtk") {
       let k = peeled + 1;
-      while (values[k]?.startsWith("-")) k += RUNNERS[name]!.includes(values[k]!) ? 2 : 1;
-      starts(k, into, depth + 1);
+      while (values[k] && RTK_OPTIONS.has(values[k]!)) k++;
+      if (values[k] === "--" || values[k] === "proxy") k++;
+      starts(k, hidden, depth + 1, end);
+      return peeled;
+    }
+    // `git -C . push` runs `git push`: the tool's global options, as the router skips them.
+    const spec = Object.hasOwn(tools, name) ? tools[name]! : undefined;
+    if (spec) {
+      const sub = skipOptions(values.slice(0, end), peeled + 1, spec);
+      if (sub > peeled + 1) add([peeled, ...range(sub, end)], hidden);
+    }
+    // `bash -c 'git push'` runs git push; so does `trap 'git push' EXIT`, later.
+    if (SHELLS.has(name) || name === "trap") {
+      const c = name === "trap" ? values.findIndex((x, k) => k > peeled && k < end && x !== null && !x.startsWith("-")) - 1 : values.findIndex((x, k) => k > peeled && k < end && x !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x));
+      const script = c >= peeled && c + 1 < end ? values[c + 1] : null;
+      if (script) for (const f of nestedForms(script, opts, nesting)) hidden.add(f);
+    }
+    // `watch git push` runs the words joined as a shell command.
+    if (name === "watch") {
+      let k = peeled + 1;
+      while (values[k]?.startsWith("-")) k += ["-n", "--interval", "-q", "--equexit"].includes(values[k]!) ? 2 : 1;
+      const rest = values.slice(k, end);
+      if (rest.length && rest.every((x) => x !== null)) for (const f of nestedForms(rest.join(" "), opts, nesting)) hidden.add(f);
+    }
+    // `find … -exec rm {} \;` runs rm.
+    if (name === "find" || name === "fd" || name === "fdfind") {
+      for (let k = peeled + 1; k < end; k++) {
+        if (values[k] === null || !FIND_ACTIONS.has(values[k]!)) continue;
+        // The command runs up to `;` or `+` (fd: to the end).
+        let stop = k + 1;
+        while (stop < end && values[stop] !== ";" && values[stop] !== "+") stop++;
+        starts(k + 1, hidden, depth + 1, stop);
+        k = stop;
+      }
+    }
+    const runner = Object.hasOwn(RUNNERS, name) ? RUNNERS[name]! : undefined;
+    if (runner) {
+      let k = peeled + 1;
+      while (k < end && values[k]?.startsWith("-") && values[k] !== "-") {
+        if (values[k] === "--") {
+          k++;
+          break;
+        }
+        k += runner.value.includes(values[k]!) ? 2 : 1;
+      }
+      k += runner.operands ?? 0;
+      if (runner.assigns) while (values[k] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(values[k]!)) k++;
+      if (k < end) starts(k, runner.known ? into : hidden, depth + 1, end);
     }
     return peeled;
   };
-  if (words.length) {
-    const peeled = starts(0, forms);
-    const cmdWord = values[peeled];
-    if (cmdWord === "rtk" || cmdWord?.endsWith("/rtk")) {
-      let i = peeled + 1;
-      while (values[i] && RTK_OPTIONS.has(values[i]!)) i++;
-      if (values[i] === "proxy") i++;
-      starts(i, rtkForms);
-    }
-  }
+  if (words.length) starts(0, forms);
   forms.delete("");
-  rtkForms.delete("");
-  return { span: cmd.span, text, denyForms: [...forms], rtkForms: [...rtkForms] };
+  for (const f of forms) hidden.delete(f);
+  hidden.delete("");
+  return { span: cmd.span, text, denyForms: [...forms], hiddenForms: [...hidden] };
 }
 
 /** The command's source text with its redirects cut out and trailing blanks trimmed. */

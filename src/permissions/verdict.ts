@@ -4,7 +4,7 @@
 import type * as A from "../ast/nodes.js";
 import { inputFacts, type InputFacts } from "../rewrite/facts.js";
 import type { Verdict } from "../rewrite/rewrite.js";
-import { commandParts, listTexts } from "./parts.js";
+import { commandParts, listTexts, type PartOptions } from "./parts.js";
 import { matchesPattern } from "./pattern.js";
 
 export interface RuleSet {
@@ -17,8 +17,8 @@ export interface PartVerdict {
   text: string;
   span: [number, number];
   deny: string | null;
-  /** The deny rule matched only once the agent's own `rtk` was removed. */
-  denyViaRtk: boolean;
+  /** The form the deny rule matched when the host cannot see it (the agent's own `rtk` removed, a tool's global options skipped, …). */
+  denyForm: string | null;
   ask: string | null;
   allow: string | null;
 }
@@ -32,19 +32,20 @@ export interface PermissionReport {
 }
 
 const first = (rules: readonly string[], forms: readonly string[]) => rules.find((r) => forms.some((f) => matchesPattern(r, f))) ?? null;
+const firstForm = (rule: string, forms: readonly string[]) => forms.find((f) => matchesPattern(rule, f)) ?? null;
 
-export function judge(script: A.Script, src: string, rules: RuleSet, facts: InputFacts = inputFacts(script)): PermissionReport {
+export function judge(script: A.Script, src: string, rules: RuleSet, facts: InputFacts = inputFacts(script), opts: PartOptions = {}): PermissionReport {
   const whole = src.trim();
-  const parts: PartVerdict[] = commandParts(script, src).map((p) => {
+  const parts: PartVerdict[] = commandParts(script, src, opts).map((p) => {
     const direct = first(rules.deny, p.denyForms);
-    const viaRtk = direct === null ? first(rules.deny, p.rtkForms) : null;
+    const hidden = direct === null ? first(rules.deny, p.hiddenForms) : null;
     return {
       text: p.text,
       span: [p.span.start, p.span.end],
-      deny: direct ?? viaRtk,
-      denyViaRtk: direct === null && viaRtk !== null,
-      // An agent-typed `rtk` hides nothing from an ask rule either (never from allow).
-      ask: first(rules.ask, [p.text, ...p.rtkForms]),
+      deny: direct ?? hidden,
+      denyForm: hidden === null ? null : firstForm(hidden, p.hiddenForms),
+      // What bash runs is asked for in every form a deny rule is tried on (allow is earned as written only).
+      ask: first(rules.ask, [...p.denyForms, ...p.hiddenForms]),
       allow: first(rules.allow, [p.text]),
     };
   });
@@ -57,7 +58,7 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
   let activeDeny = false;
   if (parts.some((p) => p.deny) || wholeDeny) {
     verdict = "deny";
-    activeDeny = !wholeDeny && parts.every((p) => !p.deny || p.denyViaRtk);
+    activeDeny = !wholeDeny && parts.every((p) => !p.deny || p.denyForm !== null);
   } else if (unattestable) verdict = "ask";
   else if (parts.some((p) => p.ask)) verdict = "ask";
   else if (rules.allow.length && parts.length && parts.every((p) => p.allow)) verdict = "allow";

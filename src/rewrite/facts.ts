@@ -3,6 +3,7 @@ import { literalValue } from "../ast/literal.js";
 import type * as A from "../ast/nodes.js";
 import { walk } from "../ast/walk.js";
 import { stdoutToFile } from "./classify.js";
+import { arithmeticAssigns, arithmeticReads, hiddenExecution, plainProgram, variableRuns, type VariableRead } from "./hidden-exec.js";
 import { peelWrappers } from "./wrappers.js";
 
 export interface InputFacts {
@@ -20,6 +21,9 @@ export interface InputFacts {
 
 const SAFE_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"]);
 const DECLARES = new Set(["export", "declare", "typeset", "local", "readonly", "unset"]);
+/** `[[ a -eq b ]]` evaluates both sides as arithmetic. */
+const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"]);
 
 /** A redirect reads or writes a real file (not /dev/null, not an fd duplication). */
 export function touchesFile(r: A.Redirect): boolean {
@@ -49,6 +53,7 @@ export function inputFacts(script: A.Script): InputFacts {
   const pathChanges: number[] = [];
   const disabledAt: number[] = [];
   const stdoutAwayAt: number[] = [];
+  const arithmetic: VariableRead[] = [];
   walk(script, (n) => {
     switch (n.kind) {
       case "CmdSubst":
@@ -68,10 +73,43 @@ export function inputFacts(script: A.Script): InputFacts {
         if (n.name === "PATH") pathChanges.push(n.span.start);
         if (n.name === "RTK_DISABLED") disabledAt.push(n.span.start);
         break;
+      case "ArithExp":
+        arithmetic.push(...arithmeticReads(n.expr.parts));
+        break;
+      case "ArithCmd":
+        arithmetic.push(...arithmeticReads(n.expr.parts));
+        break;
+      case "ArithFor":
+        for (const w of [n.init, n.cond, n.post]) arithmetic.push(...arithmeticReads(w.parts));
+        break;
+      case "TestClause": {
+        const items = n.items;
+        const isArith = (it: (typeof items)[number]) => it.kind === "Word" && ARITH_TESTS.has(literalValue(it) ?? "");
+        if (items.some(isArith)) for (const it of items) if (it.kind === "Word" && !isArith(it)) arithmetic.push(...arithmeticReads(it.parts));
+        break;
+      }
+      case "ParamExp":
+        // `${a[i]}` and `${s:off:len}` evaluate their index and offsets as arithmetic.
+        if (n.index) arithmetic.push(...arithmeticReads(n.index.parts));
+        if (n.op === ":") for (const w of [n.arg, n.repl]) if (w) arithmetic.push(...arithmeticReads(w.parts));
+        break;
       case "SimpleCommand": {
         const words = n.words.map(literalValue);
         const first = words[0];
-        if (words[peelWrappers(words).commandIndex] === "eval" || first === "eval") flag(n.span.start, "eval");
+        const peeled = peelWrappers(words);
+        const argv = words.slice(peeled.commandIndex);
+        if (argv[0] === "eval" || first === "eval") flag(n.span.start, "eval");
+        if (argv[0] === "let") for (const w of n.words.slice(peeled.commandIndex + 1)) arithmetic.push(...arithmeticReads(w.parts));
+        const hidden = hiddenExecution(argv);
+        if (hidden) flag(n.span.start, hidden);
+        const shell = argv[0] ? argv[0].slice(argv[0].lastIndexOf("/") + 1) : null;
+        // `bash -c "$cmd"`: a command string rtk cannot read.
+        if (shell && SHELLS.has(shell)) {
+          const c = argv.findIndex((w, i) => i > 0 && w !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w));
+          if (c > 0 && (argv[c + 1] === null || argv.slice(1, c).some((w) => w === null))) flag(n.span.start, "a command string that is not literal");
+        }
+        const runs = settings(n, words, peeled.commandIndex).find(([name, value]) => name !== null && variableRuns(name) && !plainProgram(value));
+        if (runs) flag(n.span.start, `a variable whose value a program runs (${runs[0]})`);
         if (first === "alias") {
           for (const w of words.slice(1)) if (w && w.includes("=")) shadowed.add(w.slice(0, w.indexOf("=")));
         }
@@ -85,7 +123,77 @@ export function inputFacts(script: A.Script): InputFacts {
       }
     }
   });
+  // A variable read as arithmetic is evaluated as an expression (`a[$(…)]` runs): only a number this input stored before is plain.
+  const numeric = numericNames(script);
+  const risky = arithmetic.find((r) => {
+    const at = numeric.get(r.name);
+    return at === undefined || at > r.at;
+  });
+  if (risky) flag(risky.at, "arithmetic on a variable");
   return { unattestable, shadowed, pathChanges, disabledAt, stdoutAwayAt };
+}
+
+/** Names and values a command sets: its assignments, `env`'s, and those of export/declare/…. */
+function settings(n: A.SimpleCommand, words: readonly (string | null)[], commandIndex: number): [string | null, string | null][] {
+  const out: [string | null, string | null][] = n.assigns.map((a) => [a.name, a.value ? literalValue(a.value) : ""]);
+  const first = words[0];
+  const from = first === "env" || (first && DECLARES.has(first) && first !== "unset") ? 1 : null;
+  const until = first === "env" ? commandIndex : words.length;
+  if (from !== null) {
+    for (let i = from; i < until; i++) {
+      const w = words[i];
+      if (w === null || w === undefined) out.push([null, null]);
+      else if (/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(w)) out.push([w.slice(0, w.indexOf("=")).replace(/\+$/, ""), w.slice(w.indexOf("=") + 1)]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Names that hold a number this input stored (a literal integer, an arithmetic
+ * assignment, a loop over integers), with the offset from which they do. A name
+ * the input also sets any other way is not among them.
+ */
+function numericNames(script: A.Script): Map<string, number> {
+  const numeric = new Map<string, number>();
+  const other = new Set<string>();
+  const number = (name: string, at: number) => {
+    if (!numeric.has(name) || numeric.get(name)! > at) numeric.set(name, at);
+  };
+  walk(script, (n) => {
+    switch (n.kind) {
+      case "Assign": {
+        const v = n.value ? literalValue(n.value) : "";
+        if (v !== null && /^-?\d+$/.test(v) && !n.array && !n.index) number(n.name, n.span.end);
+        else other.add(n.name);
+        break;
+      }
+      case "For":
+        if (n.items && n.items.every((w) => /^-?\d+$/.test(literalValue(w) ?? "") || w.parts.every((p) => p.kind === "BraceExp" && /^\{-?\d+\.\.-?\d+(\.\.\d+)?\}$/.test(p.value)))) number(n.name, n.span.start);
+        else other.add(n.name);
+        break;
+      case "ArithFor":
+        for (const name of arithmeticAssigns(n.init.parts)) number(name, n.init.span.end);
+        for (const name of [...arithmeticAssigns(n.cond.parts), ...arithmeticAssigns(n.post.parts)]) number(name, n.span.start);
+        break;
+      case "ArithCmd":
+      case "ArithExp":
+        for (const name of arithmeticAssigns(n.expr.parts)) number(name, n.span.end);
+        break;
+      case "Select":
+        other.add(n.name);
+        break;
+      case "SimpleCommand": {
+        // Its assignments are the Assign nodes above; its words may set names too (read, export, …).
+        if (!n.words.length) break;
+        const words = n.words.map(literalValue);
+        for (const name of assignedNames(n, words)) if (name) other.add(name.split("=")[0]!);
+        break;
+      }
+    }
+  });
+  for (const name of other) numeric.delete(name);
+  return numeric;
 }
 
 /** Commands whose arguments name variables they set. */

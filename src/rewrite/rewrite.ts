@@ -17,6 +17,8 @@ export interface VerdictResult {
   verdict: Verdict;
   /** A deny the host's own rules cannot see (the agent typed `rtk` itself): rtk must deny actively. */
   activeDeny?: boolean;
+  /** An ask rule matched (rather than the command being unattestable or matching no rule). */
+  asked?: boolean;
   /** Details for explain and --json (per-part matches); shape owned by the permission source. */
   detail?: unknown;
 }
@@ -42,6 +44,8 @@ export interface RewriteResult {
   command: string | null;
   verdict: Verdict;
   activeDeny: boolean;
+  /** The verdict is ask because one of the host's ask rules matched. */
+  asked: boolean;
   permissionDetail: unknown;
   exitCode: ExitCode;
   segments: Segment[];
@@ -52,7 +56,7 @@ export interface RewriteResult {
 export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult {
   const parsed = parse(src);
   if (!parsed.ok) {
-    return { input: src, parse: parsed, command: null, verdict: "default", activeDeny: false, permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
+    return { input: src, parse: parsed, command: null, verdict: "default", activeDeny: false, asked: false, permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
   }
   const script = parsed.script;
   const facts = inputFacts(script);
@@ -61,13 +65,14 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
   const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
   const printed = insertions.length ? applyInsertions(src, insertions) : src;
   const command = printed === src ? null : printed;
-  const { verdict, detail, activeDeny } = (opts.permissions ?? NO_RULES)(script, src, facts);
+  const { verdict, detail, activeDeny, asked } = (opts.permissions ?? NO_RULES)(script, src, facts);
   return {
     input: src,
     parse: { ok: true },
     command,
     verdict,
     activeDeny: verdict === "deny" && activeDeny === true,
+    asked: verdict === "ask" && asked === true,
     permissionDetail: detail ?? null,
     exitCode: exitCodeOf(command, verdict),
     segments,

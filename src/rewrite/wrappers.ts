@@ -143,13 +143,14 @@ export function peelWrappers(v: Values, prefixes: readonly (readonly string[])[]
   for (;;) {
     const w = v[i];
     if (w === null || w === undefined) break;
-    const prefix = prefixes.find((p) => p.length > 0 && p.every((pw, k) => v[i + k] === pw));
+    const name = w.includes("/") ? w.slice(w.lastIndexOf("/") + 1) : w;
+    // A prefix's first word may be called by its path.
+    const prefix = prefixes.find((p) => p.length > 0 && p.every((pw, k) => (k === 0 ? name === pw || w === pw : v[i + k] === pw)));
     if (prefix) {
       if (i + prefix.length >= v.length) break;
       i += prefix.length;
       continue;
     }
-    const name = w.includes("/") ? w.slice(w.lastIndexOf("/") + 1) : w;
     const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (!wrapper) break;
     const next = wrapper(v, i + 1, fx);

@@ -12,8 +12,13 @@ const row = (sub: string, savings: number, filter = `git.${sub}`) => ({
 export const git: RouteFamily = {
   tools: {
     git: {
-      valueOptions: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"],
-      flagOptions: ["--no-pager", "-P", "--paginate", "-p", "--bare", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks"],
+      // git's own options before the command (git.c handle_options).
+      valueOptions: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--shallow-file", "--attr-source"],
+      joinedValueOptions: ["--exec-path"],
+      flagOptions: [
+        "--no-pager", "-P", "--paginate", "-p", "--bare", "--no-replace-objects", "--literal-pathspecs", "--no-literal-pathspecs",
+        "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice", "--no-lazy-fetch",
+      ],
     },
   },
   routes: [

@@ -100,7 +100,8 @@ function launchedTool(l: Launcher, argv: Argv): number | null {
   return i;
 }
 
-function skipOptions(argv: Argv, from: number, spec: ToolSpec): number {
+/** Where the tool's subcommand stands: past the options `spec` names, from `from` on. Permission matching uses the same tables. */
+export function skipOptions(argv: Argv, from: number, spec: ToolSpec): number {
   let i = from;
   for (;;) {
     const w = argv[i];
@@ -108,6 +109,7 @@ function skipOptions(argv: Argv, from: number, spec: ToolSpec): number {
     const eq = w.indexOf("=");
     const bare = eq > 0 ? w.slice(0, eq) : w;
     if (spec.valueOptions?.includes(bare)) i += eq > 0 ? 1 : 2;
+    else if (eq > 0 && spec.joinedValueOptions?.includes(bare)) i++;
     else if (spec.flagOptions?.includes(w)) i++;
     else return i;
   }

@@ -27,6 +27,8 @@ export interface ToolSpec {
   valueOptions?: readonly string[];
   /** Options that take no value. */
   flagOptions?: readonly string[];
+  /** Options whose value is only ever joined to them (`--exec-path=/p`); alone they do something else. */
+  joinedValueOptions?: readonly string[];
 }
 
 export interface RouteFamily {

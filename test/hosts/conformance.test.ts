@@ -240,6 +240,19 @@ function rewriteAnswer(host: Host, command: string, allow: boolean, toolInput: R
   }
 }
 
+/** The answer when one of the host's ask rules matches the command. */
+function askAnswer(host: Host, command: string, toolInput: Record<string, unknown>): unknown {
+  switch (host) {
+    case "claude":
+    case "copilot1":
+      return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: REASON, updatedInput: { ...toolInput, command } } };
+    case "cursor":
+      return { continue: true, permission: "ask", updated_input: { command } };
+    default:
+      return passAnswer(host);
+  }
+}
+
 /** The pass-through answer: null = nothing on stdout. */
 function passAnswer(host: Host): unknown {
   return host === "cursor" || host === "gemini" ? {} : null;
@@ -320,10 +333,18 @@ const CASES: Case[] = [
     check: (h, r, rec) => assertRewrite(h, r, "rtk git status", true, rec.toolInput, `${h} allow`),
   },
   {
+    // A host's ask rule cannot see `rtk git diff` as `git diff`: a rewrite left to the host's
+    // rules (no decision) could be allowed by them (`Bash(rtk:*)`). The answer makes the host
+    // ask where its shape can say so, else there is none and the host judges the command as typed.
+    // (Differs from hosts.md's rewrite+ask for an ask rule: no unearned path past the rule.)
     name: "rewrite + ask (an ask rule for the command)",
     command: "git diff",
     hosts: WITH_ASK,
-    check: (h, r, rec) => assertRewrite(h, r, "rtk git diff", false, rec.toolInput, `${h} ask rule`),
+    check: (h, r, rec) => {
+      const expected = askAnswer(h, "rtk git diff", rec.toolInput);
+      if (expected === null) assertPass(h, r, `${h} ask rule`);
+      else assertJson(r, expected, `${h} ask rule`);
+    },
   },
   {
     name: "rewrite + ask (no rule matches: default counts as ask)",

@@ -441,7 +441,7 @@ function checkAllow(g: Gen, rules: RuleSet): Verdict {
   assert.ok(parts.length > 0, "at least one part");
   for (const p of parts) {
     assert.ok(anyMatch(rules.allow, [p.text]), `part ${JSON.stringify(p.text)} matches an allow rule`);
-    assert.ok(!anyMatch(rules.deny, [p.text, ...p.denyForms, ...p.rtkForms]), `part ${JSON.stringify(p.text)} matches no deny rule`);
+    assert.ok(!anyMatch(rules.deny, [p.text, ...p.denyForms, ...p.hiddenForms]), `part ${JSON.stringify(p.text)} matches no deny rule`);
     assert.ok(!anyMatch(rules.ask, [p.text]), `part ${JSON.stringify(p.text)} matches no ask rule`);
   }
   // the same against the generator's own view of the command
@@ -458,7 +458,7 @@ function checkDeny(g: Gen, rules: RuleSet): Verdict {
   const script = parsed(g.src);
   const r = judge(script, g.src, rules);
   const parts = commandParts(script, g.src);
-  const matched = parts.some((p) => anyMatch(rules.deny, [p.text, ...p.denyForms, ...p.rtkForms])) || anyMatch(rules.deny.filter((r) => /&&|\|\||;|\|/.test(r)), listTexts(script, g.src));
+  const matched = parts.some((p) => anyMatch(rules.deny, [p.text, ...p.denyForms, ...p.hiddenForms])) || anyMatch(rules.deny.filter((r) => /&&|\|\||;|\|/.test(r)), listTexts(script, g.src));
   if (r.verdict === "deny") assert.ok(matched, "a deny verdict has a matching part");
   // completeness (spec rule 1): a part that matches a deny rule in any of its forms denies
   const oracleMatched = g.parts.some((p) => anyMatch(rules.deny, p.denyForms));
