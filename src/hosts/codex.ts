@@ -1,41 +1,87 @@
 // Codex CLI: Claude-shaped PreToolUse events with a permission_mode. Codex
-// applies a replacement only together with an explicit allow, then runs its own
-// approval and sandbox checks on it, so every rewrite answers as an allow. Those
-// checks see the replacement: a command one of Codex's own rules forbids or
-// prompts for is left to Codex as typed (no answer), since `rtk …` would match
-// none of them.
+// applies a replacement only together with `permissionDecision: "allow"` (it has
+// no other way to replace a command, and refuses "ask"), and that allow grants
+// nothing: Codex runs its own rules, approval policy and sandbox on the
+// replacement. Its rules cannot see through `rtk …`, though, so a command one of
+// them forbids or prompts for is left to Codex as typed (no answer), and one the
+// agent typed behind `rtk` itself is denied with the reason.
 import { parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
-import { codexRules } from "../permissions/codex-rules.js";
+import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/codex-rules.js";
 import { judge } from "../permissions/verdict.js";
 import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
-import { SILENT, str, obj, type HookAdapter } from "./types.js";
+import { SILENT, json, str, obj, type HookAdapter, type HookAnswer, type Outcome } from "./types.js";
 
 const PERMISSION_MODES = new Set([
   "default", "plan", "acceptEdits", "dontAsk", "bypassPermissions", "untrusted", "on-failure", "on-request", "never",
 ]);
 
-export const codex: HookAdapter<ClaudeCtx> = {
+export interface CodexCtx extends ClaudeCtx {
+  command: string;
+  cwd: string;
+  env: Env;
+  warn: (msg: string) => void;
+}
+
+export const codex: HookAdapter<CodexCtx> = {
   name: "codex",
   title: "Codex CLI",
   rules: "claude",
-  decode(event, env) {
+  decode(event, env, warn) {
     const mode = str(obj(event)?.["permission_mode"]);
     if (mode === undefined || !PERMISSION_MODES.has(mode)) return null;
-    const decoded = decodeClaudeShape(event, ["Bash", "shell", "exec_command"]);
-    return decoded && !restrictedByCodex(decoded.command, decoded.cwd ?? process.cwd(), env) ? decoded : null;
+    const d = decodeClaudeShape(event, ["Bash", "shell", "exec_command"]);
+    if (!d) return null;
+    return { ...d, ctx: { ...d.ctx, command: d.command, cwd: d.cwd ?? process.cwd(), env, warn } };
   },
-  encode: (outcome, ctx) => claudeAnswer(outcome, ctx, true),
+  encode: (outcome, ctx) => codexAnswer(outcome, ctx),
   passThrough: SILENT,
 };
 
-/** Whether one of Codex's own rules forbids or prompts for the command (or a part of it). */
-function restrictedByCodex(command: string, cwd: string, env: Env): boolean {
-  const rules = codexRules(cwd, env);
-  if (!rules.deny.length && !rules.ask.length) return false;
-  const parsed = parse(command);
-  // A command rtk cannot read is not rewritten anyway.
-  if (!parsed.ok) return false;
-  const verdict = judge(parsed.script, command, rules).verdict;
-  return verdict === "deny" || verdict === "ask";
+function codexAnswer(outcome: Outcome, ctx: CodexCtx): HookAnswer {
+  // Only a rewrite, or a command the agent typed behind `rtk`, can run something Codex's rules would stop.
+  const concerned =
+    ctx.env["RTK_DISABLED"] !== "1" && (outcome.kind === "rewrite" || (outcome.kind === "pass" && /(^|[^\w-])rtk\b/.test(ctx.command)));
+  if (concerned) {
+    const check = codexCheck(ctx);
+    if (check.kind === "unknown") {
+      ctx.warn(`rtk hook codex: cannot read Codex's rules (${check.why}); the command is left to Codex`);
+      return SILENT;
+    }
+    if (check.kind === "restricted") return SILENT;
+    if (check.kind === "behind-rtk") {
+      return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: check.reason } });
+    }
+  }
+  return claudeAnswer(outcome, ctx, true);
+}
+
+type Check =
+  | { kind: "free" }
+  /** A rule matches the command as typed: Codex sees it without the rewrite. */
+  | { kind: "restricted" }
+  /** A rule matches only once the agent's own `rtk` is removed: Codex cannot see it. */
+  | { kind: "behind-rtk"; reason: string }
+  | { kind: "unknown"; why: string };
+
+function codexCheck(ctx: CodexCtx): Check {
+  const loaded = loadCodexRestrictions(ctx.cwd, ctx.env);
+  if (!loaded.ok) return { kind: "unknown", why: loaded.error };
+  const { forbidden, prompt } = loaded.value;
+  if (!forbidden.length && !prompt.length) return { kind: "free" };
+  const parsed = parse(ctx.command);
+  // A command rtk cannot read is not rewritten.
+  if (!parsed.ok) return { kind: "free" };
+  // Both kinds go through the deny matching: it also sees a command behind
+  // wrappers, by its basename (`/usr/bin/git`) and without quotes, as Codex does.
+  const report = judge(parsed.script, ctx.command, { deny: [...forbidden, ...prompt], ask: [], allow: [] });
+  if (report.verdict !== "deny") return { kind: "free" };
+  if (!report.activeDeny) return { kind: "restricted" };
+  return { kind: "behind-rtk", reason: behindRtkReason(report.parts.find((p) => p.deny)?.deny ?? "?", loaded.value) };
+}
+
+function behindRtkReason(rule: string, r: CodexRestrictions): string {
+  return r.forbidden.includes(rule)
+    ? `rtk: Codex's rules forbid \`${rule}\` (the \`rtk\` prefix does not change what the command runs)`
+    : `rtk: Codex's rules ask before \`${rule}\`; run the command without the \`rtk\` prefix so that Codex can ask (the prefix does not change what it runs)`;
 }

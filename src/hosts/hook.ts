@@ -27,7 +27,7 @@ export function runHook(adapter: HookAdapter<unknown>, input: string, env: Env, 
     } catch {
       return fail("event is not valid JSON");
     }
-    const decoded = adapter.decode(event, env);
+    const decoded = adapter.decode(event, env, warn);
     if (!decoded) return { answer: adapter.passThrough, result: null };
     const result = rewrite(decoded.command, { host: adapter.name, cwd: decoded.cwd, env, warn });
     return { answer: adapter.encode(outcomeOf(result), decoded.ctx), result };

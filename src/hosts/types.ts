@@ -32,8 +32,8 @@ export interface HookAdapter<C = unknown> {
   title: string;
   rules: RuleFamily;
   /** The shell command of the event, or null when the event is not one (another tool, another event). */
-  /** `env`: the hook's environment (where the host's own files are). */
-  decode(event: unknown, env: Env): Decoded<C> | null;
+  /** `env`: the hook's environment (where the host's own files are); `warn`: one line on stderr. */
+  decode(event: unknown, env: Env, warn: (msg: string) => void): Decoded<C> | null;
   encode(outcome: Outcome, ctx: C): HookAnswer;
   /** The answer that lets the original command run unchanged: for malformed input, errors, other tools. */
   passThrough: HookAnswer;
