@@ -9,6 +9,7 @@ import { parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
 import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/codex-rules.js";
 import { judge } from "../permissions/verdict.js";
+import { activeRegistry } from "../routes/registry.js";
 import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
 import { SILENT, json, str, obj, type HookAdapter, type HookAnswer, type Outcome } from "./types.js";
 
@@ -74,9 +75,12 @@ function codexCheck(ctx: CodexCtx): Check {
   if (!parsed.ok) return { kind: "free" };
   // Both kinds go through the deny matching: it also sees a command behind
   // wrappers, by its basename (`/usr/bin/git`) and without quotes, as Codex does.
-  const report = judge(parsed.script, ctx.command, { deny: [...forbidden, ...prompt], ask: [], allow: [] });
+  // Through the tools' global options too (`git -C . push` runs `git push`).
+  const report = judge(parsed.script, ctx.command, { deny: [...forbidden, ...prompt], ask: [], allow: [] }, undefined, { tools: activeRegistry().tools });
   if (report.verdict !== "deny") return { kind: "free" };
-  if (!report.activeDeny) return { kind: "restricted" };
+  // Only an agent-typed `rtk` gets rtk's own deny; anything else Codex judges as typed.
+  const viaRtk = report.parts.some((p) => p.deny && p.denyForm !== null && /(^|\s|\/)rtk(\s|$)/.test(p.text));
+  if (!report.activeDeny || !viaRtk) return { kind: "restricted" };
   return { kind: "behind-rtk", reason: behindRtkReason(report.parts.find((p) => p.deny)?.deny ?? "?", loaded.value) };
 }
 

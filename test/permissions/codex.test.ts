@@ -143,7 +143,8 @@ describe("the user layer (~/.codex/rules): forbidden and prompt leave the comman
     });
   }
   // Codex matches argv tokens: quotes, blanks and an absolute program path do not hide a command from it.
-  for (const command of ["/usr/bin/git log -3", "git 'log' -3", "git  log -3", "cd sub && git log -3", "git status; git log"]) {
+  // …and neither do git's own options before the command, a configured wrapper's, or a runner's.
+  for (const command of ["/usr/bin/git log -3", "git 'log' -3", "git  log -3", "cd sub && git log -3", "git status; git log", "git -C . log -3", "git --no-pager log", "git status && git -c color.ui=never push", "git status; echo a | xargs git push"]) {
     test(`a prompt rule also covers \`${command}\``, async () => assertLeft(await hook(w, command), command));
   }
 });
