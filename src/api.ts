@@ -4,7 +4,7 @@ import { loadHookConfig, type Env } from "./config/hooks.js";
 import { activeRegistry, fullRegistry, type Registry } from "./routes/registry.js";
 import { hostPermissions } from "./permissions/host.js";
 import { ruleFamily } from "./permissions/sources.js";
-import { rewriteCommand, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
+import { COMMAND_LIMITS, rewriteCommand, type CommandLimits, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
 import type { Segment } from "./rewrite/mark.js";
 
 export interface RewriteCallOptions {
@@ -17,6 +17,8 @@ export interface RewriteCallOptions {
   warn?: (msg: string) => void;
   registry?: Registry;
   permissions?: PermissionSource;
+  /** How much of the command is read (default COMMAND_LIMITS: 64 KiB, 200 ms); null reads it whatever it costs. */
+  limits?: CommandLimits | null;
 }
 
 export function rewrite(command: string, opts: RewriteCallOptions = {}): RewriteResult {
@@ -35,6 +37,7 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
     transparentPrefixes: config?.transparentPrefixes ?? [],
     disabled,
     permissions: opts.permissions ?? hostPermissions(family, cwd, env, warn),
+    limits: opts.limits === null ? undefined : (opts.limits ?? COMMAND_LIMITS),
   });
 }
 

@@ -4,10 +4,11 @@
 // checks see the replacement: a command one of Codex's own rules forbids or
 // prompts for is left to Codex as typed (no answer), since `rtk …` would match
 // none of them.
-import { parse } from "../../grammar/parse.js";
+import { Budget, parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
 import { codexRules } from "../permissions/codex-rules.js";
 import { judge } from "../permissions/verdict.js";
+import { COMMAND_LIMITS, longerThan } from "../rewrite/limits.js";
 import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
 import { SILENT, str, obj, type HookAdapter } from "./types.js";
 
@@ -33,9 +34,11 @@ export const codex: HookAdapter<ClaudeCtx> = {
 function restrictedByCodex(command: string, cwd: string, env: Env): boolean {
   const rules = codexRules(cwd, env);
   if (!rules.deny.length && !rules.ask.length) return false;
-  const parsed = parse(command);
+  // One past the rewrite's limits is not rewritten either: left to Codex now, it is not read twice.
+  if (longerThan(command, COMMAND_LIMITS.maxBytes)) return true;
+  const parsed = parse(command, { budget: Budget.of(COMMAND_LIMITS.timeMs) });
   // A command rtk cannot read is not rewritten anyway.
-  if (!parsed.ok) return false;
+  if (!parsed.ok) return parsed.error.limit !== undefined;
   const verdict = judge(parsed.script, command, rules).verdict;
   return verdict === "deny" || verdict === "ask";
 }
