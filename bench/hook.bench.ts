@@ -1,14 +1,16 @@
 // The hot path: the in-process rewrite per agent command, and the whole
 // process of `rtk rewrite` and `rtk hook claude` (started through the launcher,
-// as hosts run it) against a bare Node start, alternated.
-import { spawnSync } from "node:child_process";
+// as hosts run it) against a bare Node start, alternated; then the hook under
+// pathological input, which must stay within a fixed time and memory budget.
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { alternate, type Command } from "./harness/alternate.js";
 import { loadBuiltLib, root, scale, type Bench } from "./harness/context.js";
-import { measureEach } from "./harness/measure.js";
-import { duration, sig } from "./harness/report.js";
+import { measure, measureEach } from "./harness/measure.js";
+import { runMeasured } from "./harness/peak-rss.js";
+import { duration, sig, type Area } from "./harness/report.js";
 import { summarize } from "./harness/stats.js";
 import { agentCommandsPath, loadAgentCommands } from "./inputs/corpus.js";
 
@@ -88,10 +90,103 @@ const bench: Bench = async (ctx) => {
       } else area.note("no empty snapshot could be built here: its reference row is left out");
       area.note(`${rounds} rounds each, alternated A B A B … after 3 untimed; hooks run the launcher, which starts Node from the startup snapshot; the reference row is what restoring any snapshot costs before rtk's own heap and work`);
     });
+    await ctx.report.section(
+      `hook under pathological input: whole process (budget: ${BUDGET_MS} ms wall, ${BUDGET_MB} MB peak RSS)`,
+      ["input", "wall (median)", "peak RSS (max)", "answer"],
+      (area) => pathological(area, env, home, scale(ctx, { full: 5, ci: 2 })),
+    );
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 };
+
+// The hook's answer to any input: its limits (64 KiB, 200 ms of reading, 1 s of
+// waiting for stdin) put the worst case well inside this, Node's start included.
+const BUDGET_MS = 500;
+const BUDGET_MB = 150;
+
+const eventOf = (command: string) => JSON.stringify({ ...(JSON.parse(EVENT) as object), tool_input: { command } });
+
+const PATHOLOGICAL: { label: string; command: () => string }[] = [
+  { label: "a 1 MB command (x|x|…)", command: () => "x|".repeat(500_000) },
+  { label: "900 000 backquotes", command: () => "`".repeat(900_000) },
+  // Under the length limit: the time limit decides.
+  { label: "a 60 KB command (x|x|…)", command: () => "x|".repeat(30_000) + "x" },
+  { label: "60 000 backquotes", command: () => "`".repeat(60_000) },
+];
+
+async function pathological(area: Area, env: NodeJS.ProcessEnv, dir: string, rounds: number): Promise<void> {
+  const eventPath = join(dir, "event.json");
+  let method = "";
+  for (const c of PATHOLOGICAL) {
+    writeFileSync(eventPath, eventOf(c.command()));
+    const walls: number[] = [];
+    let peak = 0;
+    let answer = "";
+    for (let i = 0; i < rounds; i++) {
+      const run = await runMeasured({ argv: [launcher, "hook", "claude"], cwd: dir, env, stdinPath: eventPath, stdoutPath: join(dir, "hook.out"), scratch: join(dir, "time.txt") });
+      walls.push(run.wallUs);
+      peak = Math.max(peak, run.peakRssBytes);
+      method = run.method;
+      answer = run.status !== 0 ? `exit ${run.status}` : run.stderr.trim().replace(/^rtk hook claude: /, "").replace(/; the command runs unchanged$/, "") || "answered";
+    }
+    const wall = summarize(walls);
+    const mb = peak / 2 ** 20;
+    area.row([c.label, duration(wall.median), `${sig(mb)} MB`, answer], area.check(`${c.label}: wall`, Math.round(wall.median / 1000), "ms", { max: BUDGET_MS }));
+    area.row(["", "", "", "peak RSS"], area.check(`${c.label}: peak RSS`, Math.round(mb), "MB", { max: BUDGET_MB }));
+    area.figure(c.label, { wall, peakRssBytes: peak, answer, rssMethod: method });
+  }
+  rmSync(eventPath, { force: true });
+
+  // A host that writes its event and keeps stdin open: the answer must not wait for the end of stdin.
+  const open: number[] = [];
+  let answered = true;
+  for (let i = 0; i < rounds; i++) {
+    const r = await hookWithStdinOpen(env, dir);
+    open.push(r.wallUs);
+    answered &&= r.stdout.includes("rtk git status");
+  }
+  const o = summarize(open);
+  area.row(["`git status`, stdin left open", duration(o.median), "", answered ? "rewritten" : "NOT rewritten"], area.check("stdin left open: wall", Math.round(o.median / 1000), "ms", { max: BUDGET_MS }));
+  area.row(["", "", "", ""], area.check("stdin left open: rewritten", answered ? 1 : 0, "", { equals: 1 }, "correctness"));
+  area.figure("stdin left open", o);
+
+  // The parse itself, without limits: linear in the input (a 1 MB input costs about 10× a 100 KB one).
+  const lib = await loadBuiltLib();
+  const registry = lib.fullRegistry();
+  for (const [label, make] of [
+    ["backquotes", (n: number) => "`".repeat(n)],
+    ["x|x|…", (n: number) => "x|".repeat(n / 2) + "x"],
+  ] as const) {
+    const time = (n: number) => {
+      const src = make(n);
+      return measure(() => lib.rewriteCommand(src, { registry }), { warmup: 1, samples: 3 }).median;
+    };
+    const small = time(100_000);
+    const large = time(1_000_000);
+    area.row([`in-process rewrite, no limits, ${label}: 100 KB / 1 MB`, `${duration(small)} / ${duration(large)}`, "", `ratio ${sig(large / small)}`], area.check(`${label}: time(1 MB) / time(100 KB)`, Math.round((large / small) * 10) / 10, "", { max: 15 }));
+  }
+  area.note(`${rounds} runs per input, the event read from a file (the stdin-open row: a pipe); peak RSS by ${method}; the environment holds PATH, HOME and XDG folders only (no NODE_EXTRA_CA_CERTS, which costs every Node start)`);
+  area.note("linear would be 10 for the in-process ratio; 3 samples each, the garbage of a 1 MB parse included");
+}
+
+/** `rtk hook claude` fed a whole event on a pipe that stays open until rtk exits; its wall time. */
+function hookWithStdinOpen(env: NodeJS.ProcessEnv, cwd: string): Promise<{ wallUs: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(launcher, ["hook", "claude"], { cwd, env, stdio: ["pipe", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stdin.on("error", () => {});
+    child.on("error", reject);
+    child.on("close", () => {
+      const wallUs = (performance.now() - t0) * 1000;
+      child.stdin.destroy();
+      resolve({ wallUs, stdout });
+    });
+    child.stdin.write(EVENT);
+  });
+}
 
 /** A startup snapshot of nothing, built by this Node binary; null when it cannot be built. */
 function emptySnapshot(dir: string): string | null {

@@ -2,8 +2,11 @@
 // exception escapes: scanner and parser errors, and any internal failure, become
 // a ParseError with a position.
 import type * as A from "../src/ast/nodes.js";
+import { TooComplexError, type Budget } from "./budget.js";
 import { ShellParser, type BackquoteJob } from "./parser.js";
 import { ShellSyntaxError } from "./scanner.js";
+
+export { Budget } from "./budget.js";
 
 export interface ParseError {
   offset: number;
@@ -12,6 +15,13 @@ export interface ParseError {
   /** 1-based, in UTF-16 code units. */
   column: number;
   message: string;
+  /** Set when the input was not read to its end because a limit was reached, not because it is wrong. */
+  limit?: "length" | "time";
+}
+
+export interface ParseOptions {
+  /** A time limit: past it, the parse stops with an error whose `limit` is "time". */
+  budget?: Budget;
 }
 
 export type ParseResult = { ok: true; script: A.Script } | { ok: false; error: ParseError };
@@ -26,20 +36,22 @@ export function getParser(): ShellParser {
   return parser;
 }
 
-export function parse(src: string): ParseResult {
+export function parse(src: string, opts: ParseOptions = {}): ParseResult {
   try {
-    return { ok: true, script: parseOrThrow(src) };
+    return { ok: true, script: parseOrThrow(src, opts.budget ?? null) };
   } catch (e) {
     const offset = e instanceof ShellSyntaxError ? e.offset : 0;
     const message =
       e instanceof ShellSyntaxError ? e.message : e instanceof RangeError ? "input nested too deeply" : `internal parser error: ${String(e)}`;
-    return { ok: false, error: { ...position(src, Math.min(Math.max(offset, 0), src.length)), message } };
+    const error: ParseError = { ...position(src, Math.min(Math.max(offset, 0), src.length)), message };
+    if (e instanceof TooComplexError) error.limit = "time";
+    return { ok: false, error };
   }
 }
 
-function parseOrThrow(src: string): A.Script {
+function parseOrThrow(src: string, budget: Budget | null): A.Script {
   const p = getParser();
-  const { stmts, comments: found } = p.run(src);
+  const { stmts, comments: found } = p.run(src, 0, src.length, budget);
   const comments: A.Comment[] = [];
   const collect = (map: Map<number, string>, toSource: (o: number) => number) => {
     for (const [at, text] of map) {
@@ -48,8 +60,11 @@ function parseOrThrow(src: string): A.Script {
   };
   collect(found, (o) => o);
   const jobs: { job: BackquoteJob; text: string; map: ((o: number) => number) | null }[] = p.backquotes.map((job) => ({ job, text: src, map: null }));
-  while (jobs.length) {
-    const { job, text, map: outer } = jobs.shift()!;
+  // Walked by index, not shift(): shifting a long array moves all of it, once per
+  // backquote. A finished job is dropped, so its unescaped text can be collected.
+  for (let next = 0; next < jobs.length; next++) {
+    const { job, text, map: outer } = jobs[next]!;
+    jobs[next] = undefined!;
     const { inner, offsets } = unescapeBackquote(text, job.contentStart, job.contentEnd, job.inDq);
     const toSource = (o: number) => {
       const t = offsets[o]!;
@@ -57,8 +72,9 @@ function parseOrThrow(src: string): A.Script {
     };
     let result;
     try {
-      result = p.run(inner);
+      result = p.run(inner, 0, inner.length, budget);
     } catch (e) {
+      if (e instanceof TooComplexError) throw new TooComplexError(toSource(Math.min(e.offset, inner.length)), e.message);
       if (e instanceof ShellSyntaxError) throw new ShellSyntaxError(toSource(Math.min(e.offset, inner.length)), e.message);
       throw e;
     }

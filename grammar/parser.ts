@@ -4,6 +4,7 @@
 // where the grammar knows it must (see scanner.ts).
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IOrAlt, type IToken, type IParserErrorMessageProvider, type TokenType } from "chevrotain";
 import type * as A from "../src/ast/nodes.js";
+import type { Budget } from "./budget.js";
 import { Scanner, ShellSyntaxError, type ScanState, type ShellToken } from "./scanner.js";
 import * as T from "./tokens.js";
 
@@ -79,10 +80,10 @@ export class ShellParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
-  /** Parses `src[base, limit)`; returns the statements or throws. */
-  run(src: string, base = 0, limit = src.length): { stmts: A.Stmt[]; comments: Map<number, string> } {
+  /** Parses `src[base, limit)`; returns the statements or throws (TooComplexError once `budget` runs out). */
+  run(src: string, base = 0, limit = src.length, budget: Budget | null = null): { stmts: A.Stmt[]; comments: Map<number, string> } {
     this.src = src;
-    this.scanner.reset(src, base, limit);
+    this.scanner.reset(src, base, limit, budget);
     this.initial = this.scanner.state;
     this.toks = [];
     this.nesting = 0;

@@ -7,6 +7,7 @@
 // Every token remembers the state after it, so the parser can re-scan from any
 // point in a new mode.
 import { EOF, type IToken, type TokenType } from "chevrotain";
+import type { Budget } from "./budget.js";
 import * as T from "./tokens.js";
 
 export class ShellSyntaxError extends Error {
@@ -183,9 +184,11 @@ export class Scanner {
   private groupParen = false;
   /** Comments seen, by offset (a re-scan may meet the same comment twice). */
   comments = new Map<number, string>();
+  private budget: Budget | null = null;
 
-  reset(src: string, base = 0, limit = src.length): void {
+  reset(src: string, base = 0, limit = src.length, budget: Budget | null = null): void {
     this.src = src;
+    this.budget = budget;
     this.pos = base;
     this.stack = { f: { k: "cmd", subst: false, limit }, up: null, depth: 0 };
     this.queue = NO_HEREDOCS;
@@ -198,6 +201,7 @@ export class Scanner {
   /** Drops the source, so nothing of a large input stays alive until the next reset. */
   release(): void {
     this.src = "";
+    this.budget = null;
   }
 
   get state(): ScanState {
@@ -242,6 +246,7 @@ export class Scanner {
   }
 
   next(): ShellToken {
+    this.budget?.tick(this.pos);
     for (;;) {
       const f = this.stack.f;
       let t: ShellToken | null;

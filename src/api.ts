@@ -4,7 +4,7 @@ import { loadHookConfig, type Env } from "./config/hooks.js";
 import { activeRegistry, fullRegistry, type Registry } from "./routes/registry.js";
 import { hostPermissions } from "./permissions/host.js";
 import { ruleFamily } from "./permissions/sources.js";
-import { rewriteCommand, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
+import { COMMAND_LIMITS, rewriteCommand, type CommandLimits, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
 import type { Segment } from "./rewrite/mark.js";
 
 export interface RewriteCallOptions {
@@ -17,6 +17,8 @@ export interface RewriteCallOptions {
   warn?: (msg: string) => void;
   registry?: Registry;
   permissions?: PermissionSource;
+  /** How much of the command is read (default COMMAND_LIMITS: 64 KiB, 200 ms); null reads it whatever it costs. */
+  limits?: CommandLimits | null;
 }
 
 export function rewrite(command: string, opts: RewriteCallOptions = {}): RewriteResult {
@@ -38,6 +40,7 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
     disabled,
     // Deny and ask rules see what bash runs: through the tools' global options (every family's table, routed or not) and the config's prefixes.
     permissions: opts.permissions ?? hostPermissions(family, cwd, env, warn, { tools: registry.tools, transparentPrefixes }),
+    limits: opts.limits === null ? undefined : (opts.limits ?? COMMAND_LIMITS),
   });
 }
 

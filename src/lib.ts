@@ -1,6 +1,6 @@
 // The library API for in-process hosts.
 export { rewrite, resultJson, type RewriteCallOptions } from "./api.js";
-export { rewriteCommand, exitCodeOf, type RewriteResult, type RewriteOptions, type Verdict, type PermissionSource } from "./rewrite/rewrite.js";
+export { rewriteCommand, exitCodeOf, COMMAND_LIMITS, type CommandLimits, type RewriteResult, type RewriteOptions, type Verdict, type PermissionSource } from "./rewrite/rewrite.js";
 export type { Segment, Reason } from "./rewrite/mark.js";
 export { activeRegistry, fullRegistry, buildRegistry, FAMILIES } from "./routes/registry.js";
 export { explain } from "./explain.js";

@@ -23,6 +23,8 @@ export interface RunSpec {
   env: NodeJS.ProcessEnv;
   /** Where stdout goes (a file, so that a huge output costs nothing to keep). */
   stdoutPath: string;
+  /** A file to read stdin from (default: none). */
+  stdinPath?: string;
   /** Scratch file for GNU time's report. */
   scratch: string;
 }
@@ -31,10 +33,12 @@ const GNU_TIME = "/usr/bin/time";
 
 export async function runMeasured(spec: RunSpec): Promise<Measured> {
   const out = openSync(spec.stdoutPath, "w");
+  const input = spec.stdinPath === undefined ? "ignore" : openSync(spec.stdinPath, "r");
   try {
-    return existsSync(GNU_TIME) && gnuTimeWorks() ? withGnuTime(spec, out) : await withProcSampling(spec, out);
+    return existsSync(GNU_TIME) && gnuTimeWorks() ? withGnuTime(spec, input, out) : await withProcSampling(spec, input, out);
   } finally {
     closeSync(out);
+    if (input !== "ignore") closeSync(input);
   }
 }
 
@@ -45,9 +49,9 @@ function gnuTimeWorks(): boolean {
   return gnuTime;
 }
 
-function withGnuTime(spec: RunSpec, out: number): Measured {
+function withGnuTime(spec: RunSpec, input: number | "ignore", out: number): Measured {
   const t0 = performance.now();
-  const r = spawnSync(GNU_TIME, ["-v", "-o", spec.scratch, ...spec.argv], { cwd: spec.cwd, env: spec.env, stdio: ["ignore", out, "pipe"], encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync(GNU_TIME, ["-v", "-o", spec.scratch, ...spec.argv], { cwd: spec.cwd, env: spec.env, stdio: [input, out, "pipe"], encoding: "utf8", maxBuffer: 64 << 20 });
   const wallUs = (performance.now() - t0) * 1000;
   if (r.error) throw r.error;
   const report = readFileSync(spec.scratch, "utf8");
@@ -58,10 +62,10 @@ function withGnuTime(spec: RunSpec, out: number): Measured {
   return { status: r.status ?? 128, stderr: r.stderr, wallUs, peakRssBytes: Number(kb[1]) * 1024, method: "/usr/bin/time -v" };
 }
 
-function withProcSampling(spec: RunSpec, out: number): Promise<Measured> {
+function withProcSampling(spec: RunSpec, input: number | "ignore", out: number): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(spec.argv[0]!, spec.argv.slice(1), { cwd: spec.cwd, env: spec.env, stdio: ["ignore", out, "pipe"] });
+    const child = spawn(spec.argv[0]!, spec.argv.slice(1), { cwd: spec.cwd, env: spec.env, stdio: [input, out, "pipe"] });
     let stderr = "";
     let peak = 0;
     child.stderr!.on("data", (b: Buffer) => (stderr += b.toString()));

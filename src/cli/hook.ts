@@ -1,10 +1,13 @@
-// `rtk hook <host>`: reads the host's event from stdin (at most 1 MiB, with a
-// time limit), prints only the host's answer on stdout.
+// `rtk hook <host>`: reads the host's event from stdin, prints only the host's
+// answer on stdout. The event is answered as soon as its JSON object is whole,
+// even if the host keeps stdin open; past 1 MiB or a second of waiting, the
+// answer is the pass-through one.
 import { HOOK_ADAPTERS } from "../hosts/index.js";
-import { MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
+import { EventEnd, MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
 import { writeFd } from "./out.js";
 
-const READ_TIMEOUT_MS = 5000;
+/** The longest rtk waits for a whole event: hosts write it at once, and the agent waits meanwhile. */
+const READ_TIMEOUT_MS = 1000;
 
 export async function hookCli(args: string[]): Promise<number> {
   const name = args[0];
@@ -13,27 +16,31 @@ export async function hookCli(args: string[]): Promise<number> {
     writeFd(2, `rtk hook: unknown host \`${name ?? ""}\` (known: ${[...HOOK_ADAPTERS.keys()].join(", ")}); the command runs unchanged\n`);
     return 0;
   }
-  const input = await readStdin(MAX_EVENT_BYTES + 1, READ_TIMEOUT_MS);
+  const input = await readEvent(MAX_EVENT_BYTES, READ_TIMEOUT_MS);
   let warned = false;
   const warn = (msg: string) => {
     if (warned) return;
     warned = true;
     writeFd(2, msg + "\n");
   };
-  const { answer } = input === null ? { answer: adapter.passThrough } : runHook(adapter, input, process.env, warn);
-  if (input === null) warn(`rtk hook ${adapter.name}: event too large or not received in time; the command runs unchanged`);
+  let answer;
+  if ("problem" in input) {
+    answer = adapter.passThrough;
+    warn(`rtk hook ${adapter.name}: ${input.problem}; the command runs unchanged`);
+  } else answer = runHook(adapter, input.bytes, process.env, warn).answer;
   if (answer.stdout) writeFd(1, answer.stdout);
   if (answer.stderr) writeFd(2, answer.stderr + "\n");
   return answer.exitCode;
 }
 
-/** stdin as text, or null when it exceeds `limit` bytes or does not end within `timeoutMs`. */
-function readStdin(limit: number, timeoutMs: number): Promise<string | null> {
+/** The event's bytes: when its object is whole, or when stdin ends; a problem past `limit` bytes or `timeoutMs`. */
+function readEvent(limit: number, timeoutMs: number): Promise<{ bytes: Buffer } | { problem: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
+    const end = new EventEnd();
     let size = 0;
     const stdin = process.stdin;
-    const done = (v: string | null) => {
+    const done = (v: { bytes: Buffer } | { problem: string }) => {
       clearTimeout(timer);
       stdin.removeAllListeners("data");
       stdin.removeAllListeners("end");
@@ -41,13 +48,14 @@ function readStdin(limit: number, timeoutMs: number): Promise<string | null> {
       stdin.destroy();
       resolve(v);
     };
-    const timer = setTimeout(() => done(null), timeoutMs);
+    const timer = setTimeout(() => done({ problem: `no whole event on stdin within ${timeoutMs} ms` }), timeoutMs);
     stdin.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > limit) return done(null);
+      if (size > limit) return done({ problem: "event larger than 1 MiB" });
       chunks.push(c);
+      if (end.feed(c)) done({ bytes: Buffer.concat(chunks) });
     });
-    stdin.on("end", () => done(Buffer.concat(chunks).toString("utf8")));
-    stdin.on("error", () => done(""));
+    stdin.on("end", () => done({ bytes: Buffer.concat(chunks) }));
+    stdin.on("error", () => done({ bytes: Buffer.alloc(0) }));
   });
 }

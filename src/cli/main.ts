@@ -1,7 +1,7 @@
 // The rtk command line: a thin dispatcher; each command lives in its own module.
 import { VERSION } from "../version.js";
 import { finish } from "./finish.js";
-import { readCommandArg } from "./input.js";
+import { readCommandArg, readExactCommand } from "./input.js";
 
 const HELP = `rtk ${VERSION} — compact, faithful command output for AI coding agents
 
@@ -39,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     case "rewrite": {
       const { rewriteCli } = await import("./rewrite.js");
-      return rewriteCli(rest, readCommandArg);
+      return rewriteCli(rest, readExactCommand);
     }
     case "hook": {
       const { hookCli } = await import("./hook.js");

@@ -28,6 +28,7 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
     writeFd(2, `rtk: ${e.message}\n`);
     return 1;
   }
+  if (!r.parse.ok && r.parse.error.limit) writeFd(2, `rtk: ${r.parse.error.message}; nothing rewritten\n`);
   if (opts["json"]) {
     writeFd(1, JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
   } else if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {

@@ -5,11 +5,12 @@
 // replacement. Its rules cannot see through `rtk …`, though, so a command one of
 // them forbids or prompts for is left to Codex as typed (no answer), and one the
 // agent typed behind `rtk` itself is denied with the reason.
-import { parse } from "../../grammar/parse.js";
+import { Budget, parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
 import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/codex-rules.js";
 import { judge } from "../permissions/verdict.js";
 import { activeRegistry } from "../routes/registry.js";
+import { COMMAND_LIMITS, longerThan } from "../rewrite/limits.js";
 import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
 import { SILENT, json, str, obj, type HookAdapter, type HookAnswer, type Outcome } from "./types.js";
 
@@ -70,9 +71,11 @@ function codexCheck(ctx: CodexCtx): Check {
   if (!loaded.ok) return { kind: "unknown", why: loaded.error };
   const { forbidden, prompt } = loaded.value;
   if (!forbidden.length && !prompt.length) return { kind: "free" };
-  const parsed = parse(ctx.command);
+  // One past the rewrite's limits is not rewritten either: left to Codex now, it is not read twice.
+  if (longerThan(ctx.command, COMMAND_LIMITS.maxBytes)) return { kind: "restricted" };
+  const parsed = parse(ctx.command, { budget: Budget.of(COMMAND_LIMITS.timeMs) });
   // A command rtk cannot read is not rewritten.
-  if (!parsed.ok) return { kind: "free" };
+  if (!parsed.ok) return parsed.error.limit !== undefined ? { kind: "restricted" } : { kind: "free" };
   // Both kinds go through the deny matching: it also sees a command behind
   // wrappers, by its basename (`/usr/bin/git`) and without quotes, as Codex does.
   // Through the tools' global options too (`git -C . push` runs `git push`).

@@ -1,25 +1,40 @@
 // `rtk hook <host>`: one event in, the host's answer out. Every path fails open:
 // whatever goes wrong, the answer lets the original command run unchanged.
+import { isUtf8 } from "node:buffer";
 import { rewrite } from "../api.js";
 import type { Env } from "../config/hooks.js";
+import { loadRules } from "../permissions/sources.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 import type { HookAdapter, HookAnswer, Outcome } from "./types.js";
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
+
+/** Whether the text holds an `rtk` word (or a path ending in `/rtk`): found by search, in linear time whatever the text. */
+export function mentionsRtk(text: string): boolean {
+  for (let at = text.indexOf("rtk"); at >= 0; at = text.indexOf("rtk", at + 3)) {
+    const before = at === 0 ? " " : text[at - 1]!;
+    const after = text[at + 3] ?? " ";
+    if (/[\s;&|(`{!/"']/.test(before) && /[\s;&|)`}"']/.test(after)) return true;
+  }
+  return false;
+}
 
 export interface HookRun {
   answer: HookAnswer;
   result: RewriteResult | null;
 }
 
-export function runHook(adapter: HookAdapter<unknown>, input: string, env: Env, warn: (msg: string) => void): HookRun {
+export function runHook(adapter: HookAdapter<unknown>, input: Uint8Array, env: Env, warn: (msg: string) => void): HookRun {
   const fail = (why: string): HookRun => {
     warn(`rtk hook ${adapter.name}: ${why}; the command runs unchanged`);
     return { answer: adapter.passThrough, result: null };
   };
   try {
-    if (Buffer.byteLength(input, "utf8") > MAX_EVENT_BYTES) return fail("event larger than 1 MiB");
-    const text = input.replace(/^\uFEFF+/, "");
+    if (input.length > MAX_EVENT_BYTES) return fail("event larger than 1 MiB");
+    // A replacement character in place of a byte would change the command rtk hands back.
+    const utf8 = strictUtf8(input);
+    if (utf8 === null) return fail("event is not valid UTF-8");
+    const text = utf8.replace(/^\uFEFF+/, "");
     if (!text.trim()) return fail("empty event");
     let event: unknown;
     try {
@@ -29,7 +44,20 @@ export function runHook(adapter: HookAdapter<unknown>, input: string, env: Env, 
     }
     const decoded = adapter.decode(event, env, warn);
     if (!decoded) return { answer: adapter.passThrough, result: null };
+    // A `\ud800` escape decodes to half a character: no shell runs it as typed, and no answer could carry it back exactly.
+    if (!wellFormed(decoded.command)) return fail("the command holds a lone surrogate (not valid Unicode)");
     const result = rewrite(decoded.command, { host: adapter.name, cwd: decoded.cwd, env, warn });
+    if (!result.parse.ok && result.parse.error.limit) {
+      // Unread, an agent-typed `rtk` could hide a denied command from the host's rules: padding must not be a way past them.
+      if (mentionsRtk(decoded.command)) {
+        const { rules } = loadRules(adapter.rules, decoded.cwd ?? process.cwd(), env, warn);
+        if (rules.deny.length || rules.ask.length) {
+          const reason = `rtk: the command is too long for rtk to check against your rules (${result.parse.error.message}); run it without the \`rtk\` prefix so that ${adapter.title} can check it`;
+          return { answer: adapter.encode({ kind: "active-deny", reason }, decoded.ctx), result };
+        }
+      }
+      warn(`rtk hook ${adapter.name}: ${result.parse.error.message}; the command runs unchanged`);
+    }
     return { answer: adapter.encode(outcomeOf(result), decoded.ctx), result };
   } catch (e) {
     return fail(`internal error: ${e instanceof Error ? e.message : String(e)}`);
@@ -45,4 +73,66 @@ export function outcomeOf(r: RewriteResult): Outcome {
   }
   if (r.command !== null) return { kind: "rewrite", command: r.command, allow: r.verdict === "allow", ask: r.asked };
   return { kind: "pass" };
+}
+
+/** The bytes as text, or null when they are not valid UTF-8. */
+export function strictUtf8(bytes: Uint8Array): string | null {
+  if (!isUtf8(bytes)) return null;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** No unpaired surrogate: the string has an exact UTF-8 form. */
+export function wellFormed(s: string): boolean {
+  return !LONE_SURROGATE.test(s);
+}
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Watches an event arrive chunk by chunk and says when it is whole: a host may
+ * write its event and keep stdin open, and waiting for the end would hold the
+ * agent up. Every byte is looked at once: strings and nesting are tracked, so
+ * the `}` that closes the object is known without parsing the JSON again.
+ */
+export class EventEnd {
+  private started = false;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private finished = false;
+
+  /** Feeds the next chunk; true once the top-level object has closed, or once the input cannot be an object (waiting for more would not help). */
+  feed(chunk: Uint8Array): boolean {
+    if (this.finished) return true;
+    let i = 0;
+    if (!this.started) {
+      // Blanks and byte-order marks may come first.
+      while (i < chunk.length && isLeading(chunk[i]!)) i++;
+      if (i === chunk.length) return false;
+      this.started = true;
+      if (chunk[i] !== OPEN_BRACE) return (this.finished = true);
+    }
+    for (; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (b === BACKSLASH) this.escaped = true;
+        else if (b === QUOTE) this.inString = false;
+      } else if (b === QUOTE) this.inString = true;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) this.depth++;
+      else if ((b === CLOSE_BRACE || b === CLOSE_BRACKET) && --this.depth === 0) return (this.finished = true);
+    }
+    return false;
+  }
+}
+
+function isLeading(b: number): boolean {
+  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf;
 }

@@ -21,6 +21,8 @@ export interface Part {
    * answered by rtk itself: the host's rules cannot see it.
    */
   hiddenForms: string[];
+  /** Wrappers or command strings nested deeper than rtk reads: what it runs is not known. */
+  opaque: boolean;
 }
 
 const RTK_OPTIONS = new Set(["--raw", "--verbose", "--no-track", "-v"]);
@@ -101,13 +103,19 @@ const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-x", "--exe
 /** How deep `bash -c 'bash -c …'` strings are read. */
 const MAX_NESTING = 3;
 
-/** The forms of every command in a shell's `-c` string, as bash would run them. */
-function nestedForms(script: string, opts: PartOptions, nesting: number): string[] {
-  if (nesting >= MAX_NESTING) return [];
+/** The forms of every command in a shell's `-c` string, as bash would run them; null past the depth rtk reads. */
+function nestedForms(script: string, opts: PartOptions, nesting: number): string[] | null {
+  if (nesting >= MAX_NESTING) return null;
   const parsed = parse(script);
+  // bash runs nothing of a string it cannot parse.
   if (!parsed.ok) return [];
-  return commandParts(parsed.script, script, opts, nesting + 1).flatMap((p) => [...p.denyForms, ...p.hiddenForms]);
+  const parts = commandParts(parsed.script, script, opts, nesting + 1);
+  if (parts.some((p) => p.opaque)) return null;
+  return parts.flatMap((p) => [...p.denyForms, ...p.hiddenForms]);
 }
+
+/** How many runners and wrappers deep a command is read (`sudo nohup timeout 5 …`). */
+const MAX_DEPTH = 8;
 
 const basename = (w: string) => w.slice(w.lastIndexOf("/") + 1);
 
@@ -119,6 +127,12 @@ function partOf(cmd: A.SimpleCommand, src: string, opts: PartOptions, nesting: n
   const prefixes = opts.transparentPrefixes ?? [];
   const forms = new Set<string>([text]);
   const hidden = new Set<string>();
+  let opaque = false;
+  const nested = (script: string) => {
+    const f = nestedForms(script, opts, nesting);
+    if (f === null) opaque = true;
+    else for (const x of f) hidden.add(x);
+  };
   /** The forms of the words at `idx`: as written, with quotes removed where the words are literal, with the basename. */
   const add = (idx: readonly number[], into: Set<string>) => {
     if (!idx.length) return;
@@ -138,7 +152,10 @@ function partOf(cmd: A.SimpleCommand, src: string, opts: PartOptions, nesting: n
     add(range(i, end), into);
     const peeled = i + peelWrappers(values.slice(i, end)).commandIndex;
     add(range(peeled, end), into);
-    if (depth >= 6) return peeled;
+    if (depth >= MAX_DEPTH) {
+      opaque = true;
+      return peeled;
+    }
     // The config's transparent prefixes, which the host does not know.
     const through = i + peelWrappers(values.slice(i, end), prefixes).commandIndex;
     if (through !== peeled) starts(through, hidden, depth + 1, end);
@@ -163,14 +180,14 @@ function partOf(cmd: A.SimpleCommand, src: string, opts: PartOptions, nesting: n
     if (SHELLS.has(name) || name === "trap") {
       const c = name === "trap" ? values.findIndex((x, k) => k > peeled && k < end && x !== null && !x.startsWith("-")) - 1 : values.findIndex((x, k) => k > peeled && k < end && x !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x));
       const script = c >= peeled && c + 1 < end ? values[c + 1] : null;
-      if (script) for (const f of nestedForms(script, opts, nesting)) hidden.add(f);
+      if (script) nested(script);
     }
     // `watch git push` runs the words joined as a shell command.
     if (name === "watch") {
       let k = peeled + 1;
       while (values[k]?.startsWith("-")) k += ["-n", "--interval", "-q", "--equexit"].includes(values[k]!) ? 2 : 1;
       const rest = values.slice(k, end);
-      if (rest.length && rest.every((x) => x !== null)) for (const f of nestedForms(rest.join(" "), opts, nesting)) hidden.add(f);
+      if (rest.length && rest.every((x) => x !== null)) nested(rest.join(" "));
     }
     // `find … -exec rm {} \;` runs rm.
     if (name === "find" || name === "fd" || name === "fdfind") {
@@ -203,7 +220,7 @@ function partOf(cmd: A.SimpleCommand, src: string, opts: PartOptions, nesting: n
   forms.delete("");
   for (const f of forms) hidden.delete(f);
   hidden.delete("");
-  return { span: cmd.span, text, denyForms: [...forms], hiddenForms: [...hidden] };
+  return { span: cmd.span, text, denyForms: [...forms], hiddenForms: [...hidden], opaque };
 }
 
 /** The command's source text with its redirects cut out and trailing blanks trimmed. */

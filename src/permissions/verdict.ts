@@ -31,6 +31,9 @@ export interface PermissionReport {
   parts: PartVerdict[];
 }
 
+/** The ask "rule" of a command whose innermost command rtk does not read. */
+const OPAQUE = "(nested deeper than rtk reads)";
+
 const first = (rules: readonly string[], forms: readonly string[]) => rules.find((r) => forms.some((f) => matchesPattern(r, f))) ?? null;
 const firstForm = (rule: string, forms: readonly string[]) => forms.find((f) => matchesPattern(rule, f)) ?? null;
 
@@ -44,8 +47,9 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
       span: [p.span.start, p.span.end],
       deny: direct ?? hidden,
       denyForm: hidden === null ? null : firstForm(hidden, p.hiddenForms),
-      // What bash runs is asked for in every form a deny rule is tried on (allow is earned as written only).
-      ask: first(rules.ask, [...p.denyForms, ...p.hiddenForms]),
+      // What bash runs is asked for in every form a deny rule is tried on (allow is earned as written only);
+      // a command nested deeper than rtk reads is asked for whenever the host has deny or ask rules.
+      ask: first(rules.ask, [...p.denyForms, ...p.hiddenForms]) ?? (p.opaque && (rules.deny.length || rules.ask.length) ? OPAQUE : null),
       allow: first(rules.allow, [p.text]),
     };
   });

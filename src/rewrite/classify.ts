@@ -84,8 +84,8 @@ function position(ancestors: readonly A.Node[]): Position {
         if (a.background) pos.background = true;
         break;
       case "Pipeline": {
-        const i = a.stages.indexOf(child as A.Stmt);
-        pos.pipes.push(i > 0 ? { role: "consumer", later: [] } : { role: "producer", later: a.stages.slice(1) });
+        // Only the first stage produces; comparing with it keeps a long pipeline linear.
+        pos.pipes.push(a.stages[0] !== child ? { role: "consumer", later: [] } : { role: "producer", later: a.stages.slice(1) });
         break;
       }
       case "Subshell":

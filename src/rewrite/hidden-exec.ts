@@ -155,10 +155,19 @@ export function arithmeticReads(parts: readonly A.WordPart[], out: VariableRead[
   return out;
 }
 
-/** Names an arithmetic text assigns (`i=0`, `i++`, `n+=2`): arithmetic always stores a number. */
+/** Names an arithmetic text assigns (`i=0`, `i++`, `n+=2`, `--i`): arithmetic always stores a number. */
 export function arithmeticAssigns(parts: readonly A.WordPart[]): string[] {
   const text = parts.map((p) => (p.kind === "Lit" || p.kind === "Escaped" || p.kind === "SingleQuoted" ? p.value : " ")).join("");
-  return [...text.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(?:[-+*\/%&|^]|<<|>>)?=(?!=)|([A-Za-z_][A-Za-z0-9_]*)\s*(?:\+\+|--)|(?:\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  const out: string[] = [];
+  // Each name is found once and what stands around it is looked at directly: no backtracking over a long name.
+  for (const m of text.matchAll(NAMES)) {
+    const before = text.slice(Math.max(0, m.index - 2), m.index);
+    let k = m.index + m[0].length;
+    while (text[k] === " " || text[k] === "\t") k++;
+    const after = text.slice(k, k + 3);
+    if (/^(\+\+|--)/.test(after) || /(\+\+|--)$/.test(before.trimEnd()) || /^([-+*/%&|^]|<<|>>)?=(?!=)/.test(after)) out.push(m[0]);
+  }
+  return out;
 }
 
 /** Values a program-naming variable may hold and run nothing hidden: the plain pagers, and no program. */

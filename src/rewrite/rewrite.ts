@@ -1,13 +1,17 @@
 // The rewrite pipeline: parse → classify → mark → edits → print, and the
-// verdict of the host's rules on the original command. Pure: everything it
-// needs (registry, config, environment flag, permission source) is passed in.
-import { parse, type ParseError } from "../../grammar/parse.js";
+// verdict of the host's rules on the original command. Pure but for the clock
+// its time limit reads: everything it needs (registry, config, environment
+// flag, permission source, limits) is passed in.
+import { Budget, parse, type ParseError } from "../../grammar/parse.js";
 import type * as A from "../ast/nodes.js";
 import { applyInsertions, type Insertion } from "../printer/lossless.js";
 import type { Registry } from "../routes/registry.js";
 import { classify } from "./classify.js";
 import { inputFacts, type InputFacts } from "./facts.js";
+import { longerThan, sizeText, type CommandLimits } from "./limits.js";
 import { markUnsafe, type Exclusion, type Segment } from "./mark.js";
+
+export { COMMAND_LIMITS, type CommandLimits } from "./limits.js";
 
 export type Verdict = "allow" | "ask" | "deny" | "default";
 export type ExitCode = 0 | 1 | 2 | 3;
@@ -30,6 +34,8 @@ export const NO_RULES: PermissionSource = () => ({ verdict: "default" });
 
 export interface RewriteOptions {
   registry: Registry;
+  /** None: the command is read whatever it costs. */
+  limits?: CommandLimits;
   exclusions?: readonly Exclusion[];
   transparentPrefixes?: readonly (readonly string[])[];
   /** RTK_DISABLED=1 in rtk's own environment. */
@@ -54,14 +60,21 @@ export interface RewriteResult {
 }
 
 export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult {
-  const parsed = parse(src);
-  if (!parsed.ok) {
-    return { input: src, parse: parsed, command: null, verdict: "default", activeDeny: false, asked: false, permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
+  const limits = opts.limits;
+  if (limits && longerThan(src, limits.maxBytes)) {
+    return unread(src, { offset: 0, line: 1, column: 1, message: `command longer than ${sizeText(limits.maxBytes)}: not read`, limit: "length" });
   }
+  const budget = limits ? Budget.of(limits.timeMs) : undefined;
+  const parsed = parse(src, { budget });
+  if (!parsed.ok) return unread(src, parsed.error);
   const script = parsed.script;
   const facts = inputFacts(script);
   const classified = classify(script, { registry: opts.registry, transparentPrefixes: opts.transparentPrefixes ?? [] });
   const segments = markUnsafe(classified, facts, { disabled: opts.disabled ?? false, exclusions: opts.exclusions ?? [] });
+  // The permission pass is the last and the costliest: it does not start late.
+  if (budget?.expired()) {
+    return unread(src, { offset: 0, line: 1, column: 1, message: `command too complex: not read within ${budget.ms} ms`, limit: "time" });
+  }
   const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
   const printed = insertions.length ? applyInsertions(src, insertions) : src;
   const command = printed === src ? null : printed;
@@ -78,6 +91,11 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
     segments,
     unattestable: facts.unattestable,
   };
+}
+
+/** A command rtk did not read (a parse error, or a limit): nothing rewritten, no verdict of its own. */
+function unread(src: string, error: ParseError): RewriteResult {
+  return { input: src, parse: { ok: false, error }, command: null, verdict: "default", activeDeny: false, asked: false, permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
 }
 
 /** The `rtk rewrite` exit-code contract. */

@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
-import { launch, type Run } from "../support/launch.js";
+import { spawn } from "node:child_process";
+import { launch, RTK, type Run } from "../support/launch.js";
 
 const REASON = "rtk: token-optimised rewrite";
 const KIRO_LINE = (cmd: string) => `rtk: run \`${cmd}\` instead (same command, compact output)`;
@@ -678,4 +679,150 @@ test("an unknown host name: exit 0, nothing on stdout, one line on stderr", asyn
   assert.equal(r.status, 0);
   assert.equal(r.stdout, "");
   assert.equal(lines(r.stderr).length, 1, `stderr: ${r.stderr}`);
+});
+
+// ---- pathological input: limits, stdin held open, bytes that are not text ----------------------
+
+/** A command of about `bytes` that rtk rewrites, and the host's rules allow whole, when it is short: `git status; git status; …`. */
+function allowedCommand(bytes: number): string {
+  return Array<string>(Math.ceil(bytes / 12)).fill("git status").join("; ");
+}
+
+describe("pathological commands: past the limits, the pass-through answer (no rewrite, no allow) and one line saying why", { concurrency: true }, () => {
+  for (const host of ALL_HOSTS) {
+    const name = cliName(host);
+    test(`${host}: the short form is rewritten (the control)`, async () => {
+      const command = allowedCommand(40);
+      const rec = recorded(host, command, ruled.project);
+      const r = await hook(name, JSON.stringify(rec.event), ruled);
+      const allow = host !== "kiro";
+      assertRewrite(host, r, command.replaceAll("git status", "rtk git status"), allow, rec.toolInput, `${host} control`);
+    });
+    test(`${host}: a 1 MB command whose every part the rules allow`, async () => {
+      const rec = recorded(host, allowedCommand(1_000_000), ruled.project);
+      const r = await hook(name, JSON.stringify(rec.event), ruled);
+      assertFailOpen(host, r, `${host} 1 MB`);
+      assert.match(r.stderr, /longer than 64 KiB/, `${host} 1 MB: the line names the limit`);
+    });
+    test(`${host}: 900 000 backquotes`, async () => {
+      const r = await hook(name, JSON.stringify(recorded(host, "`".repeat(900_000), ruled.project).event), ruled);
+      assertFailOpen(host, r, `${host} backquotes`);
+      assert.match(r.stderr, /longer than 64 KiB/, `${host} backquotes: the line names the limit`);
+    });
+  }
+  test("claude: a command just under 64 KiB that is cheap to read (a here-document) is still rewritten", async () => {
+    const command = `git status && cat <<'EOF' >/dev/null\n${"x".repeat(60 * 1024)}\nEOF`;
+    const rec = recorded("claude", command, empty.project);
+    const r = await hook("claude", JSON.stringify(rec.event), empty);
+    assertRewrite("claude", r, "rtk " + command, false, rec.toolInput, "claude 60 KiB here-document");
+  });
+  test("claude: the same command a few bytes over 64 KiB is not read", async () => {
+    const command = `git status && cat <<'EOF' >/dev/null\n${"x".repeat(64 * 1024)}\nEOF`;
+    const r = await hook("claude", JSON.stringify(recorded("claude", command, empty.project).event), empty);
+    assertFailOpen("claude", r, "claude 64 KiB here-document");
+    assert.match(r.stderr, /longer than 64 KiB/);
+  });
+  for (const host of WITH_DENY) {
+    test(`${host}: \`rtk git push --force\` padded past 64 KiB under a deny rule is denied (padding is no way past the rules)`, async () => {
+      const command = `rtk git push --force # ${"x".repeat(70 * 1024)}`;
+      const r = await hook(cliName(host), JSON.stringify(recorded(host, command, ruled.project).event), ruled);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /deny/, `${host}: ${r.stdout.slice(0, 300)}`);
+      // Cursor's deny carries no reason.
+      if (host !== "cursor") assert.match(r.stdout, /too long for rtk to check/);
+    });
+  }
+  test("claude: the padded command without any deny or ask rule is left to the host (fail open)", async () => {
+    const command = `rtk git push --force # ${"x".repeat(70 * 1024)}`;
+    const r = await hook("claude", JSON.stringify(recorded("claude", command, empty.project).event), empty);
+    assertFailOpen("claude", r, "claude padded, no rules");
+  });
+  test("codex with rules of its own: a 1 MB command is left to Codex", async () => {
+    const h = makeHome(RULES);
+    writeFile(join(h.home, ".codex", "rules", "default.rules"), 'prefix_rule(pattern = ["git", "push"], decision = "forbidden")\n');
+    const r = await hook("codex", JSON.stringify(recorded("codex", allowedCommand(1_000_000), h.project).event), h);
+    assertFailOpen("codex", r, "codex 1 MB with rules");
+  });
+});
+
+interface OpenRun extends Run {
+  /** Whether rtk exited while its stdin was still open. */
+  exitedWithStdinOpen: boolean;
+}
+
+/** Runs `rtk hook <host>`, writing `chunks` one after another (a pause between them) and never closing stdin. */
+function hookKeepingStdinOpen(host: string, chunks: (string | Buffer)[], h: Home): Promise<OpenRun> {
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env["PATH"] ?? "", HOME: h.home, XDG_CONFIG_HOME: join(h.home, ".config"), RTK_ROUTES: "all" };
+    const child = spawn(RTK, ["hook", host], { cwd: h.project, env, stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => err.push(c));
+    child.stdin.on("error", () => {});
+    child.on("error", reject);
+    child.on("close", (status) => {
+      const exitedWithStdinOpen = !child.stdin.writableEnded;
+      child.stdin.destroy();
+      resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), exitedWithStdinOpen });
+    });
+    const write = (i: number) => {
+      if (i >= chunks.length) return;
+      child.stdin.write(chunks[i]!);
+      setTimeout(() => write(i + 1), 50);
+    };
+    write(0);
+  });
+}
+
+describe("a host that keeps stdin open after its event: answered as soon as the event is whole", { concurrency: true }, () => {
+  for (const host of ALL_HOSTS) {
+    test(`${host}: one write, stdin left open`, async () => {
+      const rec = recorded(host, "git status", empty.project);
+      const r = await hookKeepingStdinOpen(cliName(host), [JSON.stringify(rec.event)], empty);
+      assert.ok(r.exitedWithStdinOpen);
+      assertRewrite(host, r, "rtk git status", false, rec.toolInput, `${host} stdin open`);
+    });
+  }
+  test("claude: an event in three writes, with `}` and `{` inside its strings, is read whole", async () => {
+    const rec = recorded("claude", "git status", empty.project);
+    rec.toolInput["description"] = 'closes } and }} and "quoted }" \\ {';
+    const text = JSON.stringify(rec.event);
+    const cut = text.indexOf("}}") + 2;
+    const r = await hookKeepingStdinOpen("claude", [text.slice(0, cut), text.slice(cut, cut + 5), text.slice(cut + 5) + "\n"], empty);
+    assertRewrite("claude", r, "rtk git status", false, rec.toolInput, "claude split event");
+  });
+  test("claude: an event that never completes gets the pass-through answer, with stdin still open", async () => {
+    const text = JSON.stringify(recorded("claude", "git status", empty.project).event).slice(0, -1);
+    const r = await hookKeepingStdinOpen("claude", [text], empty);
+    assert.ok(r.exitedWithStdinOpen);
+    assertFailOpen("claude", r, "claude incomplete event");
+    assert.match(r.stderr, /no whole event/);
+  });
+});
+
+describe("an event rtk cannot hand back exactly: the pass-through answer", { concurrency: true }, () => {
+  for (const host of ALL_HOSTS) {
+    test(`${host}: a byte that is not UTF-8 in the command`, async () => {
+      const text = JSON.stringify(recorded(host, "git status --short XX", empty.project).event);
+      // Copilot CLI nests the command in a JSON string; the byte is there too.
+      const at = text.indexOf("XX");
+      const bytes = Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xff, 0xfe]), Buffer.from(text.slice(at + 2))]);
+      const r = await hook(cliName(host), bytes, empty);
+      assertFailOpen(host, r, `${host} invalid UTF-8`);
+      assert.match(r.stderr, /not valid UTF-8/);
+    });
+    test(`${host}: a lone surrogate (\\ud800) in the command`, async () => {
+      const text = JSON.stringify(recorded(host, "git status --short XX", empty.project).event);
+      // In Copilot CLI's toolArgs (a JSON string inside the event) the escape is escaped once more.
+      const r = await hook(cliName(host), text.replace("XX", host === "copilot2" ? "\\\\ud800" : "\\ud800"), empty);
+      assertFailOpen(host, r, `${host} lone surrogate`);
+      assert.match(r.stderr, /lone surrogate/);
+    });
+  }
+  test("claude: a surrogate pair (an emoji written as \\ud83d\\ude00) is a character like any other", async () => {
+    const rec = recorded("claude", "git status -- 😀", empty.project);
+    const r = await hook("claude", JSON.stringify(rec.event).replace("😀", "\\ud83d\\ude00"), empty);
+    assertRewrite("claude", r, "rtk git status -- 😀", false, rec.toolInput, "claude surrogate pair");
+  });
 });

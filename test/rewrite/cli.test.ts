@@ -51,7 +51,7 @@ function writeFile(path: string, text: string) {
 }
 
 interface RunOptions {
-  input?: string;
+  input?: string | Buffer;
   env?: Record<string, string | undefined>;
   /** Text of $XDG_CONFIG_HOME/rtk/config.toml. */
   config?: string;
@@ -411,5 +411,66 @@ describe("usage errors", () => {
     assert.equal(r.stdout, "");
     assert.match(r.stderr, /usage/i);
     assert.ok(r.status !== 0 && r.status !== 3, `exit ${r.status}`);
+  });
+});
+
+describe("a command rtk cannot give back exactly, or past the limits: exit 1, nothing on stdout, one line on stderr", () => {
+  test("stdin with a byte that is not UTF-8", () => {
+    const r = rtk(["rewrite", "-"], { input: Buffer.concat([Buffer.from("git status -- a"), Buffer.from([0xff]), Buffer.from("b")]) });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /not valid UTF-8/);
+  });
+
+  test("stdin with a character past ASCII is rewritten byte for byte", () => {
+    const r = rtk(["rewrite", "-"], { input: Buffer.from("git status -- café �") });
+    assert.equal(r.stdout, "rtk git status -- café �");
+    assert.equal(r.status, 3);
+  });
+
+  /** `rtk rewrite <arg>` where the argument is `printf`'s output: bytes Node's own spawn could not pass. */
+  const rewriteBytes = (printfFormat: string) => {
+    const s = sandbox();
+    const r = spawnSync("bash", ["-c", `exec "$0" "$1" rewrite "$(printf '${printfFormat}')"`, process.execPath, CLI], {
+      cwd: s.cwd,
+      env: { ...baseEnv(), RTK_ROUTES: "all", HOME: s.home, XDG_CONFIG_HOME: s.cfg },
+      encoding: "utf8",
+    });
+    assert.equal(r.error, undefined, String(r.error));
+    return r;
+  };
+
+  test("an argument with a byte that is not UTF-8 (Node reads it as U+FFFD)", () => {
+    const r = rewriteBytes("git status -- a\\377b");
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /not valid UTF-8/);
+  });
+
+  test("an argument holding U+FFFD itself is rewritten", () => {
+    const r = rewriteBytes("git status -- a\\357\\277\\275b");
+    assert.equal(r.stdout, "rtk git status -- a\uFFFDb");
+    assert.equal(r.status, 3);
+  });
+
+  test("stdin over 64 KiB: not read, and read to its end (the writer sees no broken pipe)", () => {
+    const r = rtk(["rewrite", "-"], { input: "git status " + "a ".repeat(200_000) });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /longer than 64 KiB/);
+  });
+
+  test("an argument over 64 KiB: not read", () => {
+    const r = rewrite("git status " + "a ".repeat(40_000));
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /longer than 64 KiB/);
+  });
+
+  test("--json over 64 KiB: the data says it was not read", () => {
+    const r = rtk(["rewrite", "--json", "git status " + "a ".repeat(40_000)]);
+    assert.equal(r.status, 1);
+    const data = JSON.parse(r.stdout) as { rewritten: unknown; verdict: string; exit: number };
+    assert.deepEqual([data.rewritten, data.verdict, data.exit], [null, "default", 1]);
   });
 });
