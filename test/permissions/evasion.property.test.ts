@@ -201,3 +201,16 @@ describe("no allow and no bare rewrite when bash would run a denied or asked com
     });
   }
 });
+
+describe("commands nested deeper than rtk reads", () => {
+  for (const src of ["sudo ".repeat(12) + "git push", "rtk ".repeat(12) + "git push", "bash -c \"bash -c 'bash -c \\\"bash -c git\\\\ push\\\"'\""]) {
+    test(`\`${src.slice(0, 60)}…\` under deny git push:* and allow *: asked for, never allowed`, () => {
+      const { result, outcome } = answerOf(src, { deny: ["git push:*"], ask: [], allow: ["*"] });
+      assert.ok(result.verdict === "ask" || result.verdict === "deny", result.verdict);
+      assert.ok(outcome.kind !== "rewrite" || outcome.ask);
+    });
+  }
+  test("without deny or ask rules the depth costs nothing: `sudo ×12 git status` under allow * is allowed", () => {
+    assert.equal(answerOf("sudo ".repeat(12) + "git status", { deny: [], ask: [], allow: ["*"] }).result.verdict, "allow");
+  });
+});
