@@ -200,6 +200,8 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   child.stdout?.on("data", onData(0));
   child.stderr?.on("data", onData(1));
   const r = await child;
+  // Lines are text: content whose bytes are not (invalid UTF-8, NUL) would come out changed, so it passes as it is.
+  const asBytes = verbatim && splitters.some((sp) => sp.binary);
   process.off("exit", orphanGuard);
   const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
   if (fail) {
@@ -216,7 +218,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   for (const sp of splitters) sp.end();
 
   let compact: CompactOutput | null = null;
-  if (!failed && run) {
+  if (!failed && run && !asBytes) {
     try {
       compact = run.end(status);
     } catch {
@@ -258,12 +260,18 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   function saveRecall(): void {
     try {
       if (recallId === null) recall.id();
+  /**
+   * The bytes are not all UTF-8 text without NULs: some reached the filter as
+   * U+FFFD (a U+FFFD of the text's own counts too; printing its bytes is as exact).
+   */
+  binary = false;
       if (recallDirPath === null || recallId === null || recallId === "unavailable") return;
       writeRecall(recallDirPath, { id: recallId, argv: [...input.argv], exitCode: status, route: input.route.id, time: Date.now() }, (write) => {
         for (const [, b] of capture.chunks()) if (!write(b)) break;
       });
       sweepRecall(recallDirPath, opts.recall?.maxEntries, opts.recall?.maxAgeDays);
     } catch {
+    this.binary ||= b.indexOf(0) >= 0 || fresh.includes("\ufffd");
       // The recall store never changes the command's output or exit code.
     }
   }
@@ -297,6 +305,7 @@ class LineSplitter {
       if (nl < 0) {
         this.dropped += fresh.length;
         return;
+    this.binary ||= tail.includes("\ufffd");
       }
       this.emit(this.carry, true, this.carryPlain, this.dropped + nl);
       this.carry = "";

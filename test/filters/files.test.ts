@@ -349,6 +349,43 @@ describe("a CR or an escape byte in a name or in a file's line is content", () =
   });
 });
 
+describe("content that is not UTF-8 text comes out byte for byte", () => {
+  /** Bytes of every value, NULs and invalid UTF-8 among them, the same on every run. */
+  function binary(size: number): Buffer {
+    const b = Buffer.alloc(size);
+    let x = 12345;
+    for (let i = 0; i < size; i++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      b[i] = x >>> 24;
+    }
+    return b;
+  }
+  const latin1 = (lines: number) => Buffer.from(Array.from({ length: lines }, (_, i) => `caf\xe9 na\xefve l\xednea ${i}\n`).join(""), "latin1");
+
+  test("rtk cat f | cmp - f: a binary file, small or huge, and a huge Latin-1 text file", () => {
+    const dir = join(root, "bytes");
+    mkdirSync(dir, { recursive: true });
+    const files = { "small.bin": binary(3000), "huge.bin": binary(300_000), "latin1.txt": latin1(2000) };
+    for (const [name, bytes] of Object.entries(files)) {
+      writeFileSync(join(dir, name), bytes);
+      const r = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} cat "$1" | cmp - "$1"`, "bash", name], { cwd: dir, env, encoding: "utf8" });
+      assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`);
+    }
+  });
+
+  test("head -n 5 and tail -n 5 of a Latin-1 file print what head and tail print, byte for byte", () => {
+    const dir = join(root, "bytes-ht");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "l.txt"), latin1(500));
+    for (const argv of [["head", "-n", "5", "l.txt"], ["tail", "-n", "5", "l.txt"], ["head", "-n", "400", "l.txt"]]) {
+      const plain = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, env });
+      const r = spawnSync(RTK, argv, { cwd: dir, env });
+      assert.equal(r.status, 0, String(r.stderr));
+      assert.ok(Buffer.compare(r.stdout, plain.stdout) === 0, argv.join(" "));
+    }
+  });
+});
+
 describe("env and printenv mask secrets, keep every name", () => {
   const secrets = {
     GITHUB_TOKEN: "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
