@@ -1,23 +1,41 @@
 // `rtk recall <id> [--grep PAT] [--head N] [--tail N]` and `rtk recall --list`.
 import mri from "mri";
-import { listRecall, readRecallMeta, readRecallText, recallDir } from "../runtime/recall.js";
+import { listRecall, openRecallDir, readRecallMeta, readRecallText, RecallUnsafeError, recallDir, type RecallStore } from "../runtime/recall.js";
 
 export function recallCli(args: string[]): number {
   const opts = mri(args, { boolean: ["list"], string: ["grep", "head", "tail"] });
-  const dir = recallDir(process.env);
+  // The store is read only where it would be written: a folder swapped for a symlink or open to others is not trusted.
+  let store: RecallStore | null = null;
+  try {
+    store = openRecallDir(recallDir(process.env), { create: false });
+  } catch (e) {
+    if (e instanceof RecallUnsafeError) {
+      process.stderr.write(`rtk recall: ${e.message}\n`);
+      return 1;
+    }
+    // No store yet: no entries.
+  }
+  try {
+    return show(opts, store?.dir ?? null);
+  } finally {
+    store?.close();
+  }
+}
+
+function show(opts: { _: string[]; [option: string]: unknown }, dir: string | null): number {
   if (opts["list"]) {
-    for (const m of listRecall(dir)) {
+    for (const m of dir === null ? [] : listRecall(dir)) {
       process.stdout.write(`${m.id}  ${new Date(m.time).toISOString().slice(0, 19).replace("T", " ")}  exit ${m.exitCode}  ${m.bytes} B  ${m.argv.join(" ")}\n`);
     }
     return 0;
   }
   const id = String(opts._[0] ?? "");
-  const text = readRecallText(dir, id);
+  const text = dir === null ? null : readRecallText(dir, id);
   if (text === null) {
     process.stderr.write(`rtk recall: no entry \`${id}\` (see \`rtk recall --list\`)\n`);
     return 1;
   }
-  const meta = readRecallMeta(dir, id);
+  const meta = readRecallMeta(dir!, id);
   const cut = () => {
     if (meta?.truncated) process.stderr.write(`rtk recall: the entry was cut at ${meta.bytes} bytes\n`);
   };

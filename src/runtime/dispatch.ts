@@ -1,6 +1,7 @@
 // `rtk [rtk-options] <argv…>`: the same registry as the rewrite maps argv to a
 // route; a routed tool runs through its filter, a command a declarative filter
-// of the config matches runs through that one, anything else runs as it is.
+// of the config matches runs through that one, anything else runs as it is. A
+// declarative filter never replaces a sensitive route's filter (env, printenv).
 import { matchRoute } from "../routes/match.js";
 import { activeRegistry, fullRegistry } from "../routes/registry.js";
 import { loadConfig, settingValue, warnConfigProblems } from "../config/load.js";
@@ -36,7 +37,12 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   warnConfigProblems(config, warn);
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
   const recall = { enabled: settingValue<boolean>(config, "recall", "enabled"), maxEntries: settingValue<number>(config, "recall", "max_entries"), maxAgeDays: settingValue<number>(config, "recall", "max_age_days") };
-  if (match && builtin && !declared.replacesRoute) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw, recall });
+  if (match && builtin && declared.replacesRoute && builtin.sensitive) {
+    // Its output holds secrets: only the built-in filter masks them and keeps them out of the recall store.
+    const def = [...config.filters, ...config.broken].find((f) => f.name === match.route.id);
+    warn(`rtk: the filter "${match.route.id}"${def ? ` at ${def.file}:${def.line}` : ""} is not used: ${match.route.tool} output holds secrets, which only rtk's own filter masks`);
+  }
+  if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw, recall });
   if (declared.broken) {
     warn(`rtk: the filter ${declared.broken.name === null ? "" : JSON.stringify(declared.broken.name) + " "}at ${declared.broken.file}:${declared.broken.line} has errors; the command runs unfiltered`);
     return runPassthrough(argv, env);

@@ -4,10 +4,21 @@
 // limit are kept: a run that saves an entry sweeps the store when it holds a
 // tenth more entries than the limit, or when the last sweep is an hour old, so
 // that most runs pay one directory listing instead of reading every entry.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, chmodSync } from "node:fs";
+//
+// The store is used only when both its folders (`rtk` and `rtk/recall`) are
+// plain folders of the user's that no one else may write to. Node has no
+// openat(): each folder is opened without following a symlink and checked
+// through its descriptor, and on Linux what is inside is reached through
+// /proc/self/fd/<n>, so a folder swapped for a symlink after the check is never
+// followed; elsewhere each new entry is checked after its creation.
+//
+// An entry is reserved when a run first asks for its id (its two files created
+// empty), so a handle is printed only for an entry that exists; the run fills
+// it at its end, or removes it when it kept nothing.
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Env } from "../config/hooks.js";
 
 export interface RecallMeta {
@@ -35,13 +46,106 @@ export function recallDir(env: Env): string {
 
 export class RecallUnsafeError extends Error {}
 
-/** Creates the folder owner-only, refusing one that is a symlink or belongs to someone else. */
-export function ensureRecallDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = lstatSync(dir);
-  if (st.isSymbolicLink() || !st.isDirectory()) throw new RecallUnsafeError(`${dir} is not a plain folder; recall is off`);
-  if (typeof process.getuid === "function" && st.uid !== process.getuid()) throw new RecallUnsafeError(`${dir} belongs to another user; recall is off`);
-  if ((st.mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+/** An opened, checked recall folder. */
+export interface RecallStore {
+  /** The path its entries are reached by (through its descriptor where the system allows). */
+  dir: string;
+  /** The path of the record of the last sweep, beside the folder. */
+  swept: string;
+  /** Throws RecallUnsafeError when a folder was swapped since it was opened (where paths do not go through descriptors). */
+  verify(): void;
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** Create the folders when missing (default); otherwise a missing store is ENOENT. */
+  create?: boolean;
+  /** Reach entries through /proc/self/fd when it works (default); false checks each entry after its creation. */
+  viaDescriptor?: boolean;
+}
+
+/**
+ * Opens the recall folder `dir` and its parent (rtk's data folder), refusing
+ * either when it is a symlink, not a folder, someone else's, or writable by
+ * group or others. A recall folder readable by others is made 0700.
+ */
+export function openRecallDir(dir: string, opts: OpenOptions = {}): RecallStore {
+  const create = opts.create ?? true;
+  const via = opts.viaDescriptor ?? true;
+  const parent = dirname(dir);
+  // The folders above rtk's own are the user's setup, not rtk's to judge.
+  if (create) {
+    mkdirSync(dirname(parent), { recursive: true, mode: 0o700 });
+    makeFolder(parent);
+  }
+  const fds: number[] = [];
+  const close = () => fds.splice(0).forEach((fd) => closeSync(fd));
+  try {
+    fds.push(openFolder(parent));
+    const parentStat = checkFolder(fds[0]!, parent);
+    const parentVia = via ? descriptorPath(fds[0]!, parentStat) : null;
+    const path = join(parentVia ?? parent, basename(dir));
+    if (create) makeFolder(path);
+    fds.push(openFolder(path, dir));
+    const stat = checkFolder(fds[1]!, dir);
+    if ((stat.mode & 0o077) !== 0) fchmodSync(fds[1]!, 0o700);
+    const dirVia = parentVia === null ? null : descriptorPath(fds[1]!, stat);
+    return {
+      dir: dirVia ?? dir,
+      swept: join(parentVia ?? parent, basename(dir) + ".swept"),
+      verify() {
+        if (dirVia !== null) return;
+        // Without descriptor paths, a swap after the check shows as another folder at the same path.
+        const same = (p: string, s: Stats) => {
+          const now = lstatSync(p);
+          return !now.isSymbolicLink() && now.dev === s.dev && now.ino === s.ino;
+        };
+        if (!same(parent, parentStat) || !same(dir, stat)) throw new RecallUnsafeError(`${dir} changed while in use; recall is off`);
+      },
+      close,
+    };
+  } catch (e) {
+    close();
+    throw e;
+  }
+}
+
+function makeFolder(path: string): void {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
+}
+
+/** Opens a folder without following a symlink at its last component. */
+function openFolder(path: string, shown = path): number {
+  try {
+    return openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ELOOP" || code === "ENOTDIR" || code === "EMLINK") throw new RecallUnsafeError(`${shown} is not a plain folder; recall is off`);
+    throw e;
+  }
+}
+
+function checkFolder(fd: number, path: string): Stats {
+  const st = fstatSync(fd);
+  if (!st.isDirectory()) throw new RecallUnsafeError(`${path} is not a plain folder; recall is off`);
+  if (typeof process.getuid === "function" && st.uid !== process.getuid()) throw new RecallUnsafeError(`${path} belongs to another user; recall is off`);
+  if ((st.mode & 0o022) !== 0) throw new RecallUnsafeError(`${path} is writable by others; recall is off`);
+  return st;
+}
+
+/** /proc/self/fd/<fd> when it reaches the opened folder itself (Linux), else null. */
+function descriptorPath(fd: number, st: Stats): string | null {
+  const path = `/proc/self/fd/${fd}`;
+  try {
+    const via = statSync(path);
+    return via.dev === st.dev && via.ino === st.ino ? path : null;
+  } catch {
+    return null;
+  }
 }
 
 const ID = /^[0-9a-f]{7}$/;
@@ -68,9 +172,62 @@ export function createExclusive(path: string): number {
   return openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
 }
 
-/** Writes an entry: the raw text (written by `fill`) and its metadata. */
-export function writeRecall(dir: string, meta: Omit<RecallMeta, "bytes" | "truncated">, fill: (write: (b: Buffer) => boolean) => void): RecallMeta {
-  const fd = createExclusive(join(dir, `${meta.id}.txt`));
+/** An entry's two files, created empty and still open. */
+export interface RecallSlot {
+  id: string;
+  text: number;
+  meta: number;
+}
+
+/** Creates the files of entry `id` exclusively (throws EEXIST when either path is taken, a symlink too). */
+export function reserveEntry(dir: string, id: string): RecallSlot {
+  const text = createExclusive(join(dir, `${id}.txt`));
+  try {
+    return { id, text, meta: createExclusive(join(dir, `${id}.json`)) };
+  } catch (e) {
+    closeSync(text);
+    removeQuietly(join(dir, `${id}.txt`));
+    throw e;
+  }
+}
+
+/** How many fresh ids a reservation tries when the chosen one is taken meanwhile. */
+const RESERVE_TRIES = 8;
+
+/** Reserves an entry under a fresh id; null when none could be made. */
+export function reserveRecall(store: RecallStore): RecallSlot | null {
+  for (let i = 0; i < RESERVE_TRIES; i++) {
+    const id = newRecallId(store.dir);
+    let slot: RecallSlot;
+    try {
+      slot = reserveEntry(store.dir, id);
+    } catch (e) {
+      // Taken since the listing (another run, a planted path): another id.
+      if ((e as NodeJS.ErrnoException).code === "EEXIST") continue;
+      return null;
+    }
+    try {
+      store.verify();
+      return slot;
+    } catch {
+      closeSync(slot.text);
+      closeSync(slot.meta);
+      return null;
+    }
+  }
+  return null;
+}
+
+/** Removes a reserved entry that was not filled. */
+export function releaseRecall(dir: string, slot: RecallSlot): void {
+  closeSync(slot.text);
+  closeSync(slot.meta);
+  removeQuietly(join(dir, `${slot.id}.txt`));
+  removeQuietly(join(dir, `${slot.id}.json`));
+}
+
+/** Fills a reserved entry: the raw text (written by `fill`, up to MAX_RECALL_BYTES) and its metadata; closes its files. */
+export function fillRecall(slot: RecallSlot, meta: Omit<RecallMeta, "id" | "bytes" | "truncated">, fill: (write: (b: Buffer) => boolean) => void): RecallMeta {
   let bytes = 0;
   let truncated = false;
   try {
@@ -80,22 +237,96 @@ export function writeRecall(dir: string, meta: Omit<RecallMeta, "bytes" | "trunc
         return false;
       }
       const part = bytes + b.length > MAX_RECALL_BYTES ? b.subarray(0, MAX_RECALL_BYTES - bytes) : b;
-      writeSync(fd, part);
+      writeSync(slot.text, part);
       bytes += part.length;
       if (part.length < b.length) truncated = true;
       return !truncated;
     });
   } finally {
-    closeSync(fd);
+    closeSync(slot.text);
   }
-  const full: RecallMeta = { ...meta, bytes, truncated };
-  const mfd = createExclusive(join(dir, `${meta.id}.json`));
+  const full: RecallMeta = { id: slot.id, ...meta, bytes, truncated };
   try {
-    writeSync(mfd, JSON.stringify(full));
+    writeSync(slot.meta, JSON.stringify(full));
   } finally {
-    closeSync(mfd);
+    closeSync(slot.meta);
   }
   return full;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
+
+export interface RecallSettings {
+  enabled: boolean;
+  maxEntries: number;
+  maxAgeDays: number;
+}
+
+/**
+ * The recall entry of one run. `id()` reserves it the first time (or says
+ * "unavailable": recall off, the store refused, or `allowed` false for output
+ * that must never be kept); `save` fills it, reserving one if none was asked
+ * for; `close` removes a reserved entry that was not filled.
+ */
+export class RunRecall {
+  private store: RecallStore | null = null;
+  private slot: RecallSlot | null = null;
+  private asked: string | null = null;
+
+  constructor(
+    private readonly env: Env,
+    private readonly settings: RecallSettings | undefined,
+    private readonly allowed: boolean,
+  ) {}
+
+  id(): string {
+    if (this.asked !== null) return this.asked;
+    this.asked = "unavailable";
+    if (!this.allowed || this.settings?.enabled === false) return this.asked;
+    try {
+      this.store = openRecallDir(recallDir(this.env));
+      this.slot = reserveRecall(this.store);
+      if (this.slot) this.asked = this.slot.id;
+    } catch {
+      // The store stays unused; the command's output and exit code do not change.
+    }
+    return this.asked;
+  }
+
+  /** The id of the entry reserved and not saved yet, if any. */
+  get reserved(): string | null {
+    return this.slot?.id ?? null;
+  }
+
+  save(meta: Omit<RecallMeta, "id" | "bytes" | "truncated">, fill: (write: (b: Buffer) => boolean) => void): void {
+    this.id();
+    const slot = this.slot;
+    if (!slot || !this.store) return;
+    this.slot = null;
+    try {
+      fillRecall(slot, meta, fill);
+      sweepRecall(this.store.dir, this.settings?.maxEntries, this.settings?.maxAgeDays, Date.now(), this.store.swept);
+    } catch {
+      // The recall store never changes the command's output or exit code.
+    }
+  }
+
+  close(): void {
+    try {
+      if (this.slot && this.store) releaseRecall(this.store.dir, this.slot);
+    } catch {
+      // nothing more to undo
+    }
+    this.slot = null;
+    this.store?.close();
+    this.store = null;
+  }
 }
 
 export function readRecallMeta(dir: string, id: string): RecallMeta | null {
@@ -134,27 +365,21 @@ export function listRecall(dir: string): RecallMeta[] {
 
 /** How often the store is swept at the least, whatever it holds. */
 export const SWEEP_EVERY_MS = 3600_000;
-/** Beside the folder, when the store was last swept (its text: milliseconds since the epoch). */
-const sweptPath = (dir: string) => dir.replace(/\/+$/, "") + ".swept";
 
 /**
  * After a save: prunes the store (see pruneRecall) when it holds more than a
  * tenth (rounded down) over `maxEntries`, or when it was not swept within the
- * last hour.
+ * last hour. `record`, beside the folder, holds when the store was last swept
+ * (milliseconds since the epoch).
  */
-export function sweepRecall(dir: string, maxEntries = 200, maxAgeDays = 7, now = Date.now()): void {
+export function sweepRecall(dir: string, maxEntries = 200, maxAgeDays = 7, now = Date.now(), record = dir.replace(/\/+$/, "") + ".swept"): void {
   const entries = safeList(dir).filter((f) => f.endsWith(".json")).length;
-  const last = lastSweep(dir);
+  const last = lastSweep(record);
   if (entries <= maxEntries + Math.floor(maxEntries / 10) && last !== null && last <= now && now - last < SWEEP_EVERY_MS) return;
   pruneRecall(dir, maxEntries, maxAgeDays, now);
   try {
-    const path = sweptPath(dir);
-    try {
-      unlinkSync(path);
-    } catch {
-      // not there yet
-    }
-    const fd = createExclusive(path);
+    removeQuietly(record);
+    const fd = createExclusive(record);
     try {
       writeSync(fd, String(now));
     } finally {
@@ -165,9 +390,9 @@ export function sweepRecall(dir: string, maxEntries = 200, maxAgeDays = 7, now =
   }
 }
 
-function lastSweep(dir: string): number | null {
+function lastSweep(record: string): number | null {
   try {
-    const fd = openSync(sweptPath(dir), constants.O_RDONLY | constants.O_NOFOLLOW);
+    const fd = openSync(record, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const b = Buffer.alloc(32);
       const t = Number(b.toString("utf8", 0, readSync(fd, b, 0, b.length, 0)));
@@ -194,11 +419,12 @@ export function pruneRecall(dir: string, maxEntries = 200, maxAgeDays = 7, now =
       }
     }
   });
-  // Stray data files without metadata (an interrupted write) older than the limit.
+  // Files of entries never filled (an interrupted run) older than the limit.
+  const kept = new Set(entries.map((m) => m.id));
   for (const f of safeList(dir)) {
-    if (!f.endsWith(".txt")) continue;
+    if (!/^[0-9a-f]{7}\.(?:txt|json)$/.test(f) || kept.has(f.slice(0, 7))) continue;
     try {
-      if (statSync(join(dir, f)).mtimeMs < oldest) unlinkSync(join(dir, f));
+      if (lstatSync(join(dir, f)).mtimeMs < oldest) unlinkSync(join(dir, f));
     } catch {
       // ignore
     }

@@ -10,7 +10,9 @@ import type { Env } from "../config/hooks.js";
 import type { CompactOutput, Filter, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
 import { AnsiByteStripper, stripAnsi } from "./ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
-import { ensureRecallDir, MAX_RECALL_BYTES, newRecallId, recallDir, sweepRecall, writeRecall } from "./recall.js";
+import { MAX_RECALL_BYTES, RunRecall, type RecallSettings } from "./recall.js";
+
+export type { RecallSettings };
 
 export interface RunOptions {
   env: Env;
@@ -18,12 +20,6 @@ export interface RunOptions {
   raw: boolean;
   /** The config's `[recall]`: whether raw output is kept, and for how long (default: kept, 200 entries, 7 days). */
   recall?: RecallSettings;
-}
-
-export interface RecallSettings {
-  enabled: boolean;
-  maxEntries: number;
-  maxAgeDays: number;
 }
 
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -99,14 +95,17 @@ export async function runPassthrough(argv: readonly string[], env: Env): Promise
 export async function runFiltered(filter: Filter, input: FilterInput, opts: RunOptions): Promise<number> {
   if (filter.inherits?.(input)) return runPassthrough(filter.prepare ? filter.prepare(input) : input.argv, opts.env);
   const signals = signalForwarder();
+  // A sensitive filter's output is never kept: its handles say "unavailable".
+  const entry = new RunRecall(opts.env, opts.recall, !filter.sensitive);
   try {
-    return await filtered(filter, input, opts, signals);
+    return await filtered(filter, input, opts, signals, entry);
   } finally {
+    entry.close();
     signals.stop();
   }
 }
 
-async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, signals: ReturnType<typeof signalForwarder>): Promise<number> {
+async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, signals: ReturnType<typeof signalForwarder>, entry: RunRecall): Promise<number> {
   const argv = filter.prepare ? filter.prepare(input) : input.argv;
   const streaming = filter.streaming?.(input) ?? false;
   /** How lines reach the filter: a patch the tool colours is read as text from its first coloured line on. */
@@ -114,27 +113,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   const verbatim = form === "verbatim";
   // A streaming run (follow, watch) may go on for hours: keep only what the recall store can hold.
   const capture = new RawCapture(undefined, streaming ? MAX_RECALL_BYTES : Infinity);
-  let recallId: string | null = null;
-  let recallDirPath: string | null = null;
-  const recall: RecallRef = {
-    id() {
-      if (recallId === null) {
-        if (opts.recall?.enabled === false) {
-          recallId = "unavailable";
-          return recallId;
-        }
-        try {
-          recallDirPath = recallDir(opts.env);
-          ensureRecallDir(recallDirPath);
-          recallId = newRecallId(recallDirPath);
-        } catch {
-          recallDirPath = null;
-          recallId = "unavailable";
-        }
-      }
-      return recallId;
-    },
-  };
+  const recall: RecallRef = { id: () => entry.id() };
   const out = new Output();
   let run: FilterRun | null = null;
   /** The filter failed: a buffered run prints the raw output at the end, a streaming one hands the rest over raw. */
@@ -208,15 +187,23 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     return fail.status;
   }
   const status = exitStatus(r);
+  const keep = () =>
+    entry.save({ argv: [...input.argv], exitCode: status, route: input.route.id, time: Date.now() }, (write) => {
+      for (const [, b] of capture.chunks()) if (!write(b)) break;
+    });
   if (passing) {
     await out.flush();
+    // A handle already printed names an entry: it gets what was kept.
+    if (entry.reserved !== null) keep();
     capture.dispose();
     return status;
   }
   for (const sp of splitters) sp.end();
 
+  // Lines are text: content whose bytes are not (invalid UTF-8, NUL) would come out changed, so it passes as it is.
+  const asBytes = verbatim && splitters.some((sp) => sp.binary);
   let compact: CompactOutput | null = null;
-  if (!failed && run) {
+  if (!failed && run && !asBytes) {
     try {
       compact = run.end(status);
     } catch {
@@ -245,28 +232,16 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     void out.write(2, compact.stderr);
     // What the compact form was made from is not all there was: say so, and where it all is.
     if (overlong && !verbatim) void out.write(2, `rtk: ${overlong} ${overlong === 1 ? "line" : "lines"} longer than ${MAX_LINE / (1 << 20)} MiB reached the filter cut; the whole output: [rtk recall ${recall.id()}]\n`);
-    if (capture.total > MAX_RECALL_BYTES && recallId !== null && recallId !== "unavailable") {
-      void out.write(2, `rtk: [rtk recall ${recallId}] holds the first ${MAX_RECALL_BYTES / (1 << 20)} MiB of the ${(capture.total / (1 << 20)).toFixed(1)} MiB output\n`);
+    if (capture.total > MAX_RECALL_BYTES && entry.reserved !== null) {
+      void out.write(2, `rtk: [rtk recall ${entry.reserved}] holds the first ${MAX_RECALL_BYTES / (1 << 20)} MiB of the ${(capture.total / (1 << 20)).toFixed(1)} MiB output\n`);
     }
   }
   await out.flush();
 
-  if ((recallId !== null || status !== 0) && capture.total > 0 && !filter.sensitive) saveRecall();
+  // An entry whose handle was printed is filled whatever the run kept.
+  if ((entry.reserved !== null || (status !== 0 && capture.total > 0)) && !filter.sensitive) keep();
   capture.dispose();
   return status;
-
-  function saveRecall(): void {
-    try {
-      if (recallId === null) recall.id();
-      if (recallDirPath === null || recallId === null || recallId === "unavailable") return;
-      writeRecall(recallDirPath, { id: recallId, argv: [...input.argv], exitCode: status, route: input.route.id, time: Date.now() }, (write) => {
-        for (const [, b] of capture.chunks()) if (!write(b)) break;
-      });
-      sweepRecall(recallDirPath, opts.recall?.maxEntries, opts.recall?.maxAgeDays);
-    } catch {
-      // The recall store never changes the command's output or exit code.
-    }
-  }
 }
 
 /** Past this, a line without its end is handed over in pieces (a 100 MB line must not be held). */
@@ -285,12 +260,18 @@ class LineSplitter {
   private carryPlain = true;
   /** Inside a line past MAX_LINE: the characters dropped so far, or -1. */
   private dropped = -1;
+  /**
+   * The bytes are not all UTF-8 text without NULs: some reached the filter as
+   * U+FFFD (a U+FFFD of the text's own counts too; printing its bytes is as exact).
+   */
+  binary = false;
 
   constructor(private readonly emit: (line: string, ended: boolean, plain: boolean, cut: number) => void) {}
 
   push(b: Buffer): void {
     const plain = b.indexOf(0x0d) < 0 && b.indexOf(0x1b) < 0 && b.indexOf(0x9b) < 0;
     let fresh = this.decoder.write(b);
+    this.binary ||= b.indexOf(0) >= 0 || fresh.includes("\ufffd");
     if (this.dropped >= 0) {
       const nl = fresh.indexOf("\n");
       this.carryPlain &&= plain;
@@ -324,6 +305,7 @@ class LineSplitter {
 
   end(): void {
     const tail = this.decoder.end();
+    this.binary ||= tail.includes("\ufffd");
     if (this.dropped >= 0) this.emit(this.carry, false, false, this.dropped + tail.length);
     else if (this.carry + tail) this.emit(this.carry + tail, false, false, 0);
     this.carry = "";

@@ -5,9 +5,11 @@
 // route replacing it, and `rtk verify` running the inline tests.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
-import { rtk, sandbox, write, type Sandbox } from "./sandbox.js";
+import { rtk, sandbox, warnings, write, type Sandbox } from "./sandbox.js";
 
 before(() => {
   ensureBuilt();
@@ -142,6 +144,63 @@ tail = 2
     const s = withConfig(CONFIG);
     const r = rtk(s, ["--raw", ...items(30)]);
     assert.equal(r.stdout.split("\n").length, 32);
+  });
+});
+
+describe("a sensitive route (env, printenv) keeps its masking whatever filter the config names", () => {
+  const TOKEN = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB";
+  const ENV = { GITHUB_TOKEN: TOKEN, MYSQL_PWD: "hunter2hunter2", ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`PLAIN_${i + 1}`, `value ${i + 1}`])) };
+  const stored = (s: Sandbox) => {
+    const dir = join(s.data, "rtk", "recall");
+    return existsSync(dir) ? readdirSync(dir) : [];
+  };
+  const masked = (out: string) => {
+    assert.ok(!out.includes(TOKEN) && !out.includes("hunter2hunter2"), out);
+    assert.match(out, /^GITHUB_TOKEN=\*{4}$/m);
+    assert.match(out, /^MYSQL_PWD=\*{4}$/m);
+    assert.match(out, /^PLAIN_30=value 30$/m);
+  };
+
+  for (const [name, tool] of [["env", "env"], ["printenv", "printenv"]] as const) {
+    test(`a filter named "${name}": one warning, the built-in filter masks, nothing is kept in recall`, () => {
+      const s = withConfig(`[[filters]]\nname = "${name}"\nmatch = "^${tool}"\nhead = 2\ntail = 1\n`);
+      const r = rtk(s, [tool], { env: ENV });
+      assert.equal(r.status, 0, r.stderr);
+      masked(r.stdout);
+      assert.deepEqual(warnings(r.stderr), [`rtk: the filter "${name}" at ${s.userFile}:1 is not used: ${tool} output holds secrets, which only rtk's own filter masks`]);
+      assert.deepEqual(stored(s), []);
+    });
+  }
+
+  test("a filter named env with errors: still masked, nothing kept", () => {
+    const s = withConfig(`[[filters]]\nname = "env"\nmatch = "^env("\nhead = 2\n`);
+    const r = rtk(s, ["env"], { env: ENV });
+    assert.equal(r.status, 0);
+    masked(r.stdout);
+    assert.match(r.stderr, /the filter "env" at .* is not used/);
+    assert.deepEqual(stored(s), []);
+  });
+
+  test("a filter of another name whose match is ^env or ^printenv: the built-in filter still runs", () => {
+    const s = withConfig(`[[filters]]\nname = "mine"\nmatch = "^(env|printenv)"\nhead = 2\ntail = 1\n`);
+    for (const tool of ["env", "printenv"]) {
+      const r = rtk(s, [tool], { env: ENV });
+      masked(r.stdout);
+      assert.equal(r.stderr, "");
+    }
+    assert.deepEqual(stored(s), []);
+  });
+
+  test("--raw, RTK_RAW=1 and rtk proxy print the raw listing, as asked; nothing is kept in recall, of failing runs neither", () => {
+    const s = withConfig(`[[filters]]\nname = "env"\nmatch = "^env"\nhead = 2\n`);
+    for (const [args, extra] of [[["--raw", "env"], {}], [["env"], { RTK_RAW: "1" }], [["proxy", "env"], {}]] as const) {
+      const r = rtk(s, args, { env: { ...ENV, ...extra } });
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(r.stdout.includes(`GITHUB_TOKEN=${TOKEN}`), args.join(" "));
+    }
+    assert.notEqual(rtk(s, ["env", "--no-such-option"], { env: ENV }).status, 0);
+    assert.equal(rtk(s, ["printenv", "NO_SUCH_VARIABLE", "GITHUB_TOKEN"], { env: ENV }).status, 1);
+    assert.deepEqual(stored(s), []);
   });
 });
 

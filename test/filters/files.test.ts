@@ -349,6 +349,43 @@ describe("a CR or an escape byte in a name or in a file's line is content", () =
   });
 });
 
+describe("content that is not UTF-8 text comes out byte for byte", () => {
+  /** Bytes of every value, NULs and invalid UTF-8 among them, the same on every run. */
+  function binary(size: number): Buffer {
+    const b = Buffer.alloc(size);
+    let x = 12345;
+    for (let i = 0; i < size; i++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      b[i] = x >>> 24;
+    }
+    return b;
+  }
+  const latin1 = (lines: number) => Buffer.from(Array.from({ length: lines }, (_, i) => `caf\xe9 na\xefve l\xednea ${i}\n`).join(""), "latin1");
+
+  test("rtk cat f | cmp - f: a binary file, small or huge, and a huge Latin-1 text file", () => {
+    const dir = join(root, "bytes");
+    mkdirSync(dir, { recursive: true });
+    const files = { "small.bin": binary(3000), "huge.bin": binary(300_000), "latin1.txt": latin1(2000) };
+    for (const [name, bytes] of Object.entries(files)) {
+      writeFileSync(join(dir, name), bytes);
+      const r = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} cat "$1" | cmp - "$1"`, "bash", name], { cwd: dir, env, encoding: "utf8" });
+      assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`);
+    }
+  });
+
+  test("head -n 5 and tail -n 5 of a Latin-1 file print what head and tail print, byte for byte", () => {
+    const dir = join(root, "bytes-ht");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "l.txt"), latin1(500));
+    for (const argv of [["head", "-n", "5", "l.txt"], ["tail", "-n", "5", "l.txt"], ["head", "-n", "400", "l.txt"]]) {
+      const plain = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, env });
+      const r = spawnSync(RTK, argv, { cwd: dir, env });
+      assert.equal(r.status, 0, String(r.stderr));
+      assert.ok(Buffer.compare(r.stdout, plain.stdout) === 0, argv.join(" "));
+    }
+  });
+});
+
 describe("env and printenv mask secrets, keep every name", () => {
   const secrets = {
     GITHUB_TOKEN: "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
@@ -429,6 +466,59 @@ describe("env and printenv mask secrets, keep every name", () => {
     assert.ok(!r.stdout.includes(secrets.GITHUB_TOKEN) && r.stdout.includes("GITHUB_TOKEN=****\n"));
     const z = runRtk(["env", "-0"], project, e());
     assert.ok(z.stdout.includes("GITHUB_TOKEN=****\0") && z.stdout.includes("EDITOR=vim\0") && !z.stdout.includes("\n"));
+  });
+
+  test("env: *_PWD, *_PASSPHRASE, *_CREDENTIALS and their relatives are masked; PWD and OLDPWD stay", () => {
+    const more = {
+      MYSQL_PWD: "hunter2hunter2",
+      DB_PWD: "abcdefgh",
+      GPG_PASSPHRASE: "correct horse battery",
+      AWS_CREDENTIALS: "AKIDEXAMPLE:secret",
+      GOOGLE_CREDENTIALS: "{\"type\":\"service_account\"}",
+      SMTP_PASSWD: "passwd1234",
+      SMTP_PASS: "pass1234",
+      SIGNING_PRIVATE_KEY: "k3yk3yk3y",
+      CLIENT_SECRET_V2: "s3cr3ts3cr3t",
+      VAULT_TOKEN_RO: "hvs.abcdefghij",
+      STRIPE_APIKEY: "abcdef123456",
+      HTTP_AUTHORIZATION: "Basic dXNlcjpwYXNz",
+      PROXY_AUTH_HEADER: "abcdefgh",
+      WP_SALT: "saltysaltysalty",
+      dbPwd: "camelcase1",
+    };
+    const r = runRtk(["env"], project, { ...env, ...more, PWD: project, OLDPWD: root });
+    assert.equal(r.status, 0, r.stderr);
+    for (const [name, value] of Object.entries(more)) {
+      assert.ok(!r.stdout.includes(value), `value of ${name} hidden`);
+      assert.match(r.stdout, new RegExp(`^${name}=\\*{4}$`, "m"), name);
+    }
+    assert.match(r.stdout, new RegExp(`^PWD=${project}$`, "m"));
+    assert.match(r.stdout, new RegExp(`^OLDPWD=${root}$`, "m"));
+  });
+
+  const PEM = ["-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", "QyNTUxOQAAACDaWr7xEXAMPLE=", "-----END OPENSSH PRIVATE KEY-----"].join("\n");
+  const pemLines = PEM.split("\n").slice(1);
+
+  test("printenv NAME of a multi-line secret (a private key) masks the whole value as one", () => {
+    for (const name of ["DEPLOY_KEY", "SSH_MATERIAL"]) {
+      const r = runRtk(["printenv", name], project, { ...env, [name]: PEM });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, "****\n", name);
+    }
+    const two = runRtk(["printenv", "EDITOR", "SSH_MATERIAL"], project, { ...env, EDITOR: "vim", SSH_MATERIAL: PEM });
+    for (const l of pemLines) assert.ok(!two.stdout.includes(l), l);
+    const apart = runRtk(["printenv", "EDITOR", "GITHUB_TOKEN"], project, { ...env, EDITOR: "vim", GITHUB_TOKEN: "ghp_notreallyatoken" });
+    assert.equal(apart.stdout, "vim\n****\n", "one line per name: each masked by its own name");
+  });
+
+  test("env: every line of a multi-line secret is masked with it, even a key line that reads like NAME=", () => {
+    const r = runRtk(["env"], project, { ...env, SSH_MATERIAL: PEM, NOTES: "first line\nthen AKIAIOSFODNN7EXAMPLE", PLAIN_ML: "one\ntwo" });
+    assert.equal(r.status, 0, r.stderr);
+    for (const l of pemLines) assert.ok(!r.stdout.includes(l), l);
+    assert.match(r.stdout, /^SSH_MATERIAL=\*{4}$/m);
+    assert.match(r.stdout, /^NOTES=\*{4}$/m);
+    assert.ok(!r.stdout.includes("first line"), "a credential on a later line masks the whole value");
+    assert.match(r.stdout, /^PLAIN_ML=one\ntwo$/m);
   });
 
   test("env running a command passes its output through", () => {
@@ -674,8 +764,8 @@ describe("in process", () => {
   });
 
   test("secret-looking names", () => {
-    const secret = ["GITHUB_TOKEN", "NPM_TOKEN", "githubToken", "API_KEY", "apiKey", "OPENAI_API_KEY", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "MYSQL_PWD_PASSWD", "SMTP_PASS", "GOOGLE_APPLICATION_CREDENTIALS", "AUTH", "NPM_CONFIG__AUTH", "PRIVATE_KEY", "SESSION", "SESSION_SECRET", "COOKIE_JAR", "SSH_KEY", "KEYS", "ci_deploy_key", "SENTRY_AUTH_TOKEN", "X_ACCESSKEY", "JWT"];
-    const plain = ["PATH", "HOME", "PWD", "OLDPWD", "EDITOR", "TOKENIZERS_PARALLELISM", "SSH_AUTH_SOCK", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "DESKTOP_SESSION", "DBUS_SESSION_BUS_ADDRESS", "GIT_AUTHOR_NAME", "KEYBOARD", "MONKEY", "BYPASS_CACHE", "PASSENGER_ENV", "LANG", "TERM"];
+    const secret = ["MYSQL_PWD", "DB_PWD", "dbPwd", "GPG_PASSPHRASE", "AWS_CREDENTIALS", "SMTP_PASSWD", "X_PRIVATE_KEY", "X_SECRET_V2", "X_TOKEN_FILE", "X_APIKEY", "X_AUTHKEY", "HTTP_AUTHORIZATION", "X_AUTH_HEADER", "HASH_SALT", "GITHUB_TOKEN", "NPM_TOKEN", "githubToken", "API_KEY", "apiKey", "OPENAI_API_KEY", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "MYSQL_PWD_PASSWD", "SMTP_PASS", "GOOGLE_APPLICATION_CREDENTIALS", "AUTH", "NPM_CONFIG__AUTH", "PRIVATE_KEY", "SESSION", "SESSION_SECRET", "COOKIE_JAR", "SSH_KEY", "KEYS", "ci_deploy_key", "SENTRY_AUTH_TOKEN", "X_ACCESSKEY", "JWT"];
+    const plain = ["PATH", "HOME", "PWD", "OLDPWD", "EDITOR", "TOKENIZERS_PARALLELISM", "SSH_AUTH_SOCK", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "DESKTOP_SESSION", "DBUS_SESSION_BUS_ADDRESS", "GIT_AUTHOR_NAME", "KEYBOARD", "MONKEY", "BYPASS_CACHE", "PASSENGER_ENV", "LANG", "TERM", "PW_TEST_HTML_REPORT_OPEN", "GIT_AUTHOR_EMAIL", "COMPASS_HOME"];
     for (const n of secret) assert.equal(isSecretName(n), true, n);
     for (const n of plain) assert.equal(isSecretName(n), false, n);
   });
@@ -696,6 +786,19 @@ describe("in process", () => {
   test("env: a multi-line secret goes whole; a private key block in any variable is masked", () => {
     const { compact } = feed(envFilter, ["env"], "env", ["A=1", "SECRET_BLOB=line one", "line two", "B=2", "C=-----BEGIN RSA PRIVATE KEY-----", "MIIEow", "-----END RSA PRIVATE KEY-----", "D=x"]);
     assert.equal(compact?.stdout, "A=1\nSECRET_BLOB=****\nB=2\nC=****\nD=x\n");
+    const padded = feed(envFilter, ["env"], "env", ["K=-----BEGIN PRIVATE KEY-----", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "QyNTUxOQ=", "AAAA==", "-----END PRIVATE KEY-----", "E=1"]);
+    assert.equal(padded.compact?.stdout, "K=****\nE=1\n", "a padded base64 line inside the block is not a variable");
+    const open = feed(envFilter, ["env"], "env", ["MARK=-----BEGIN RSA PRIVATE KEY-----", "NEXT=value", "EMPTY=", "LAST=x"]);
+    assert.equal(open.compact?.stdout, "MARK=****\nNEXT=value\nEMPTY=\nLAST=x\n", "a block never ended does not swallow the names after it");
+  });
+
+  test("printenv NAME…: values masked name by name when each name printed one line, else together", () => {
+    const run = (names: string[], out: string[], exit: number) => feed(envFilter, ["printenv", ...names], "printenv", out, [], exit).compact?.stdout ?? out.map((l) => l + "\n").join("");
+    assert.equal(run(["EDITOR", "API_TOKEN"], ["vim", "abcdefgh"], 0), "vim\n****\n");
+    assert.equal(run(["API_TOKEN", "EDITOR"], ["abcdefgh", "vim"], 0), "****\nvim\n");
+    assert.equal(run(["EDITOR", "API_TOKEN"], ["vim", "abcdefgh"], 1), "****\n", "one missing: whose line is whose is unknown");
+    assert.equal(run(["EDITOR", "NOTE"], ["vim", "line one", "AKIAIOSFODNN7EXAMPLE"], 0), "****\n", "more lines than names: one value");
+    assert.equal(run(["EDITOR", "NOTE"], ["vim", "two", "lines"], 0), "vim\ntwo\nlines\n");
   });
 
   test("find and tree keep errors on stderr", () => {

@@ -4,14 +4,14 @@
 // characters, and `rtk recall` on entries written by real runs of the built CLI.
 // Every run gets a temporary HOME, XDG_DATA_HOME, XDG_CONFIG_HOME and TMPDIR.
 import assert from "node:assert/strict";
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import crypto from "node:crypto";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import fs, { chmodSync, chownSync, closeSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ensureRecallDir, listRecall, MAX_RECALL_BYTES, newRecallId, pruneRecall, RecallUnsafeError, SWEEP_EVERY_MS, sweepRecall, writeRecall, type RecallMeta } from "../../src/runtime/recall.js";
+import { fillRecall, listRecall, MAX_RECALL_BYTES, newRecallId, openRecallDir, pruneRecall, RecallUnsafeError, releaseRecall, reserveEntry, reserveRecall, RunRecall, SWEEP_EVERY_MS, sweepRecall, type RecallMeta } from "../../src/runtime/recall.js";
 import { ensureBuilt } from "../support/build.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
@@ -61,12 +61,18 @@ function meta(id: string, time = Date.now()): Omit<RecallMeta, "bytes" | "trunca
 }
 
 function put(dir: string, id: string, time: number, text = `entry ${id}\n`): void {
-  writeRecall(dir, meta(id, time), (write) => {
+  const { id: _id, ...rest } = meta(id, time);
+  fillRecall(reserveEntry(dir, id), rest, (write) => {
     write(Buffer.from(text));
   });
 }
 
-/** A fresh folder made by ensureRecallDir, for the in-process tests. */
+/** Opens and checks the store as a run does (throws RecallUnsafeError when it refuses it). */
+function ensureRecallDir(dir: string): void {
+  openRecallDir(dir).close();
+}
+
+/** A fresh folder made by openRecallDir, for the in-process tests. */
 function store(): string {
   const b = box();
   ensureRecallDir(b.recall);
@@ -108,10 +114,10 @@ describe("owner-only store, written by a real failing routed run", () => {
     assert.deepEqual({ ...m, time: 0 }, { id, argv: ["git", "status"], exitCode: 128, route: "git.status", time: 0, bytes: Buffer.byteLength(r.stderr), truncated: false });
   });
 
-  test("a recall folder that exists with looser permissions is made 0700", () => {
+  test("a recall folder that others may read is made 0700", () => {
     const c = box();
     mkdirSync(c.recall, { recursive: true, mode: 0o755 });
-    chmodSync(c.recall, 0o777);
+    chmodSync(c.recall, 0o755);
     assert.equal(rtk(c, ["git", "status"]).status, 128);
     assert.equal(mode(c.recall), 0o700);
     assert.equal(ids(c.recall).length, 1);
@@ -250,6 +256,243 @@ describe("no symlink is followed", () => {
     mkdirSync(b.recall, { recursive: true, mode: 0o700 });
     chownSync(b.recall, 65534, 65534);
     assert.throws(() => ensureRecallDir(b.recall), RecallUnsafeError);
+  });
+});
+
+describe("a store that is not the user's alone is refused: no entry, the marker says unavailable, the output and exit code unchanged", () => {
+  /** A routed run whose compact form hides 20 untracked paths behind a marker. */
+  const untracked = "echo 'On branch main'; echo 'Untracked files:'; i=0; while [ $i -lt 60 ]; do printf '\\tf%02d.txt\\n' $i; i=$((i+1)); done";
+  const reference = (() => {
+    const b = box();
+    const r = rtk(b, [fakeGit(b, untracked), "status"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\[rtk recall [0-9a-f]{7}\]/);
+    return r.stdout.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall unavailable]");
+  })();
+  const data = (b: Box) => join(b.recall, "..");
+
+  function refused(b: Box, outside: string | null): void {
+    const r = rtk(b, [fakeGit(b, untracked), "status"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, reference);
+    assert.equal(r.stderr, "");
+    if (outside !== null) assert.deepEqual(readdirSync(outside), [], "nothing lands where a symlink points");
+    const failing = rtk(b, ["git", "status"]);
+    assert.equal(failing.status, 128);
+    assert.match(failing.stderr, /^fatal: not a git repository/);
+    if (outside !== null) assert.deepEqual(readdirSync(outside), []);
+  }
+
+  test("$XDG_DATA_HOME/rtk is a symlink", () => {
+    const b = box();
+    const outside = join(b.root, "elsewhere");
+    mkdirSync(outside, { mode: 0o700 });
+    symlinkSync(outside, data(b));
+    refused(b, outside);
+  });
+
+  test("$XDG_DATA_HOME/rtk/recall is a symlink", () => {
+    const b = box();
+    const outside = join(b.root, "elsewhere");
+    mkdirSync(outside, { mode: 0o700 });
+    mkdirSync(data(b), { mode: 0o700 });
+    symlinkSync(outside, b.recall);
+    refused(b, outside);
+  });
+
+  for (const [which, perm] of [["rtk", 0o777], ["rtk", 0o770], ["recall", 0o777], ["recall", 0o720]] as const) {
+    test(`the ${which} folder is writable by others (${perm.toString(8)})`, () => {
+      const b = box();
+      mkdirSync(b.recall, { recursive: true, mode: 0o700 });
+      const dir = which === "rtk" ? data(b) : b.recall;
+      chmodSync(dir, perm);
+      refused(b, null);
+      assert.deepEqual(readdirSync(b.recall), []);
+      assert.equal(mode(dir), perm, "left as it is");
+    });
+  }
+
+  for (const which of ["rtk", "recall"] as const) {
+    test(`the ${which} folder belongs to another user`, { skip: process.getuid?.() !== 0 && "needs root to chown" }, () => {
+      const b = box();
+      mkdirSync(b.recall, { recursive: true, mode: 0o700 });
+      chownSync(which === "rtk" ? data(b) : b.recall, 65534, 65534);
+      refused(b, null);
+      assert.deepEqual(readdirSync(b.recall), []);
+    });
+  }
+
+  test("rtk recall does not read a store behind a symlinked rtk folder, nor one open to others", () => {
+    const b = box();
+    const outside = join(b.root, "elsewhere");
+    mkdirSync(join(outside, "recall"), { recursive: true, mode: 0o700 });
+    put(join(outside, "recall"), "abc1238", Date.now(), "PLANTED\n");
+    symlinkSync(outside, data(b));
+    for (const args of [["recall", "abc1238"], ["recall", "--list"]]) {
+      const r = rtk(b, args);
+      assert.equal(r.status, 1, args.join(" "));
+      assert.match(r.stderr, /^rtk recall: .* is not a plain folder; recall is off$/m);
+      assert.doesNotMatch(r.stdout, /PLANTED|abc1238/);
+    }
+    const c = box();
+    mkdirSync(c.recall, { recursive: true, mode: 0o700 });
+    put(c.recall, "abc1239", Date.now(), "FROM SOMEONE\n");
+    chmodSync(c.recall, 0o777);
+    const r = rtk(c, ["recall", "abc1239"]);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /is writable by others; recall is off/);
+    assert.equal(r.stdout, "");
+  });
+});
+
+/** Makes fs.readdirSync list nothing (also for recall.ts's named import): a path made after the listing. */
+function withUnlisted<T>(f: () => T): T {
+  const real = fs.readdirSync;
+  (fs as { readdirSync: unknown }).readdirSync = () => [];
+  syncBuiltinESMExports();
+  try {
+    return f();
+  } finally {
+    (fs as { readdirSync: unknown }).readdirSync = real;
+    syncBuiltinESMExports();
+  }
+}
+
+describe("an entry is reserved when its id is first asked for, so a printed handle always names one", () => {
+  test("a symlink placed at the chosen id after the listing: nothing written through it, a fresh id reserved instead", () => {
+    const b = box();
+    const s = openRecallDir(b.recall);
+    try {
+      const outside = join(b.root, "outside.txt");
+      writeFileSync(outside, "secret\n");
+      symlinkSync(outside, join(b.recall, "abc1234.txt"));
+      const slot = withRandom(["abc12340", "0123456f"], () => withUnlisted(() => reserveRecall(s)));
+      assert.ok(slot);
+      assert.equal(slot.id, "0123456");
+      fillRecall(slot, { argv: ["x"], exitCode: 0, route: null, time: Date.now() }, (write) => void write(Buffer.from("kept\n")));
+      assert.equal(readFileSync(outside, "utf8"), "secret\n");
+      assert.equal(readFileSync(join(b.recall, "0123456.txt"), "utf8"), "kept\n");
+      assert.ok(!existsSync(join(b.recall, "abc1234.json")), "the lost id leaves nothing behind");
+    } finally {
+      s.close();
+    }
+  });
+
+  test("every id tried is taken: no entry, and the run's handle is `unavailable`", () => {
+    const b = box();
+    openRecallDir(b.recall).close();
+    const outside = join(b.root, "outside.txt");
+    writeFileSync(outside, "secret\n");
+    symlinkSync(outside, join(b.recall, "abc1234.json"));
+    const entry = new RunRecall(b.env, undefined, true);
+    try {
+      assert.equal(withRandom(["abc12340"], () => withUnlisted(() => entry.id())), "unavailable");
+      assert.equal(entry.reserved, null);
+    } finally {
+      entry.close();
+    }
+    assert.deepEqual(readdirSync(b.recall), ["abc1234.json"]);
+    assert.equal(readFileSync(outside, "utf8"), "secret\n");
+  });
+
+  test("a reserved entry exists, empty and owner-only, before the run fills it; one never filled is removed", () => {
+    const b = box();
+    const entry = new RunRecall(b.env, undefined, true);
+    const id = entry.id();
+    assert.match(id, ID);
+    assert.equal(entry.id(), id, "asked again: the same entry");
+    for (const ext of [".txt", ".json"]) {
+      assert.equal(readFileSync(join(b.recall, id + ext), "utf8"), "");
+      assert.equal(mode(join(b.recall, id + ext)), 0o600);
+    }
+    entry.close();
+    assert.deepEqual(readdirSync(b.recall), []);
+  });
+
+  test("output that must never be kept (a sensitive filter's) reserves nothing", () => {
+    const b = box();
+    const entry = new RunRecall(b.env, undefined, false);
+    assert.equal(entry.id(), "unavailable");
+    entry.save({ argv: ["env"], exitCode: 1, route: "env", time: Date.now() }, (write) => void write(Buffer.from("TOKEN=x\n")));
+    entry.close();
+    assert.ok(!existsSync(b.recall));
+  });
+
+  test("the folder checked is the folder written: swapped for a symlink after the check, entries still go to it", { skip: process.platform !== "linux" && "descriptor paths are Linux's" }, () => {
+    const b = box();
+    const s = openRecallDir(b.recall);
+    try {
+      const moved = join(b.root, "moved");
+      renameSync(b.recall, moved);
+      const outside = join(b.root, "elsewhere");
+      mkdirSync(outside, { mode: 0o700 });
+      symlinkSync(outside, b.recall);
+      const slot = reserveRecall(s);
+      assert.ok(slot);
+      releaseRecall(s.dir, slot);
+      put(s.dir, "abc1240", Date.now());
+      assert.deepEqual(readdirSync(outside), []);
+      assert.deepEqual(readdirSync(moved).sort(), ["abc1240.json", "abc1240.txt"]);
+    } finally {
+      s.close();
+    }
+  });
+
+  test("without descriptor paths, a swap after the check is caught once the entry is made: no handle", () => {
+    const b = box();
+    const s = openRecallDir(b.recall, { viaDescriptor: false });
+    try {
+      renameSync(b.recall, join(b.root, "moved"));
+      const outside = join(b.root, "elsewhere");
+      mkdirSync(outside, { mode: 0o700 });
+      symlinkSync(outside, b.recall);
+      assert.equal(reserveRecall(s), null);
+    } finally {
+      s.close();
+    }
+  });
+
+  test("entries never filled (an interrupted run) are swept once older than the limit", () => {
+    const dir = store();
+    const now = Date.now();
+    for (const id of ["aaaaaa1", "aaaaaa2"]) {
+      const slot = reserveEntry(dir, id);
+      closeSync(slot.text);
+      closeSync(slot.meta);
+    }
+    const old = (now - 8 * DAY) / 1000;
+    for (const ext of [".txt", ".json"]) utimesSync(join(dir, "aaaaaa1" + ext), old, old);
+    pruneRecall(dir, 200, 7, now);
+    assert.deepEqual(readdirSync(dir).sort(), ["aaaaaa2.json", "aaaaaa2.txt"]);
+  });
+
+  test("a real run: the handle names an entry that exists while rtk is still printing the output around it", async () => {
+    const b = box();
+    mkdirSync(join(b.config, "rtk"), { recursive: true });
+    writeFileSync(join(b.config, "rtk", "config.toml"), `[[filters]]\nname = "lines"\nmatch = "^seq"\nhead = 1\ntail = 20000\n`);
+    // 20000 lines after the marker, over 700 KB: more than a pipe holds, so rtk is still writing them while this test does not read.
+    const child = spawn(RTK, ["seq", "-f", "line %g of a sequence long enough to fill a pipe", "1", "30000"], { cwd: b.cwd, env: b.env, stdio: ["ignore", "pipe", "pipe"] });
+    let seen = "";
+    const closed = new Promise<string>((resolve) => child.on("close", (code, signal) => resolve(`${code} ${signal}`)));
+    const id = await new Promise<string>((resolve, reject) => {
+      const onData = (c: Buffer) => {
+        seen += c.toString("utf8");
+        const m = /\[rtk recall ([0-9a-f]{7})\]/.exec(seen);
+        if (!m) return;
+        child.stdout.pause();
+        child.stdout.off("data", onData);
+        resolve(m[1]!);
+      };
+      child.stdout.on("data", onData);
+      child.on("close", () => reject(new Error(`no marker in ${JSON.stringify(seen.slice(0, 200))}`)));
+    });
+    const existed = existsSync(join(b.recall, `${id}.txt`));
+    child.stdout.resume();
+    assert.equal(await closed, "0 null");
+    assert.ok(existed, "the entry exists when its handle is printed");
+    const back = rtk(b, ["recall", id, "--tail", "1"]);
+    assert.equal(back.status, 0, back.stderr);
+    assert.equal(back.stdout, "line 30000 of a sequence long enough to fill a pipe\n", "filled with the whole output");
   });
 });
 

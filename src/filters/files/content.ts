@@ -4,7 +4,9 @@
 // recall handle; in that case a line longer than MAX_LINE is cut, marked with
 // the characters it hides. `==> file <==` headers of head/tail inside the
 // hidden part stay, each between its own counts. Memory holds the head and a
-// ring of the tail, never the whole output.
+// ring of the tail, never the whole output. Output that is not UTF-8 text (a
+// binary or Latin-1 file, NUL bytes) is printed as its bytes, whatever its
+// size: the runtime reads lines as text, which would change them.
 //
 // Follow invocations (`tail -f`, `-F`, `--follow`) and reads of a FIFO, socket
 // or character device run with rtk's own stdio: their bytes arrive as the tool

@@ -6,24 +6,63 @@
 // part that is a key (`https://****@o1.ingest.sentry.io/2`) and a password
 // field of a connection string (`Server=x;Password=****;`).
 //
-// A name is secret-looking when one of its words (split at `_`, `-`, `.` and
-// camelCase) is KEY(S), AUTH, PRIVATE, SESSION, PASS, JWT, BEARER, CREDS, or
-// when it contains TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL,
-// APIKEY, ACCESSKEY, PRIVATEKEY, COOKIE, WEBHOOK or the word DSN (case-insensitive; `TOKENIZERS_…`
-// is not a token). Known harmless names are kept: SSH_AUTH_SOCK,
-// XDG_SESSION_*, DESKTOP_SESSION, DBUS_SESSION_BUS_ADDRESS, SESSION_MANAGER.
+// A name is secret-looking by SECRET_NAMES (case-insensitive): one of its words
+// (split at `_`, `-`, `.`, `%` and camelCase) is a secret word (`MYSQL_PWD`,
+// `SMTP_PASS`, `dbAuth`), or it holds a secret part anywhere (`GPG_PASSPHRASE`,
+// `AWS_CREDENTIALS`, `GITHUB_TOKEN_RO`; `TOKENIZERS_…` is not a token). Known
+// harmless names are kept: PWD, SSH_AUTH_SOCK, XDG_SESSION_*, DESKTOP_SESSION,
+// DBUS_SESSION_BUS_ADDRESS, SESSION_MANAGER.
+//
+// A value may span lines: in an `env` listing its next lines do not start with
+// `NAME=` (inside a private key block, none of them starts a variable), and
+// `printenv NAME` prints the value alone. The value is one secret: a masked
+// one prints as one `NAME=****` line, and a credential on any of its lines
+// masks all of it. `printenv A B` that printed one line per name (exit 0) is
+// masked name by name; otherwise its lines cannot be told apart, and the whole
+// output is masked as one value when any name asked for is secret.
 //
 // A masked value is `****`, or `*` when it is shorter than five characters, so
 // the masked listing is shorter than the raw one (the runtime prints the raw
 // output otherwise); only a listing whose every secret is one character long
-// prints as it is. Lines of a multi-line masked value go with it. `env` that
-// runs a command passes its output through; `-0` listings keep their NULs.
+// prints as it is. `env` that runs a command passes its output through; `-0`
+// listings keep their NULs.
 import { type Filter, type FilterInput, type FilterRun } from "../types.js";
 import { ErrorLines, given, parseArgs, toolArgs } from "./common.js";
 
-const HARMLESS = new Set(["SSH_AUTH_SOCK", "DESKTOP_SESSION", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER", "XDG_SESSION_ID", "XDG_SESSION_TYPE", "XDG_SESSION_CLASS", "XDG_SESSION_DESKTOP", "XDG_SESSION_PATH", "XDG_SESSION_COOKIE"]);
-const SECRET_WORDS = new Set(["KEY", "KEYS", "AUTH", "PRIVATE", "SESSION", "PASS", "JWT", "BEARER", "CREDS"]);
-const SECRET_PARTS = /TOKENS?(?![A-Z])|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|COOKIE|WEBHOOK|(?:^|_)DSN(?:$|_)/;
+/**
+ * The secret-looking names, in one table: a `word` row matches a whole word of
+ * the name, a `part` row (a regular expression) anywhere in it.
+ */
+const SECRET_NAMES: readonly { word?: string; part?: string }[] = [
+  { word: "KEY" },
+  { word: "KEYS" },
+  { part: "API_?KEY" },
+  { part: "ACCESS_?KEY" },
+  { part: "PRIVATE_?KEY" },
+  { part: "AUTH_?KEY" },
+  { word: "PRIVATE" },
+  { part: "SECRET" },
+  { part: "TOKENS?(?![A-Z])" },
+  { word: "PASS" },
+  { word: "PWD" },
+  { part: "PASSWORD" },
+  { part: "PASSWD" },
+  { part: "PASSPHRASE" },
+  { word: "CREDS" },
+  { part: "CREDENTIAL" },
+  { word: "AUTH" },
+  { part: "AUTHORIZATION" },
+  { word: "SESSION" },
+  { part: "COOKIE" },
+  { word: "JWT" },
+  { word: "BEARER" },
+  { word: "SALT" },
+  { part: "WEBHOOK" },
+  { word: "DSN" },
+];
+const SECRET_WORDS = new Set(SECRET_NAMES.flatMap((r) => (r.word ? [r.word] : [])));
+const SECRET_PARTS = new RegExp(SECRET_NAMES.flatMap((r) => (r.part ? [r.part] : [])).join("|"));
+const HARMLESS = new Set(["PWD", "SSH_AUTH_SOCK", "DESKTOP_SESSION", "DBUS_SESSION_BUS_ADDRESS", "SESSION_MANAGER"]);
 
 export function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
@@ -93,6 +132,62 @@ function modeOf(input: FilterInput): EnvMode {
   return { passThrough: runs, nul: given(p, "0", ["null"]), names: null };
 }
 
+const KEY_BEGIN = /-----BEGIN [A-Z ]*PRIVATE KEY-----/g;
+const KEY_END = /-----END [A-Z ]*PRIVATE KEY-----/g;
+/** A line of a key's body: base64, padded (`QyNTUxOQ=` reads like an assignment). */
+const BASE64_LINE = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Whether a private key block is open after `text`, given whether one was open before it. */
+function keyBlockOpen(open: boolean, text: string): boolean {
+  const last = (re: RegExp) => Math.max(-1, ...[...text.matchAll(re)].map((m) => m.index!));
+  const begin = last(KEY_BEGIN);
+  const end = last(KEY_END);
+  if (begin < 0 && end < 0) return open;
+  return begin > end;
+}
+
+/** A variable of an `env` listing: its name (null for lines before the first one) and its value. */
+interface Variable {
+  name: string | null;
+  value: string;
+}
+
+/**
+ * The variables of a listing: a line that does not start a variable continues
+ * the value before it, as does a base64 line inside a private key block.
+ */
+function variables(lines: readonly string[]): Variable[] {
+  const vars: Variable[] = [];
+  let inKey = false;
+  for (const l of lines) {
+    const a = inKey && BASE64_LINE.test(l) ? null : ASSIGNMENT.exec(l);
+    const last = vars[vars.length - 1];
+    if (a || !last) vars.push({ name: a ? a[1]! : null, value: a ? l.slice(a[0].length) : l });
+    else last.value += "\n" + l;
+    inKey = keyBlockOpen(inKey, l);
+  }
+  return vars;
+}
+
+function maskVariable(v: Variable): string {
+  const value = maskValue(v.value, v.name !== null && isSecretName(v.name));
+  return v.name === null ? value : `${v.name}=${value}`;
+}
+
+/**
+ * `printenv NAME…`: the values alone, each ended by `sep`. One per name when
+ * the run found every name and printed as many values: each is masked by its
+ * own name. Otherwise which value is whose is unknown: each is masked when any
+ * name asked for is secret, and newline-ended values, which cannot even be
+ * told apart, are masked as one.
+ */
+function maskValues(values: readonly string[], names: readonly string[], exitCode: number, sep: "\n" | "\0"): string[] {
+  if (exitCode === 0 && values.length === names.length) return values.map((v, i) => maskValue(v, isSecretName(names[i]!)));
+  const anySecret = names.some(isSecretName);
+  if (sep === "\0" || values.length <= 1) return values.map((v) => maskValue(v, anySecret));
+  return maskValue(values.join(sep), anySecret).split(sep);
+}
+
 export const env: Filter = {
   id: "env",
   lineForm: () => "text",
@@ -101,68 +196,36 @@ export const env: Filter = {
     const mode = modeOf(input);
     const err = new ErrorLines();
     const lines: string[] = [];
-    let changed = false;
-    /** The variable whose value the current line continues was masked. */
-    let inMasked = false;
-    let inKeyBlock = false;
-    const valuesSecret = mode.names !== null && mode.names.some(isSecretName);
-
-    const record = (text: string): string | null => {
-      if (mode.names) {
-        // printenv NAME…: only values; when one asked for is secret, each value line is masked.
-        const m = valuesSecret ? (text === "" ? "" : mask(text)) : maskValue(text, false);
-        return m;
-      }
-      const a = ASSIGNMENT.exec(text);
-      if (a) {
-        inKeyBlock = false;
-        const name = a[1]!;
-        const value = text.slice(a[0].length);
-        const masked = maskValue(value, isSecretName(name));
-        inMasked = masked !== value && (masked === MASK || masked === "*");
-        if (inMasked && /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(value)) inKeyBlock = true;
-        return `${name}=${masked}`;
-      }
-      // A line of a multi-line value.
-      if (inMasked) return null;
-      if (inKeyBlock || /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
-        inKeyBlock = !/-----END [A-Z ]*PRIVATE KEY-----/.test(text);
-        return mask(text);
-      }
-      return maskValue(text, false);
-    };
-
     return {
       line(stream, text) {
         if (stream === "err") return err.add(text);
         if (mode.passThrough) return;
         lines.push(text);
       },
-      end() {
+      end(exitCode) {
         if (mode.passThrough) return null;
-        let stdout: string;
+        const raw = lines.join("\n");
+        let records: string[];
         if (mode.nul) {
-          const records = lines.join("\n").split("\0");
-          const masked = records.map((r, i) => (i === records.length - 1 && r === "" ? r : maskRecord(r)));
-          stdout = masked.join("\0");
-          changed = masked.some((m, i) => m !== records[i]);
+          records = raw.split("\0");
+          // What follows the last NUL is normally nothing: anything else is one more record.
+          const rest = records.pop()!;
+          const masked = mode.names ? maskValues(records, mode.names, exitCode, "\0") : records.map((r) => maskVariable(variableOf(r)));
+          records = [...masked.map((r) => r + "\0"), rest === "" ? "" : mode.names ? maskValue(rest, true) : maskVariable(variableOf(rest))];
         } else {
-          const out: string[] = [];
-          for (const l of lines) {
-            const r = record(l);
-            if (r !== l) changed = true;
-            if (r !== null) out.push(r);
-          }
-          stdout = out.length ? out.join("\n") + "\n" : "";
+          const masked = mode.names ? maskValues(lines, mode.names, exitCode, "\n") : variables(lines).map(maskVariable);
+          records = masked.map((r) => r + "\n");
         }
-        return changed ? { stdout, stderr: err.text(recall) } : null;
+        const stdout = records.join("");
+        const unchanged = stdout === (mode.nul ? raw : lines.length ? raw + "\n" : "");
+        return unchanged ? null : { stdout, stderr: err.text(recall) };
       },
     };
-
-    function maskRecord(r: string): string {
-      if (mode.names) return valuesSecret ? mask(r) : maskValue(r, false);
-      const a = ASSIGNMENT.exec(r);
-      return a ? `${a[1]}=${maskValue(r.slice(a[0].length), isSecretName(a[1]!))}` : maskValue(r, false);
-    }
   },
 };
+
+/** A NUL-ended record of `env -0`: the whole of one variable. */
+function variableOf(record: string): Variable {
+  const a = ASSIGNMENT.exec(record);
+  return a ? { name: a[1]!, value: record.slice(a[0].length) } : { name: null, value: record };
+}
