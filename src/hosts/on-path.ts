@@ -45,7 +45,8 @@ function real(p: string): string | null {
 /** Whether `launcher` (a real path) is the `bin/rtk` of an installed or checked-out rtk package. */
 function isRtkPackage(launcher: string): boolean {
   const root = dirname(dirname(launcher));
-  if (join(root, "bin", "rtk") !== launcher || !existsSync(join(root, "dist", "rtk.cjs"))) return false;
+  // Another package is called rtk on the npm registry: this one's build leaves dist/build-id.
+  if (join(root, "bin", "rtk") !== launcher || !existsSync(join(root, "dist", "rtk.cjs")) || !existsSync(join(root, "dist", "build-id"))) return false;
   try {
     return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name?: unknown }).name === "rtk";
   } catch {
@@ -64,7 +65,7 @@ export function rtkReach(env: Record<string, string | undefined>, cwd: string): 
 }
 
 /** What to do about it, in one line. */
-export const ON_PATH_FIX = "install rtk globally (npm install -g rtk; in a checkout, npm install -g .) or link it into a folder on PATH: rtk init --link ~/.local/bin";
+export const ON_PATH_FIX = "install rtk globally (npm install -g <rtk's folder or tarball>) or link it into a folder on PATH: rtk init --link ~/.local/bin";
 
 /** rtkReach, unless RTK_NO_PATH_CHECK=1 turns the check off (a host that runs commands with a PATH of its own). */
 export function rewriteRunnable(env: Record<string, string | undefined>, cwd: string): Reach {

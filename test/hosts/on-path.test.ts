@@ -119,6 +119,7 @@ describe("rtk hook and rtk rewrite insert `rtk` only where PATH finds an rtk", (
     copyFileSync(RTK, join(pkg, "bin", "rtk"));
     chmodSync(join(pkg, "bin", "rtk"), 0o755);
     writeFileSync(join(pkg, "dist", "rtk.cjs"), "");
+    writeFileSync(join(pkg, "dist", "build-id"), "0.0.1-000000000000\n");
     writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "rtk", version: "0.0.1" }));
     const dir = linkDir(b, "bin", join(pkg, "bin", "rtk"));
     const r = run(b, ["hook", "claude"], `${dir}:${SYSTEM_PATH}`, event(b, "git status"));
