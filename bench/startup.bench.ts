@@ -1,6 +1,13 @@
-// Process start of the built CLI against a bare Node start, alternated.
+// Process start of the built CLI against a bare Node start, alternated; and the
+// hot path (rtk rewrite, rtk hook claude) of rtk installed from its tarball, with
+// its snapshot cache warm, beside the checkout's, per Node binary (the running one,
+// and those named in RTK_BENCH_NODES, colon-separated: CI names Node 24's).
 import { spawnSync } from "node:child_process";
-import { alternate, type Command } from "./harness/alternate.js";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { alternate, runTimed, type Command } from "./harness/alternate.js";
 import { rtkCli, root, scale, type Bench } from "./harness/context.js";
 import { duration, sig } from "./harness/report.js";
 
@@ -34,6 +41,58 @@ const bench: Bench = async (ctx) => {
   });
 };
 
+const EVENT = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, cwd: "/tmp", session_id: "bench", tool_use_id: "t" });
+const TARGET = 1.45;
+
+/** Packs this checkout's files (uncommitted changes too) and installs the tarball into a prefix; returns its bin folder. */
+function installFromTarball(dir: string): string {
+  const src = join(dir, "src");
+  const files = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" }).stdout.split("\0").filter(Boolean);
+  for (const f of files) {
+    if (!existsSync(join(root, f)) || !statSync(join(root, f)).isFile()) continue;
+    mkdirSync(dirname(join(src, f)), { recursive: true });
+    copyFileSync(join(root, f), join(src, f));
+  }
+  symlinkSync(join(root, "node_modules"), join(src, "node_modules"));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))) as Record<string, string>;
+  const npm = (args: string[], cwd: string) => {
+    const r = spawnSync("npm", args, { cwd, env: { ...env, npm_config_update_notifier: "false" }, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`npm ${args.join(" ")}: ${r.stderr.slice(-500)}`);
+    return r.stdout.trim().split("\n").pop()!;
+  };
+  const tgz = join(dir, npm(["pack", "--pack-destination", dir, "--silent"], src));
+  // No install scripts: the first run below is the one that makes the snapshot.
+  npm(["install", "-g", "--prefix", join(dir, "prefix"), "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", tgz], dir);
+  return join(dir, "prefix", "bin");
+}
+
+/** Both snapshot files of a cache entry in place for the binary's current mtime. */
+function snapshotReady(cache: string, dist: string, node: string): boolean {
+  const id = readFileSync(join(dist, "build-id"), "utf8").trim();
+  const entry = `${cache}/rtk/snapshots/${id}${node}`;
+  const mtime = statSync(node).mtimeMs;
+  return ["rtk", "rtk-run"].every((k) => {
+    try {
+      return statSync(join(entry, `${k}.blob.ok`)).mtimeMs === mtime && !existsSync(join(entry, "lock"));
+    } catch {
+      return false;
+    }
+  });
+}
+
+function sleep(ms: number) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** A startup snapshot of nothing, built by `node`; null when it cannot be built. */
+function emptySnapshot(node: string, dir: string): string | null {
+  const script = join(dir, "empty-snapshot.js");
+  const blob = join(dir, `empty-${Math.random().toString(36).slice(2)}.blob`);
+  writeFileSync(script, "require('v8').startupSnapshot.setDeserializeMainFunction(() => {});\n");
+  const r = spawnSync(node, ["--snapshot-blob", blob, "--build-snapshot", script], { stdio: "ignore" });
+  return r.status === 0 ? blob : null;
+}
+
 function parsesOk(stdout: string): boolean {
   try {
     return (JSON.parse(stdout) as { parse?: { ok?: boolean } }).parse?.ok === true;
@@ -42,4 +101,73 @@ function parsesOk(stdout: string): boolean {
   }
 }
 
-export default bench;
+const installed: Bench = async (ctx) => {
+  const nodes = [process.execPath, ...(process.env["RTK_BENCH_NODES"] ?? "").split(":").filter((n) => n && existsSync(n))];
+  const dir = mkdtempSync(join(tmpdir(), "rtk-bench-install-"));
+  try {
+    await ctx.report.section(`hook path after install: rtk from its tarball (snapshot cache warm) and the checkout, vs node -e 0`, ["node", "command", "median", "node -e 0", "ratio"], (area) => {
+      const bin = installFromTarball(dir);
+      const dist = join(dirname(bin), "lib", "node_modules", "rtk", "dist");
+      const rounds = scale(ctx, { full: 30, ci: 10 });
+      for (const node of nodes) {
+        const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
+        const home = join(dir, `home-${version}`);
+        const cache = join(home, ".cache");
+        mkdirSync(home, { recursive: true });
+        // The same minimal environment on both sides (an inherited NODE_EXTRA_CA_CERTS alone adds a CA bundle load to every start).
+        const env = { PATH: `${bin}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin`, HOME: home, XDG_CACHE_HOME: cache, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") };
+        const bare: Command = { label: "node -e 0", argv: [node, "-e", "0"], env, cwd: home };
+        const rewrite: Command = { label: "rtk rewrite", argv: [join(bin, "rtk"), "rewrite", "git status"], env, cwd: home, ok: [3] };
+        const hook: Command = { label: "rtk hook claude", argv: [join(bin, "rtk"), "hook", "claude"], env, cwd: home, input: EVENT };
+
+        // First use: the plain bundle answers, and the snapshot is made in the background.
+        const first = runTimed(rewrite);
+        const t0 = performance.now();
+        while (!snapshotReady(cache, dist, node)) {
+          if (performance.now() - t0 > 240_000) throw new Error(`no snapshot in ${cache} after 4 minutes (${version})`);
+          sleep(50);
+        }
+        const buildMs = performance.now() - t0;
+        area.row([version, "first run (plain bundle; starts the snapshot build)", duration(first), "", ""]);
+        area.row([version, "snapshot build, in the background", duration(buildMs * 1000), "", ""]);
+        area.figure(`${version} first run`, first);
+        area.figure(`${version} snapshot build`, buildMs * 1000);
+
+        const answered = spawnSync(hook.argv[0]!, hook.argv.slice(1), { env, input: EVENT, encoding: "utf8" }).stdout.includes("rtk git status");
+        area.row([version, "installed hook answers with a rewrite", answered ? "yes" : "no", "", ""], area.check(`${version} installed hook answers`, answered ? 1 : 0, "", { equals: 1 }, "correctness"));
+        for (const [label, cmd] of [["installed: rtk rewrite \"git status\"", rewrite], ["installed: rtk hook claude < event", hook]] as const) {
+          const r = alternate(cmd, bare, { warmupRounds: 3, rounds });
+          area.row([version, label, duration(r.a.median), duration(r.b.median), sig(r.ratio)], area.check(`${version} ${label}`, r.ratio, "×", { max: TARGET }));
+          area.figure(`${version} ${label}`, { rtk: r.a, node: r.b, ratio: r.ratio });
+        }
+        // The checkout starts from its own dist/ snapshot, made by the Node binary that built it.
+        if (node === process.execPath) {
+          const checkoutEnv = { ...env, PATH: `${join(root, "bin")}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin` };
+          for (const [label, args, input, ok] of [["checkout: rtk rewrite \"git status\"", ["rewrite", "git status"], undefined, [3]], ["checkout: rtk hook claude < event", ["hook", "claude"], EVENT, [0]]] as const) {
+            const cmd: Command = { label, argv: [join(root, "bin", "rtk"), ...args], env: checkoutEnv, cwd: home, ok, ...(input ? { input } : {}) };
+            const r = alternate(cmd, { ...bare, env: checkoutEnv }, { warmupRounds: 3, rounds });
+            area.row([version, label, duration(r.a.median), duration(r.b.median), sig(r.ratio)], area.check(`${version} ${label}`, r.ratio, "×", { max: TARGET }));
+            area.figure(`${version} ${label}`, { rtk: r.a, node: r.b, ratio: r.ratio });
+          }
+        }
+        const floor = emptySnapshot(node, home);
+        if (floor) {
+          const r = alternate({ label: "empty snapshot", argv: [node, "--snapshot-blob", floor], env, cwd: home }, bare, { warmupRounds: 3, rounds });
+          area.row([version, "floor: an empty user-land snapshot", duration(r.a.median), duration(r.b.median), sig(r.ratio)]);
+          area.figure(`${version} empty snapshot`, { snapshot: r.a, node: r.b, ratio: r.ratio });
+        }
+      }
+      area.note(`${rounds} rounds each, alternated A B A B … after 3 untimed, in a minimal environment (PATH, HOME, XDG folders) on both sides; target ≤ ${TARGET} × node -e 0`);
+      if (nodes.length === 1) area.note("other Node binaries: RTK_BENCH_NODES=/path/to/node[:…] (CI sets Node 24's)");
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+const both: Bench = async (ctx) => {
+  await bench(ctx);
+  await installed(ctx);
+};
+
+export default both;

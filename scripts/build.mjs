@@ -1,11 +1,21 @@
 // Bundles the CLI and the library into dist/ so that no run of rtk loads
-// unbundled node_modules, then builds the V8 startup snapshot of the hot path
-// (rewrite, hook) that the launcher (bin/rtk) starts from. Parser validations
-// are skipped in the bundles.
+// unbundled node_modules (the package has no run-time dependencies), then builds
+// the V8 startup snapshots of a checkout (the hot path: rewrite, hook; and the
+// runtime) that the launcher (bin/rtk) starts from. Parser validations are
+// skipped in the bundles.
+//   --no-snapshot  bundles only (what the package ships: an installed rtk makes
+//                  its snapshots in the user's cache, for the Node binary that runs it)
+//   --types        also the library's type declarations (dist/lib.d.ts, dist/lib.d.cts)
 import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
-import { chmodSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 
+const args = process.argv.slice(2);
+const snapshot = !args.includes("--no-snapshot");
+const types = args.includes("--types");
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const common = {
   bundle: true,
@@ -14,29 +24,53 @@ const common = {
   sourcemap: false,
   legalComments: "none",
   minifySyntax: true,
+  metafile: true,
   define: { RTK_BUNDLED: "true", RTK_VERSION: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };
 
-await Promise.all([
+const results = await Promise.all([
   build({ ...common, entryPoints: ["src/cli/entry.ts"], outfile: "dist/rtk.cjs", format: "cjs", banner: { js: "#!/usr/bin/env node" } }),
   // The full CLI as a module, for the snapshot start of every command but the hot ones.
   build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: "dist/rtk-main.cjs", format: "cjs" }),
   // Minified: the snapshot keeps the script's source, and a smaller heap starts faster.
   build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs", minify: true }),
   build({ ...common, entryPoints: ["src/cli/run-entry.ts"], outfile: "dist/rtk-run.cjs", format: "cjs", minify: true }),
+  build({ ...common, entryPoints: ["src/cli/snapshot-build.ts"], outfile: "dist/snapshot-build.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", format: "esm" }),
 ]);
 chmodSync("dist/rtk.cjs", 0o755);
+writeFileSync("dist/THIRD-PARTY-LICENSES.txt", thirdPartyLicenses(results.map((r) => r.metafile)));
 
-// The snapshots only work with the Node binary that built them: record which one,
-// with the stamp's modification time set to the binary's, for the launcher to compare.
-// rtk.blob is the hot path (rewrite, hook); rtk-run.blob runs tools.
+// What a snapshot is made of: the launcher keys the user's snapshot cache by it.
+const hash = createHash("sha256");
+for (const f of ["dist/rtk-hot.cjs", "dist/rtk-run.cjs"]) hash.update(readFileSync(f));
+writeFileSync("dist/build-id", `${pkg.version}-${hash.digest("hex").slice(0, 12)}\n`);
+
+if (types) {
+  // One declaration file with every type the library's exports name (the modules
+  // behind them import chevrotain, which an installed rtk does not have).
+  const require = createRequire(import.meta.url);
+  const cli = join(require.resolve("dts-bundle-generator/package.json"), "..", "dist", "bin", "dts-bundle-generator.js");
+  const d = spawnSync(process.execPath, [cli, "--silent", "--no-banner", "--project", "tsconfig.json", "-o", "dist/lib.d.ts", "src/lib.ts"], { stdio: "inherit" });
+  if (d.status !== 0) {
+    process.stderr.write("build: the type declarations failed\n");
+    process.exit(1);
+  }
+  // The same declarations for `require("rtk")` (a .d.ts beside "type": "module" reads as ESM).
+  copyFileSync("dist/lib.d.ts", "dist/lib.d.cts");
+}
+
+// A checkout's snapshots only work with the Node binary that built them: record
+// which one, with the stamp's modification time set to the binary's, for the
+// launcher to compare. rtk.blob is the hot path (rewrite, hook); rtk-run.blob runs tools.
 rmSync("dist/rtk.blob.node", { force: true });
-let built = true;
-for (const [blob, entry] of [["dist/rtk.blob", "dist/rtk-hot.cjs"], ["dist/rtk-run.blob", "dist/rtk-run.cjs"]]) {
+const blobs = [["dist/rtk.blob", "dist/rtk-hot.cjs"], ["dist/rtk-run.blob", "dist/rtk-run.cjs"]];
+let built = snapshot;
+for (const [blob, entry] of blobs) {
   rmSync(blob, { force: true });
+  if (!snapshot) continue;
   const snap = spawnSync(process.execPath, ["--snapshot-blob", blob, "--build-snapshot", entry], {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, RTK_DISABLED: "" },
@@ -48,9 +82,28 @@ for (const [blob, entry] of [["dist/rtk.blob", "dist/rtk-hot.cjs"], ["dist/rtk-r
 }
 if (built) {
   writeFileSync("dist/rtk.blob.node", process.execPath + "\n");
-  const { atime, mtime } = statSync(process.execPath);
-  utimesSync("dist/rtk.blob.node", atime, mtime);
+  // To the nanosecond, as the launcher compares it (utimes from JavaScript rounds it).
+  spawnSync("touch", ["-r", process.execPath, "dist/rtk.blob.node"]);
 } else {
-  rmSync("dist/rtk.blob", { force: true });
-  rmSync("dist/rtk-run.blob", { force: true });
+  for (const [blob] of blobs) rmSync(blob, { force: true });
 }
+
+/** The licence of every package bundled into dist/, from its own LICENSE file. */
+function thirdPartyLicenses(metafiles) {
+  const roots = new Set();
+  for (const m of metafiles) {
+    for (const input of Object.keys(m.inputs)) {
+      const at = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+      if (at) roots.add(at[1]);
+    }
+  }
+  const parts = [`Packages bundled into rtk's dist/ files, with their licences.\n`];
+  for (const root of [...roots].sort()) {
+    const p = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    const file = readdirSync(root).find((n) => /^licen[cs]e(\.(md|txt))?$/i.test(n));
+    const text = file ? readFileSync(join(root, file), "utf8").trim() : `${p.license ?? "(no licence stated)"} (no licence file in the package)`;
+    parts.push(`${"=".repeat(78)}\n${p.name}@${p.version} — ${p.license ?? "?"}\n${"=".repeat(78)}\n${text}\n`);
+  }
+  return parts.join("\n");
+}
+

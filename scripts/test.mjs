@@ -2,7 +2,7 @@
 // `node --test <dir>` finds no .ts files, so the files are listed here).
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 
 const filter = process.argv.slice(2);
 const files = [];
@@ -18,8 +18,11 @@ collect("test");
 const built = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 if (built.status !== 0) process.exit(built.status ?? 1);
 
+// rtk on PATH, as for a user whose hooks rewrite: a hook only inserts `rtk` where it runs.
+// Tests of the other case set a PATH of their own.
+const PATH = [resolve("bin"), process.env.PATH ?? "/usr/bin:/bin"].join(delimiter);
 const run = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-reporter-destination=stdout", ...files], {
   stdio: "inherit",
-  env: { ...process.env, RTK_TEST: "1", RTK_TEST_BUILT: "1" },
+  env: { ...process.env, PATH, RTK_TEST: "1", RTK_TEST_BUILT: "1" },
 });
 process.exit(run.status ?? 1);

@@ -1,12 +1,18 @@
-// `rtk init --agent <host> [--global|--project] [--dry-run] [--uninstall]` and `rtk init --show`.
-import { existsSync, realpathSync } from "node:fs";
+// `rtk init --agent <host> [--global|--project] [--dry-run] [--uninstall]`, `rtk init --show`,
+// and `rtk init --link <dir>` (a symlink to this rtk in a folder on PATH).
+import { existsSync, lstatSync, readlinkSync, realpathSync, symlinkSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import mri from "mri";
 import { init, installStatus } from "../hosts/install.js";
+import { ON_PATH_FIX, rtkReach } from "../hosts/on-path.js";
 import { INSTALLS, installFor, type RtkPaths, type Scope } from "../hosts/targets.js";
+import { makeDirs } from "../fs/make-dirs.js";
+
+const USAGE = () =>
+  `usage: rtk init --agent <${INSTALLS.map((i) => i.name).join("|")}> [--global|--project] [--dry-run] [--uninstall] [--link <dir>]\n       rtk init --link <dir> [--uninstall]\n       rtk init --show\n`;
 
 export function initCli(args: string[]): number {
-  const opts = mri(args, { boolean: ["global", "project", "dry-run", "uninstall", "show"], string: ["agent"] });
+  const opts = mri(args, { boolean: ["global", "project", "dry-run", "uninstall", "show"], string: ["agent", "link"] });
   const where = { env: process.env, cwd: process.cwd() };
   if (opts["show"]) {
     for (const host of INSTALLS) {
@@ -20,20 +26,99 @@ export function initCli(args: string[]): number {
     return 0;
   }
   const name = opts["agent"] as string | undefined;
+  const link = opts["link"] as string | undefined;
+  if (link === "" || (link === undefined && args.includes("--link"))) {
+    process.stderr.write("rtk init: --link needs a folder (one on PATH, such as ~/.local/bin)\n");
+    return 2;
+  }
   const host = name ? installFor(name) : undefined;
-  if (!host) {
-    process.stderr.write(`usage: rtk init --agent <${INSTALLS.map((i) => i.name).join("|")}> [--global|--project] [--dry-run] [--uninstall]\n       rtk init --show\n`);
+  if (!host && (name !== undefined || link === undefined)) {
+    process.stderr.write(USAGE());
     return 2;
   }
   if (opts["global"] && opts["project"]) {
     process.stderr.write("rtk init: choose one of --global and --project\n");
     return 2;
   }
-  const scope: Scope = opts["global"] ? "global" : opts["project"] ? "project" : host.defaultScope;
-  const r = init({ host, scope, uninstall: Boolean(opts["uninstall"]), dryRun: Boolean(opts["dry-run"]), where, paths: rtkPaths() });
-  if (r.diff && opts["dry-run"]) process.stdout.write(r.diff);
-  (r.action === "error" ? process.stderr : process.stdout).write((r.action === "error" ? "rtk init: " : "") + r.message + "\n");
-  return r.action === "error" ? 1 : 0;
+  const uninstall = Boolean(opts["uninstall"]);
+  const dryRun = Boolean(opts["dry-run"]);
+  const paths = rtkPaths();
+  let status = 0;
+  if (link !== undefined) status = linkCli(resolve(link), paths.bin, uninstall, dryRun);
+  if (host) {
+    const scope: Scope = opts["global"] ? "global" : opts["project"] ? "project" : host.defaultScope;
+    const r = init({ host, scope, uninstall, dryRun, where, paths });
+    if (r.diff && dryRun) process.stdout.write(r.diff);
+    (r.action === "error" ? process.stderr : process.stdout).write((r.action === "error" ? "rtk init: " : "") + r.message + "\n");
+    if (r.action === "error") status = 1;
+  }
+  // With --link, the link's own report says whether rtk is on PATH now.
+  if (host && !uninstall && status === 0 && link === undefined) warnIfNotOnPath();
+  return status;
+}
+
+/** A rewrite inserts the word `rtk`: without it on PATH, hooks leave every command alone. */
+function warnIfNotOnPath(): void {
+  const reach = rtkReach(process.env, process.cwd());
+  if (reach.ok) return;
+  process.stderr.write(
+    `rtk init: warning: ${reach.why}, so hooks will leave commands unchanged (a rewritten \`rtk …\` command could not run).\n` +
+      `  fix: ${ON_PATH_FIX}\n`,
+  );
+}
+
+/** `--link <dir>`: `<dir>/rtk` → this launcher; an existing file that is not such a link is left alone. */
+function linkCli(dir: string, bin: string, uninstall: boolean, dryRun: boolean): number {
+  const file = join(dir, "rtk");
+  let current: string | null = null;
+  let exists = false;
+  try {
+    const st = lstatSync(file);
+    exists = true;
+    if (st.isSymbolicLink()) current = resolve(dir, readlinkSync(file));
+  } catch {
+    // nothing there yet
+  }
+  const ours = current !== null && (current === bin || realOrNull(current) === bin);
+  if (uninstall) {
+    if (!ours) {
+      process.stdout.write(`rtk init: no link of this rtk at ${file}; nothing changed\n`);
+      return 0;
+    }
+    if (!dryRun) unlinkSync(file);
+    process.stdout.write(`${dryRun ? "would remove" : "removed"} the link ${file}\n`);
+    return 0;
+  }
+  if (ours) {
+    process.stdout.write(`${file} already links to ${bin}; nothing changed\n`);
+  } else if (exists) {
+    process.stderr.write(`rtk init: ${file} exists and is not a link to this rtk; it was left untouched\n`);
+    return 1;
+  } else {
+    if (dryRun) {
+      process.stdout.write(`would link ${file} → ${bin} (dry run, nothing written)\n`);
+      return 0;
+    }
+    try {
+      makeDirs(dir);
+      symlinkSync(bin, file);
+    } catch (e) {
+      process.stderr.write(`rtk init: cannot link ${file}: ${(e as Error).message}\n`);
+      return 1;
+    }
+    process.stdout.write(`linked ${file} → ${bin}\n`);
+  }
+  const reach = rtkReach(process.env, process.cwd());
+  if (!reach.ok) process.stderr.write(`rtk init: ${dir} is not on PATH (or another \`rtk\` comes first): add it to PATH in your shell's profile\n`);
+  return 0;
+}
+
+function realOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
+  }
 }
 
 /** The absolute paths of this rtk: the launcher hooks run and the library plugins import. */

@@ -11,6 +11,7 @@ Usage:
   rtk hook <host>                                           answer a host's pre-command hook (event on stdin)
   rtk init --agent <host> [--global|--project] [--dry-run] [--uninstall]
                                                             install rtk's hook for a host; --show for every host
+  rtk init --link <dir>                                     put this rtk on PATH: a symlink <dir>/rtk
   rtk doctor [--json]                                       check every installed hook, end to end
   rtk [--raw] <command> [args…]                             run a command; routed tools print a compact form
   rtk proxy <command> [args…]                               run a command exactly, unfiltered

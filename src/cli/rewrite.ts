@@ -3,6 +3,7 @@
 // how to hand it back (0 allow, 1 nothing to do, 2 deny, 3 ask).
 import mri from "mri";
 import { resultJson, rewrite, UnknownHostError } from "../api.js";
+import { ON_PATH_FIX, rewriteRunnable } from "../hosts/on-path.js";
 import { writeFd } from "./out.js";
 
 export function rewriteCli(args: string[], read: (arg: string) => string): number {
@@ -29,6 +30,14 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
     return 1;
   }
   if (!r.parse.ok && r.parse.error.limit) writeFd(2, `rtk: ${r.parse.error.message}; nothing rewritten\n`);
+  if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {
+    // A rewritten command whose `rtk` the shell cannot find would fail with 127: nothing to do instead.
+    const reach = rewriteRunnable(process.env, process.cwd());
+    if (!reach.ok) {
+      writeFd(2, `rtk rewrite: no rewrite: ${reach.why}; fix: ${ON_PATH_FIX}\n`);
+      r = { ...r, command: null, exitCode: 1 as const };
+    }
+  }
   if (opts["json"]) {
     writeFd(1, JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
   } else if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {

@@ -5,9 +5,10 @@
 // 0600 file in a 0700 folder), written whole and renamed into place; a store
 // that someone else could have written is not believed.
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { trustStorePath, type Env } from "./paths.js";
+import { makeDirs } from "../fs/make-dirs.js";
 
 export interface TrustEntry {
   sha256: string;
@@ -115,7 +116,7 @@ export function writeTrustStore(store: TrustStore): void {
 }
 
 function ensureOwnerOnlyDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   const st = lstatSync(dir);
   if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`${dir} is not a plain folder`);
   if (typeof process.getuid === "function" && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);

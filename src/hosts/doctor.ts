@@ -1,6 +1,7 @@
 // `rtk doctor`: for every installed host, is the hook registered, does its
 // command start an rtk of this version, and does a sample event piped through
-// the installed command come back rewritten.
+// the installed command come back rewritten; and whether the `rtk` a rewrite
+// inserts is on PATH.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { VERSION } from "../version.js";
 import { installStatus } from "./install.js";
+import { ON_PATH_FIX, rtkReach } from "./on-path.js";
 import { sampleEvent } from "./samples.js";
 import { INSTALLS, type Where } from "./targets.js";
 
@@ -49,6 +51,7 @@ export function doctor(where: Where): DoctorReport {
       const reinstall = `rtk init --agent ${host.name} --${scope}`;
       if (s.problem) checks.push({ name: "settings", ok: false, detail: s.problem, fix: `fix ${s.file} by hand, then ${reinstall}` });
       else checks.push({ name: "registered", ok: true, detail: s.file });
+      checks.push(onPathCheck(where));
       if (s.command) checks.push(...commandChecks(host.name, s.command, reinstall, where));
       if (host.target.kind === "file") checks.push(pluginCheck(s.file, reinstall));
       if (host.name === "codex") checks.push(codexFeature(where));
@@ -98,6 +101,14 @@ function commandChecks(host: string, command: string, reinstall: string, where: 
     rmSync(cwd, { recursive: true, force: true });
   }
   return checks;
+}
+
+/** Every host runs the rewritten `rtk …` through PATH, whatever path its hook command names. */
+function onPathCheck(where: Where): Check {
+  const reach = rtkReach(where.env, where.cwd);
+  return reach.ok
+    ? { name: "on PATH", ok: true, detail: `\`rtk\` on PATH is ${reach.path}` }
+    : { name: "on PATH", ok: false, detail: `${reach.why}: hooks leave every command unchanged`, fix: ON_PATH_FIX };
 }
 
 function pluginCheck(file: string, reinstall: string): Check {

@@ -5,6 +5,7 @@ import { rewrite } from "../api.js";
 import type { Env } from "../config/hooks.js";
 import { loadRules } from "../permissions/sources.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
+import { ON_PATH_FIX, rewriteRunnable } from "./on-path.js";
 import type { HookAdapter, HookAnswer, Outcome } from "./types.js";
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
@@ -58,7 +59,16 @@ export function runHook(adapter: HookAdapter<unknown>, input: Uint8Array, env: E
       }
       warn(`rtk hook ${adapter.name}: ${result.parse.error.message}; the command runs unchanged`);
     }
-    return { answer: adapter.encode(outcomeOf(result), decoded.ctx), result };
+    let outcome = outcomeOf(result);
+    if (outcome.kind === "rewrite") {
+      // A rewritten command whose `rtk` the shell cannot find would fail with 127.
+      const reach = rewriteRunnable(env, decoded.cwd ?? process.cwd());
+      if (!reach.ok) {
+        warn(`rtk hook ${adapter.name}: no rewrite: ${reach.why}; the command runs unchanged; fix: ${ON_PATH_FIX}`);
+        outcome = { kind: "pass" };
+      }
+    }
+    return { answer: adapter.encode(outcome, decoded.ctx), result };
   } catch (e) {
     return fail(`internal error: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,7 +1,7 @@
 // `rtk init`: installs and removes rtk's own entry and nothing else. Settings
 // files are patched surgically and written atomically (temp file and rename in
 // the target's folder, so a symlinked file stays a symlink), with one backup.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "../../grammar/parse.js";
@@ -9,6 +9,7 @@ import { literalValue } from "../ast/literal.js";
 import { unifiedDiff } from "./diff.js";
 import { appendItem, appendMember, applyEdit, JsonSyntaxError, member, parseJson, plain, removeItem, removeMember, type JNode } from "./json-edit.js";
 import type { BlockTarget, FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Where } from "./targets.js";
+import { makeDirs } from "../fs/make-dirs.js";
 
 export type Action = "installed" | "updated" | "unchanged" | "removed" | "absent" | "error";
 
@@ -292,7 +293,7 @@ function write(file: string, old: string | null, next: string | null): void {
     symlink = lstatSync(file).isSymbolicLink();
     target = realpathSync(file);
   } catch {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirs(dirname(file));
   }
   if (old !== null) copyFileSync(target, file + ".rtk-bak");
   if (next === null && !symlink) {

@@ -20,6 +20,7 @@ import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Env } from "../config/hooks.js";
+import { makeDirs } from "../fs/make-dirs.js";
 
 export interface RecallMeta {
   id: string;
@@ -75,7 +76,7 @@ export function openRecallDir(dir: string, opts: OpenOptions = {}): RecallStore 
   const parent = dirname(dir);
   // The folders above rtk's own are the user's setup, not rtk's to judge.
   if (create) {
-    mkdirSync(dirname(parent), { recursive: true, mode: 0o700 });
+    makeDirs(dirname(parent), 0o700);
     makeFolder(parent);
   }
   const fds: number[] = [];

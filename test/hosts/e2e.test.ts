@@ -5,7 +5,7 @@
 // "`rtk doctor`").
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -140,10 +140,14 @@ describe("Claude Code, installed by `rtk init --agent claude`", () => {
   });
 
   test("the installed command works even when the hook's PATH has no node on it", () => {
-    // Hooks run with a reduced PATH: the installed command must not depend on it.
+    // Hooks run with a reduced PATH: the installed command must not depend on it
+    // (only `rtk` itself must be on it, for the rewritten command to run).
+    const only = join(b.home, "only-rtk");
+    mkdirSync(only, { recursive: true });
+    symlinkSync(RTK, join(only, "rtk"));
     const r = spawnSync("/bin/sh", ["-c", command], {
       input: JSON.stringify(preToolUse(b, "git status")),
-      env: { ...b.env, PATH: "/nonexistent" },
+      env: { ...b.env, PATH: only },
       cwd: b.project,
       encoding: "utf8",
     });

@@ -521,6 +521,21 @@ describe("rtk's own failures: the raw output is printed and the child's exit cod
     assert.match(r.stderr, /^fatal: not a git repository/);
     assert.equal(readFileSync(join(b.data, "rtk", "recall"), "utf8"), "not a folder\n");
   });
+
+  // Node's recursive mkdir loops forever on a level it cannot make for another reason than a missing parent.
+  for (const [what, env] of [
+    ["the data folder", { XDG_DATA_HOME: "/proc/rtk-no-such/data" }],
+    ["the config and data folders", { XDG_DATA_HOME: "/proc/rtk-no-such/data", XDG_CONFIG_HOME: "/proc/rtk-no-such/config", XDG_CACHE_HOME: "/proc/rtk-no-such/cache" }],
+  ] as const) {
+    test(`${what} under /proc (cannot be made): the run ends with git's output and exit code, the marker says recall is unavailable`, () => {
+      const dir = repo(b);
+      for (let i = 0; i < 80; i++) writeFileSync(join(dir, `u${i}.txt`), "");
+      const r = spawnSync(RTK, ["git", "status"], { cwd: dir, env: { ...b.env, ...env }, encoding: "utf8", timeout: 20000, killSignal: "SIGKILL" });
+      assert.equal(r.error, undefined, "rtk ended by itself");
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /u0\.txt/);
+    });
+  }
 });
 
 // A child script that runs `runFiltered` from the source with hand-made filters,
