@@ -1,9 +1,9 @@
-// `rtk recall <id> [--grep PAT] [--head N] [--tail N]` and `rtk recall --list`.
+// `rtk recall <id> [--lines A-B] [--grep PAT] [--head N] [--tail N]` and `rtk recall --list`.
 import mri from "mri";
 import { listRecall, readRecallMeta, readRecallText, recallDir } from "../runtime/recall.js";
 
 export function recallCli(args: string[]): number {
-  const opts = mri(args, { boolean: ["list"], string: ["grep", "head", "tail"] });
+  const opts = mri(args, { boolean: ["list"], string: ["grep", "head", "tail", "lines"] });
   const dir = recallDir(process.env);
   if (opts["list"]) {
     for (const m of listRecall(dir)) {
@@ -21,14 +21,30 @@ export function recallCli(args: string[]): number {
   const cut = () => {
     if (meta?.truncated) process.stderr.write(`rtk recall: the entry was cut at ${meta.bytes} bytes\n`);
   };
+  let range: [number, number] | null = null;
+  if (opts["lines"] !== undefined) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(String(opts["lines"]));
+    if (!m || Number(m[1]) < 1 || Number(m[2] ?? m[1]) < Number(m[1])) {
+      process.stderr.write(`rtk recall: --lines takes a range A-B (from line A to line B, counted from 1) or one line number, not \`${String(opts["lines"])}\`\n`);
+      return 2;
+    }
+    range = [Number(m[1]), Number(m[2] ?? m[1])];
+  }
   // The whole entry: its bytes as the tool printed them.
-  if (opts["grep"] === undefined && opts["head"] === undefined && opts["tail"] === undefined) {
+  if (opts["grep"] === undefined && opts["head"] === undefined && opts["tail"] === undefined && range === null) {
     process.stdout.write(text);
+    cut();
+    return 0;
+  }
+  if (range !== null && opts["grep"] === undefined && opts["head"] === undefined && opts["tail"] === undefined) {
+    // The lines' own bytes (a content entry may not be UTF-8).
+    process.stdout.write(lineRange(text, range[0], range[1]));
     cut();
     return 0;
   }
   let lines = text.toString("utf8").split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
+  if (range !== null) lines = lines.slice(range[0] - 1, range[1]);
   if (opts["grep"] !== undefined) {
     let re: RegExp;
     try {
@@ -49,4 +65,20 @@ export function recallCli(args: string[]): number {
   process.stdout.write(lines.length ? lines.join("\n") + "\n" : "");
   cut();
   return matched ? 0 : 1;
+}
+
+/** Lines `first` to `last` (from 1) of a text, with their line ends, byte for byte. */
+function lineRange(text: Buffer, first: number, last: number): Buffer {
+  let start = -1;
+  let line = 1;
+  let at = 0;
+  for (;;) {
+    if (line === first) start = at;
+    const nl = text.indexOf(10, at);
+    if (nl < 0) return start < 0 ? Buffer.alloc(0) : text.subarray(start);
+    if (line === last) return text.subarray(start, nl + 1);
+    at = nl + 1;
+    line++;
+    if (at >= text.length) return start < 0 ? Buffer.alloc(0) : text.subarray(start);
+  }
 }
