@@ -73,6 +73,8 @@ export interface Marker {
 }
 
 const MARKER = /… \+(\d+) more (.+?) \[rtk recall ([0-9a-f]{7}|unavailable)\]/;
+/** Content's marker names the hidden lines by their range: `… lines 151–272 (122) omitted [rtk recall <id> --lines 151-272]`. */
+export const LINES_MARKER = /^… lines (\d+)–(\d+) \((\d+)\) omitted \[rtk recall ([0-9a-f]{7}|unavailable) --lines (\d+)-(\d+)\]$/;
 
 /** The omission markers of a compact output. */
 export function markers(text: string): Marker[] {
@@ -80,6 +82,8 @@ export function markers(text: string): Marker[] {
   for (const line of text.split("\n")) {
     const m = MARKER.exec(line);
     if (m) out.push({ count: Number(m[1]), what: m[2]!, id: m[3]!, line });
+    const r = LINES_MARKER.exec(line);
+    if (r) out.push({ count: Number(r[3]), what: "lines", id: r[4]!, line });
   }
   return out;
 }
@@ -90,7 +94,7 @@ export function recallIds(text: string): string[] {
 
 /** Recall ids change from run to run: golden files hold `ID`. */
 export function normalizeIds(text: string): string {
-  return text.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall ID]");
+  return text.replace(/\[rtk recall [0-9a-f]{7}( --lines \d+-\d+)?\]/g, "[rtk recall ID$1]");
 }
 
 /** bytes/4, the usual estimate of tokens. */
@@ -584,7 +588,10 @@ export function checkGrep(facts: readonly Fact[], compact: string, named: boolea
   return account(facts, present, compact, recall, (m) => (/^(match|matches|lines)\b/.test(m.what) ? m.count + Number(/\(and (\d+) context/.exec(m.what)?.[1] ?? 0) : 0));
 }
 
-/** Content: the compact output is the raw lines in order, some runs replaced by `… +N more lines` markers. */
+/**
+ * Content: the compact output is the raw lines in order, some runs replaced by
+ * `… lines A–B (N) omitted` markers whose range is exactly the lines they stand for.
+ */
 export function checkContent(raw: string, compact: string, recall: (id: string) => string): FactCheck & { aligned: boolean } {
   const r = lines(raw);
   const c = lines(compact);
@@ -595,6 +602,14 @@ export function checkContent(raw: string, compact: string, recall: (id: string) 
   let i = 0;
   let aligned = true;
   for (const line of c) {
+    const range = LINES_MARKER.exec(line);
+    if (range) {
+      const [first, last, n] = [Number(range[1]), Number(range[2]), Number(range[3])];
+      if (first !== i + 1 || last !== i + n || range[5] !== range[1] || range[6] !== range[2]) aligned = false;
+      markedCount += n;
+      for (let k = 0; k < n && i < r.length; k++) hidden.push(facts[i++]!);
+      continue;
+    }
     const m = MARKER.exec(line);
     if (m && (m[2] === "lines" || m[2] === "line") && line.startsWith("… +")) {
       const n = Number(m[1]);

@@ -34,6 +34,7 @@ import {
   checkLs,
   checkTree,
   checkWc,
+  LINES_MARKER,
   envFacts,
   findFacts,
   grepFacts,
@@ -328,6 +329,59 @@ describe("(7) follow invocations stream", () => {
   });
 });
 
+describe("file content is cut only past the content budget", () => {
+  /** A source file of `n` lines with indentation, tabs and trailing spaces. */
+  const source = (n: number) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? `def f${i}(x):  ` : i % 3 === 1 ? `\tif x > ${i}:` : `        return x * ${i}   `)).join("\n") + "\n";
+
+  test("cat of a 372-line file, head -300 and tail -n 200 of it: unchanged, byte for byte", () => {
+    const dir = join(root, "budget-content");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "mod.py"), source(372));
+    for (const argv of [["cat", "mod.py"], ["head", "-300", "mod.py"], ["tail", "-n", "200", "mod.py"]]) {
+      const plain = runPlain(argv, dir, env);
+      const r = runRtk(argv, dir, env);
+      assert.equal(r.stdout, plain.stdout, argv.join(" "));
+      assert.equal(r.status, 0);
+    }
+  });
+
+  test("past the budget: head and tail within it, the hidden range named, and rtk recall --lines prints that range byte for byte", () => {
+    const dir = join(root, "budget-content-big");
+    mkdirSync(dir, { recursive: true });
+    const text = source(5000);
+    writeFileSync(join(dir, "big.py"), text);
+    const raw = lines(text);
+    const r = runRtk(["cat", "big.py"], dir, env);
+    assert.equal(r.status, 0);
+    assert.ok(r.stdout.length <= 30_000 && r.stdout.length > 29_000, `${r.stdout.length} characters: cut to the budget, not below`);
+    const shown = lines(r.stdout);
+    const at = shown.findIndex((l) => LINES_MARKER.test(l));
+    const m = LINES_MARKER.exec(shown[at]!)!;
+    const [first, last] = [Number(m[1]), Number(m[2])];
+    assert.deepEqual(shown.slice(0, at), raw.slice(0, first - 1), "the head is the file's first lines");
+    assert.deepEqual(shown.slice(at + 1), raw.slice(last), "the tail is the file's last lines");
+    assert.equal(Number(m[3]), last - first + 1);
+    const back = runRtk(["recall", m[4]!, "--lines", `${first}-${last}`], dir, env);
+    assert.equal(back.status, 0, back.stderr);
+    assert.equal(back.stdout, raw.slice(first - 1, last).join("\n") + "\n");
+    for (const bad of ["5-3", "0-2", "x", "3-"]) {
+      const b = runRtk(["recall", m[4]!, "--lines", bad], dir, env);
+      assert.equal(b.status, 2, bad);
+      assert.match(b.stderr, /--lines takes a range A-B/);
+    }
+  });
+
+  test("[limits] content_chars sets the budget", () => {
+    const dir = join(root, "budget-content-config");
+    mkdirSync(join(dir, "config", "rtk"), { recursive: true });
+    writeFileSync(join(dir, "config", "rtk", "config.toml"), "[limits]\ncontent_chars = 2000\n");
+    writeFileSync(join(dir, "mod.py"), source(372));
+    const r = runRtk(["cat", "mod.py"], dir, { ...env, XDG_CONFIG_HOME: join(dir, "config") });
+    assert.ok(r.stdout.length <= 2000, `${r.stdout.length} characters`);
+    assert.match(r.stdout, /^… lines \d+–\d+ \(\d+\) omitted \[rtk recall [0-9a-f]{7} --lines \d+-\d+\]$/m);
+  });
+});
+
 describe("a CR or an escape byte in a name or in a file's line is content", () => {
   test("find, ls -l and grep keep a CR that is part of a name or of a matched line; the head and tail of a huge file keep theirs", () => {
     const dir = join(root, "cr-names");
@@ -341,11 +395,11 @@ describe("a CR or an escape byte in a name or in a file's line is content", () =
     assert.match(listed, /^evil\rname  0$/m);
     assert.match(runRtk(["grep", "-rn", "foo", "."], dir, env).stdout, /progress 10%\rfoo after cr/);
     const big = join(dir, "big.log");
-    writeFileSync(big, Array.from({ length: 1000 }, (_, i) => `line ${i}\r\x1b[1mbold\x1b[0m`).join("\n") + "\n");
+    writeFileSync(big, Array.from({ length: 3000 }, (_, i) => `line ${i}\r\x1b[1mbold\x1b[0m`).join("\n") + "\n");
     const cat = runRtk(["cat", big], dir, env).stdout;
     assert.match(cat, /^line 0\r\x1b\[1mbold\x1b\[0m$/m);
-    assert.match(cat, /^line 999\r\x1b\[1mbold\x1b\[0m$/m);
-    assert.match(cat, /… \+\d+ more lines \[rtk recall [0-9a-f]{7}\]/);
+    assert.match(cat, /^line 2999\r\x1b\[1mbold\x1b\[0m$/m);
+    assert.match(cat, /^… lines \d+–\d+ \(\d+\) omitted \[rtk recall [0-9a-f]{7} --lines \d+-\d+\]$/m);
   });
 });
 
@@ -635,7 +689,7 @@ describe("in process", () => {
     assert.deepEqual(shown.slice(2), ["y.js", "  2: NEEDLE here"]);
   });
 
-  test("content: huge output keeps a bounded head and tail, whatever its size", () => {
+  test("content: huge output keeps a head and tail within the budget, whatever its size", () => {
     const total = 2_000_000;
     const before = process.memoryUsage().heapUsed;
     const run = content.start(inputFor(["cat", "big"], "cat"), { recall: { id: () => "abc1234" }, emit: { out: () => {}, err: () => {} } });
@@ -647,10 +701,13 @@ describe("in process", () => {
     const shown = lines(compact.stdout);
     assert.equal(shown[0], `1 ${pad}`);
     assert.equal(shown[shown.length - 1], `${total} ${pad}`);
-    const m = /^… \+(\d+) more lines \[rtk recall abc1234\]$/.exec(shown.find((l) => l.startsWith("…"))!);
-    assert.ok(m);
-    assert.equal(Number(m[1]) + shown.length - 1, total, "head + tail + hidden = every line");
-    assert.ok(shown.length <= 251, `${shown.length} lines shown`);
+    const at = shown.findIndex((l) => l.startsWith("…"));
+    const m = LINES_MARKER.exec(shown[at]!);
+    assert.ok(m, shown[at]);
+    assert.deepEqual([Number(m[1]), Number(m[2])], [at + 1, total - (shown.length - at - 1)], "the range is exactly the lines between head and tail");
+    assert.equal(Number(m[3]) + shown.length - 1, total, "head + tail + hidden = every line");
+    assert.ok(compact.stdout.length <= 30_000, `${compact.stdout.length} characters shown`);
+    assert.ok(compact.stdout.length >= 29_000, `${compact.stdout.length} characters shown: the budget is used, not cut below`);
     assert.ok(grown < 64 * 1024 * 1024, `heap grew by ${Math.round(grown / 1048576)} MiB for ${Math.round((total * 100) / 1048576)} MiB of output`);
   });
 
