@@ -297,8 +297,8 @@ export interface Fixture {
 }
 
 export const FIXTURES: readonly Fixture[] = [
-  { name: "ls-la-root", argv: ["ls", "-la"], kind: "ls", golden: true, savingsFloor: 60 },
-  { name: "ls-la-components", argv: ["ls", "-la", "src/components"], kind: "ls", golden: true, savingsFloor: 55 },
+  { name: "ls-la-root", argv: ["ls", "-la"], kind: "ls", golden: true, savingsFloor: 65 },
+  { name: "ls-la-components", argv: ["ls", "-la", "src/components"], kind: "ls", golden: true, savingsFloor: 65 },
   { name: "ls-l-recursive", argv: ["ls", "-lR", "src/lib", "src/app"], kind: "ls", golden: true },
   { name: "ls-lt-dates", argv: ["ls", "-lt", "src/hooks"], kind: "ls", golden: true },
   { name: "ls-l-operands", argv: ["ls", "-l", "package.json", "src/types"], kind: "ls" },

@@ -10,8 +10,8 @@
 // program, a sticky folder), an owner/group that is not the listing's most
 // common one. Link counts, the usual mode and owner, dates, `total N`, `.` and
 // `..` go, and one marker at the end names the columns left out, of how many
-// entries, with their usual values and the recall handle
-// (`… mode/owner/date of 30 entries omitted (usual: …) [rtk recall <id>]`).
+// entries, with the recall handle (`… mode/owner/date of 30 entries omitted
+// [rtk recall <id>]`).
 // Columns are kept when asked for in a way the argv shows:
 //   -n, --author, -Z   keep the owner/group (author, context) columns
 //   -t, -c, -u, --time, --sort=time, --time-style, --full-time   keep the date
@@ -165,7 +165,7 @@ export const ls: Filter = {
           const where = hiddenListings ? ` (and ${hiddenListings} more directory listings)` : "";
           out.push(omitted(hiddenEntries, `entries${where}`, recall));
         }
-        if (dropped) out.push(droppedMarker(dropped, mode, usual, recall));
+        if (dropped) out.push(droppedMarker(dropped, mode, recall));
         return { stdout: out.length ? out.join("\n") + "\n" : "", stderr: err.text(recall) };
       },
     };
@@ -208,17 +208,10 @@ function usualValues(items: readonly Item[]): Map<number, Usual> {
   return new Map([...counts].map(([l, c]) => [l, { fileMode: most(c.file), dirMode: most(c.dir), owner: most(c.owner) }]));
 }
 
-/** The one marker for the columns left out: which, of how many entries, and what they held (the usual values). */
-function droppedMarker(count: number, mode: LsMode, usual: Map<number, Usual>, recall: RecallRef): string {
+/** The one marker for the columns left out: which, and of how many entries. */
+function droppedMarker(count: number, mode: LsMode, recall: RecallRef): string {
   const columns = ["mode", ...(mode.keepOwner ? [] : ["owner"]), ...(mode.keepDate ? [] : ["date"])].join("/");
-  const values = new Set<string>();
-  for (const u of usual.values()) {
-    if (u.fileMode) values.add(`files ${u.fileMode}`);
-    if (u.dirMode) values.add(`dirs ${u.dirMode}`);
-    if (u.owner && !mode.keepOwner) values.add(`owner ${u.owner}`);
-  }
-  const shown = [...values].slice(0, 6);
-  return `… ${columns} of ${count} ${count === 1 ? "entry" : "entries"} omitted${shown.length ? ` (usual: ${shown.join(", ")})` : ""} [rtk recall ${recall.id()}]`;
+  return `… ${columns} of ${count} ${count === 1 ? "entry" : "entries"} omitted [rtk recall ${recall.id()}]`;
 }
 
 export interface LongEntry {
