@@ -286,7 +286,7 @@ describe("memory stays bounded", () => {
 
 describe("the list budget: nothing omitted below it, cut to it above", () => {
   const route = (id: string, tool = "git") => ({ id, tool, filter: id, savings: 0, pipeSafe: false });
-  const run = (filter: typeof gitStatus, argv: string[], out: string[], limits?: { list: number; content: number }) => {
+  const run = (filter: Filter, argv: string[], out: string[], limits?: { list: number; content: number }) => {
     const r = filter.start({ argv, toolIndex: 0, route: route(filter.id) }, { recall: { id: () => "abcdef0" }, ...(limits ? { limits } : {}), emit: { out() {}, err() {} } });
     for (const l of out) r.line("out", l);
     return r.end(0)!.stdout;
@@ -318,6 +318,25 @@ describe("the list budget: nothing omitted below it, cut to it above", () => {
     // [limits] route_tokens or list_tokens reach the filter as its budget.
     const wide = run(gitLog, ["git", "log"], log(400), { list: 1_000_000, content: 30_000 });
     assert.equal(wide.trimEnd().split("\n").length, 400);
+  });
+
+  test("git branch: 100 branches shown whole; 1,000 cut to the budget, the rest counted", () => {
+    const branches = (n: number) => Array.from({ length: n }, (_, i) => `${i === 0 ? "* " : "  "}feature/topic-${String(i).padStart(4, "0")}`);
+    const all = run(gitAction, ["git", "branch"], branches(100));
+    assert.equal(all, branches(100).join("\n") + "\n");
+    const cut = run(gitAction, ["git", "branch"], branches(1000)).trimEnd().split("\n");
+    const m = /^… \+(\d+) more lines \[rtk recall abcdef0\]$/.exec(cut.at(-1)!);
+    assert.ok(m, cut.at(-1));
+    assert.equal(cut.length - 1 + Number(m[1]), 1000);
+    assert.deepEqual(cut.slice(0, -1), branches(1000).slice(0, cut.length - 1));
+    assert.ok(cut.join("\n").length <= 8000 && cut.join("\n").length > 7500);
+  });
+
+  test("git fetch: 50 new branches all named in the summary (a fixed cap showed 20)", () => {
+    const refs = Array.from({ length: 50 }, (_, i) => ` * [new branch]      b${i}        -> origin/b${i}`);
+    const out = run(gitAction, ["git", "fetch"], ["From example.com:shop", ...refs]);
+    assert.ok(!out.includes("…"), out);
+    for (let i = 0; i < 50; i++) assert.ok(out.includes(`origin/b${i}`), `b${i}: ${out}`);
   });
 });
 
