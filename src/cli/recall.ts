@@ -1,9 +1,9 @@
-// `rtk recall <id> [--grep PAT] [--head N] [--tail N]` and `rtk recall --list`.
+// `rtk recall <id> [--lines A-B] [--grep PAT] [--head N] [--tail N]` and `rtk recall --list`.
 import mri from "mri";
 import { listRecall, openRecallDir, readRecallMeta, readRecallText, RecallUnsafeError, recallDir, type RecallStore } from "../runtime/recall.js";
 
 export function recallCli(args: string[]): number {
-  const opts = mri(args, { boolean: ["list"], string: ["grep", "head", "tail"] });
+  const opts = mri(args, { boolean: ["list"], string: ["grep", "head", "tail", "lines"] });
   // The store is read only where it would be written: a folder swapped for a symlink or open to others is not trusted.
   let store: RecallStore | null = null;
   try {
@@ -39,14 +39,30 @@ function show(opts: { _: string[]; [option: string]: unknown }, dir: string | nu
   const cut = () => {
     if (meta?.truncated) process.stderr.write(`rtk recall: the entry was cut at ${meta.bytes} bytes\n`);
   };
+  let range: [number, number] | null = null;
+  if (opts["lines"] !== undefined) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(String(opts["lines"]));
+    if (!m || Number(m[1]) < 1 || Number(m[2] ?? m[1]) < Number(m[1])) {
+      process.stderr.write(`rtk recall: --lines takes a range A-B (from line A to line B, counted from 1) or one line number, not \`${String(opts["lines"])}\`\n`);
+      return 2;
+    }
+    range = [Number(m[1]), Number(m[2] ?? m[1])];
+  }
   // The whole entry: its bytes as the tool printed them.
-  if (opts["grep"] === undefined && opts["head"] === undefined && opts["tail"] === undefined) {
+  if (opts["grep"] === undefined && opts["head"] === undefined && opts["tail"] === undefined && range === null) {
     process.stdout.write(text);
+    cut();
+    return 0;
+  }
+  if (range !== null && opts["grep"] === undefined && opts["head"] === undefined && opts["tail"] === undefined) {
+    // The lines' own bytes (a content entry may not be UTF-8).
+    process.stdout.write(lineRange(text, range[0], range[1]));
     cut();
     return 0;
   }
   let lines = text.toString("utf8").split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
+  if (range !== null) lines = lines.slice(range[0] - 1, range[1]);
   if (opts["grep"] !== undefined) {
     let re: RegExp;
     try {
@@ -67,4 +83,20 @@ function show(opts: { _: string[]; [option: string]: unknown }, dir: string | nu
   process.stdout.write(lines.length ? lines.join("\n") + "\n" : "");
   cut();
   return matched ? 0 : 1;
+}
+
+/** Lines `first` to `last` (from 1) of a text, with their line ends, byte for byte. */
+function lineRange(text: Buffer, first: number, last: number): Buffer {
+  let start = -1;
+  let line = 1;
+  let at = 0;
+  for (;;) {
+    if (line === first) start = at;
+    const nl = text.indexOf(10, at);
+    if (nl < 0) return start < 0 ? Buffer.alloc(0) : text.subarray(start);
+    if (line === last) return text.subarray(start, nl + 1);
+    at = nl + 1;
+    line++;
+    if (at >= text.length) return start < 0 ? Buffer.alloc(0) : text.subarray(start);
+  }
 }

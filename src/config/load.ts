@@ -83,6 +83,11 @@ export function loadConfig(env: Env, cwd: string): EffectiveConfig {
       settings[section][key] = setting;
     }
   }
+  // A retired key still loads (an old config keeps working); its value is not used.
+  const maxLines = settings.limits["max_lines"]!;
+  if (maxLines.source.kind !== "default") {
+    warnings.push(`rtk: config warning: ${maxLines.source.kind === "env" ? "" : `${(maxLines.source as { path: string }).path}: `}limits.max_lines is retired and ignored; limits.list_tokens (default 2000) is the budget of every list output, declarative filters included`);
+  }
   if (env["RTK_NO_TRACK"] === "1") settings.tracking["enabled"] = { value: false, source: { kind: "env", name: "RTK_NO_TRACK" } };
 
   const projectNames = new Set([...(projectCfg?.filters ?? []), ...(projectCfg?.broken ?? [])].map((f) => f.name));

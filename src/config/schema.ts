@@ -37,7 +37,10 @@ export const SECTIONS = {
     max_age_days: key(positiveInteger, () => 7, "days a recall entry is kept"),
   },
   limits: {
-    max_lines: key(positiveInteger, () => 200, "the most lines a declarative filter without head/tail prints per stream: the first half and the last half, the middle elided with a count"),
+    list_tokens: key(positiveInteger, () => 2000, "the budget of a list output (find, grep/rg, ls, tree, git status/log/branch, declarative filters without head/tail), in tokens of 4 characters: past it, items are hidden behind a marker with a count and a recall handle"),
+    content_chars: key(positiveInteger, () => 30000, "the budget of file content (cat/head/tail) and patches (git diff/show, log -p), in characters: past it, the head and tail are shown and the middle is named by its line range"),
+    route_tokens: key(routeBudgets, () => ({}), "list budgets of single routes, in tokens, e.g. { \"git.log\" = 4000, grep = 1000 }"),
+    max_lines: key(positiveInteger, () => 200, "retired: ignored (list_tokens is the budget of every list output, declarative filters included)"),
   },
 } as const satisfies Record<string, Record<string, KeySpec>>;
 
@@ -129,6 +132,21 @@ export function positiveInteger(v: unknown, path: KeyPath, report: Report): Chec
   if (typeof v === "number" && Number.isSafeInteger(v) && v >= 1) return v;
   report(path, `must be a whole number ≥ 1, not ${describe(v)}`);
   return INVALID;
+}
+
+/** `{ "route.id" = tokens, … }`: a table of whole numbers ≥ 1. */
+export function routeBudgets(v: unknown, path: KeyPath, report: Report): Checked<Record<string, number>> {
+  if (!isTable(v)) {
+    report(path, `must be a table of route ids to token counts, not ${typeName(v)}`);
+    return INVALID;
+  }
+  const out: Record<string, number> = {};
+  for (const [k, n] of Object.entries(v)) {
+    const checked = positiveInteger(n, [...path, k], report);
+    if (checked === INVALID) return INVALID;
+    out[k] = checked;
+  }
+  return out;
 }
 
 export function strings(v: unknown, path: KeyPath, report: Report): Checked<string[]> {

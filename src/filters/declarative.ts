@@ -2,8 +2,9 @@
 // Each line of each stream is kept or dropped (keep_lines / strip_lines), then
 // rewritten (replace, every match, `$1` for groups); of what is left, the first
 // `head` and last `tail` lines are printed with the middle elided by an exact
-// count and a recall handle. Without head and tail, `[limits] max_lines` caps
-// each stream the same way (half at each end). The streams stay apart: stderr
+// count and a recall handle. Without head and tail, each stream is cut to the
+// list budget (`[limits] list_tokens`) the same way: everything when it fits,
+// else the head and tail that do. The streams stay apart: stderr
 // lines are filtered into stderr.
 //
 // When nothing is left, `on_empty` is printed, but only for a run that
@@ -14,11 +15,12 @@ import type { FilterDef, InlineTest } from "../config/schema.js";
 import { toolName } from "../routes/match.js";
 import type { RouteRow } from "../routes/types.js";
 import { stripAnsi } from "../runtime/ansi.js";
+import { HeadTail } from "./budget.js";
 import { linesText, omitted, type CompactOutput, type Filter, type FilterRun, type RecallRef } from "./types.js";
 
 export interface DeclarativeLimits {
-  /** `[limits] max_lines`. */
-  maxLines: number;
+  /** The list budget in characters (`[limits] list_tokens`, or the route's own). */
+  listChars: number;
 }
 
 /** The recall handle inline tests show in place of a real id. */
@@ -66,8 +68,8 @@ export function declarativeRoute(def: FilterDef, argv: readonly string[]): Route
 }
 
 export function declarativeRun(def: FilterDef, limits: DeclarativeLimits, recall: RecallRef): FilterRun {
-  const [head, tail] = def.head === null && def.tail === null ? [Math.ceil(limits.maxLines / 2), Math.floor(limits.maxLines / 2)] : [def.head ?? 0, def.tail ?? 0];
-  const streams = { out: new Window(head, tail), err: new Window(head, tail) };
+  const window = () => (def.head === null && def.tail === null ? new BudgetWindow(limits.listChars) : new Window(def.head ?? 0, def.tail ?? 0));
+  const streams = { out: window(), err: window() };
   return {
     line(stream, text) {
       const kept = transform(def, text);
@@ -90,6 +92,29 @@ function transform(def: FilterDef, text: string): string | null {
   let line = text;
   for (const r of def.replace) line = line.replace(r.pattern, r.with);
   return line;
+}
+
+/** The lines that fit the budget: all of them, or a head and a tail with the count between. */
+class BudgetWindow {
+  private readonly kept: HeadTail<string>;
+
+  constructor(budget: number) {
+    this.kept = new HeadTail(budget, (l) => l.length + 1);
+  }
+
+  get total(): number {
+    return this.kept.total;
+  }
+
+  push(line: string): void {
+    this.kept.push(line);
+  }
+
+  lines(recall: RecallRef): string[] {
+    const hidden = this.kept.hidden;
+    if (hidden === 0) return [...this.kept.head, ...this.kept.tail];
+    return [...this.kept.head, omitted(hidden, hidden === 1 ? "line" : "lines", recall), ...this.kept.tail];
+  }
 }
 
 /** The first `head` lines, the last `tail` lines, and how many went by in between. */

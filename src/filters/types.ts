@@ -3,6 +3,7 @@
 // handle, content the agent acts on is never paraphrased, never longer than
 // the raw output, deterministic.
 import type { RouteRow } from "../routes/types.js";
+import type { Limits } from "./budget.js";
 
 export interface FilterInput {
   /** The argv as executed, launcher words included. */
@@ -19,6 +20,8 @@ export interface RecallRef {
 
 export interface FilterContext {
   recall: RecallRef;
+  /** The omission budgets (characters of compact output); the defaults when not given. */
+  limits?: Limits;
   /** Streaming filters write lines as the run goes (the tool's stdout to stdout, stderr to stderr). */
   emit: { out(line: string): void; err(line: string): void };
 }

@@ -4,7 +4,8 @@
 // declarative filter never replaces a sensitive route's filter (env, printenv).
 import { matchRoute } from "../routes/match.js";
 import { activeRegistry, fullRegistry } from "../routes/registry.js";
-import { loadConfig, settingValue, warnConfigProblems } from "../config/load.js";
+import { loadConfig, settingValue, warnConfigProblems, type EffectiveConfig } from "../config/load.js";
+import { CHARS_PER_TOKEN, type Limits } from "../filters/budget.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../filters/declarative.js";
 import { FILTERS } from "../filters/index.js";
 import { runFiltered, runPassthrough } from "./run.js";
@@ -37,18 +38,25 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   warnConfigProblems(config, warn);
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
   const recall = { enabled: settingValue<boolean>(config, "recall", "enabled"), maxEntries: settingValue<number>(config, "recall", "max_entries"), maxAgeDays: settingValue<number>(config, "recall", "max_age_days") };
+  const limits = limitsFor(config, match?.route.id ?? declared.filter?.name ?? null);
   if (match && builtin && declared.replacesRoute && builtin.sensitive) {
     // Its output holds secrets: only the built-in filter masks them and keeps them out of the recall store.
     const def = [...config.filters, ...config.broken].find((f) => f.name === match.route.id);
     warn(`rtk: the filter "${match.route.id}"${def ? ` at ${def.file}:${def.line}` : ""} is not used: ${match.route.tool} output holds secrets, which only rtk's own filter masks`);
   }
-  if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw, recall });
+  if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw, recall, limits });
   if (declared.broken) {
     warn(`rtk: the filter ${declared.broken.name === null ? "" : JSON.stringify(declared.broken.name) + " "}at ${declared.broken.file}:${declared.broken.line} has errors; the command runs unfiltered`);
     return runPassthrough(argv, env);
   }
   if (!declared.filter) return runPassthrough(argv, env);
-  const filter = declarativeFilter(declared.filter, { maxLines: settingValue<number>(config, "limits", "max_lines") });
+  const filter = declarativeFilter(declared.filter, { listChars: limits.list });
   const route = match?.route ?? declarativeRoute(declared.filter, argv);
-  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, route }, { env, raw, recall });
+  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, route }, { env, raw, recall, limits });
+}
+
+/** The budgets of a route: `[limits]`, with the route's own list budget when `route_tokens` names it. */
+function limitsFor(config: EffectiveConfig, routeId: string | null): Limits {
+  const own = routeId === null ? undefined : settingValue<Record<string, number>>(config, "limits", "route_tokens")[routeId];
+  return { list: (own ?? settingValue<number>(config, "limits", "list_tokens")) * CHARS_PER_TOKEN, content: settingValue<number>(config, "limits", "content_chars") };
 }

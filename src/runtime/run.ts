@@ -7,6 +7,7 @@ import { execa } from "execa";
 import { constants as osConstants } from "node:os";
 import { StringDecoder } from "node:string_decoder";
 import type { Env } from "../config/hooks.js";
+import type { Limits } from "../filters/budget.js";
 import type { CompactOutput, Filter, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
 import { AnsiByteStripper, stripAnsi } from "./ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
@@ -20,6 +21,8 @@ export interface RunOptions {
   raw: boolean;
   /** The config's `[recall]`: whether raw output is kept, and for how long (default: kept, 200 entries, 7 days). */
   recall?: RecallSettings;
+  /** The config's omission budgets for this route (the defaults when not given). */
+  limits?: Limits;
 }
 
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -123,6 +126,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   try {
     run = filter.start(input, {
       recall,
+      ...(opts.limits ? { limits: opts.limits } : {}),
       emit: { out: (l) => void out.write(1, l + "\n"), err: (l) => void out.write(2, l + "\n") },
     });
   } catch {

@@ -92,10 +92,24 @@ tail = 2
     assert.equal(r.stdout, "item 7\nitem 10\nitem 20\nitem 30\nitem 40\n");
   });
 
-  test("without head/tail, [limits] max_lines caps each stream: half at each end", () => {
-    const s = withConfig(`[limits]\nmax_lines = 6\n\n[[filters]]\nname = "k"\nmatch = "^sh -c"\nstrip_lines = ["^noise"]\n`);
+  test("without head/tail, each stream is cut to [limits] list_tokens (4 characters each): a head and a tail within it", () => {
+    const s = withConfig(`[limits]\nlist_tokens = 10\n\n[[filters]]\nname = "k"\nmatch = "^sh -c"\nstrip_lines = ["^noise"]\n`);
     const r = rtk(s, items(100));
-    assert.match(r.stdout, /^item 1\nitem 2\nitem 3\n… \+94 more lines \[rtk recall [0-9a-f]{7}\]\nitem 98\nitem 99\nitem 100\n$/);
+    assert.match(r.stdout, /^item 1\nitem 2\n… \+95 more lines \[rtk recall [0-9a-f]{7}\]\nitem 98\nitem 99\nitem 100\n$/);
+  });
+
+  test("below the budget nothing is cut; a route's own budget (route_tokens) wins over list_tokens", () => {
+    const whole = rtk(withConfig(`[[filters]]\nname = "k"\nmatch = "^sh -c"\nstrip_lines = ["^noise"]\n`), items(100));
+    assert.equal(whole.stdout, range(1, 100, (i) => `item ${i}\n`).join(""));
+    const own = rtk(withConfig(`[limits]\nlist_tokens = 5000\nroute_tokens = { k = 10 }\n\n[[filters]]\nname = "k"\nmatch = "^sh -c"\nstrip_lines = ["^noise"]\n`), items(100));
+    assert.match(own.stdout, /^item 1\nitem 2\n… \+95 more lines \[rtk recall [0-9a-f]{7}\]\nitem 98\nitem 99\nitem 100\n$/);
+  });
+
+  test("limits.max_lines is retired: an old config still works, with a warning naming the key that replaced it", () => {
+    const r = rtk(withConfig(`[limits]\nmax_lines = 6\n\n[[filters]]\nname = "k"\nmatch = "^sh -c"\nstrip_lines = ["^noise"]\n`), items(100));
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, range(1, 100, (i) => `item ${i}\n`).join(""));
+    assert.match(r.stderr, /limits\.max_lines is retired and ignored; limits\.list_tokens/);
   });
 
   test("on_empty: printed when nothing is left of a successful run", () => {

@@ -73,6 +73,8 @@ export interface Marker {
 }
 
 const MARKER = /… \+(\d+) more (.+?) \[rtk recall ([0-9a-f]{7}|unavailable)\]/;
+/** Content's marker names the hidden lines by their range: `… lines 151–272 (122) omitted [rtk recall <id> --lines 151-272]`. */
+export const LINES_MARKER = /^… lines (\d+)–(\d+) \((\d+)\) omitted \[rtk recall ([0-9a-f]{7}|unavailable) --lines (\d+)-(\d+)\]$/;
 
 /** The omission markers of a compact output. */
 export function markers(text: string): Marker[] {
@@ -80,6 +82,8 @@ export function markers(text: string): Marker[] {
   for (const line of text.split("\n")) {
     const m = MARKER.exec(line);
     if (m) out.push({ count: Number(m[1]), what: m[2]!, id: m[3]!, line });
+    const r = LINES_MARKER.exec(line);
+    if (r) out.push({ count: Number(r[3]), what: "lines", id: r[4]!, line });
   }
   return out;
 }
@@ -90,7 +94,7 @@ export function recallIds(text: string): string[] {
 
 /** Recall ids change from run to run: golden files hold `ID`. */
 export function normalizeIds(text: string): string {
-  return text.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall ID]");
+  return text.replace(/\[rtk recall [0-9a-f]{7}( --lines \d+-\d+)?\]/g, "[rtk recall ID$1]");
 }
 
 /** bytes/4, the usual estimate of tokens. */
@@ -305,15 +309,15 @@ export const FIXTURES: readonly Fixture[] = [
   { name: "tree-root-utf8", argv: ["tree", "-I", "vendor"], kind: "tree", presentation: ["-F"], env: { LC_ALL: "C.UTF-8" }, golden: true, savingsFloor: 45, needs: "tree" },
   { name: "tree-src-depth", argv: ["tree", "-L", "2", "src", "missing"], kind: "tree", presentation: ["-F"], golden: true, needs: "tree" },
   { name: "tree-vendor-cap", argv: ["tree", "vendor"], kind: "tree", presentation: ["-F"], needs: "tree", report: true },
-  { name: "find-all", argv: ["find", ".", "-path", "./vendor", "-prune", "-o", "-print"], kind: "find", golden: true, savingsFloor: 60 },
+  { name: "find-all", argv: ["find", ".", "-path", "./vendor", "-prune", "-o", "-print"], kind: "find", golden: true, savingsFloor: 40 },
   { name: "find-src-ts", argv: ["find", "src", "-name", "*.ts*"], kind: "find", golden: true, savingsFloor: 40 },
   { name: "find-dirs", argv: ["find", ".", "-type", "d"], kind: "find", golden: true },
   { name: "find-error", argv: ["find", "missing", "src/types"], kind: "find", golden: true },
   { name: "find-vendor-cap", argv: ["find", "vendor"], kind: "find", report: true },
-  { name: "grep-usestate", argv: ["grep", "-rn", "useState", "src"], kind: "grep", golden: true, savingsFloor: 45 },
-  { name: "grep-todo-context", argv: ["grep", "-rn", "-C", "2", "TODO", "src"], kind: "grep", golden: true, savingsFloor: 70 },
+  { name: "grep-usestate", argv: ["grep", "-rn", "useState", "src"], kind: "grep", golden: true, savingsFloor: 15 },
+  { name: "grep-todo-context", argv: ["grep", "-rn", "-C", "2", "TODO", "src"], kind: "grep", golden: true, savingsFloor: 50 },
   { name: "grep-import-caps", argv: ["grep", "-rn", "-e", "import", "-e", "export", "-e", "return", "src", "test"], kind: "grep", report: true },
-  { name: "grep-per-file-cap", argv: ["grep", "-rn", "export const", "src/lib"], kind: "grep", golden: true, report: true },
+  { name: "grep-many-in-one-file", argv: ["grep", "-rn", "export const", "src/lib"], kind: "grep", golden: true, report: true },
   { name: "grep-no-n", argv: ["grep", "-r", "-e", "NextResponse", "-e", "export function", "src/app/api"], kind: "grep", golden: true },
   { name: "grep-single-file", argv: ["grep", "-n", "export", "src/lib/api.ts"], kind: "grep-single" },
   { name: "grep-long-line", argv: ["grep", "-n", "createElement", "public/vendor.min.js"], kind: "grep-single", golden: true },
@@ -322,7 +326,7 @@ export const FIXTURES: readonly Fixture[] = [
   { name: "grep-binary", argv: ["grep", "-rn", "svg", "public"], kind: "grep" },
   { name: "rg-binary", argv: ["rg", "-n", "svg", "public/data.bin", "public/logo.svg", "docs"], kind: "grep", needs: "rg" },
   { name: "grep-files-only", argv: ["grep", "-rl", "useState", "src"], kind: "grep" },
-  { name: "rg-usestate", argv: ["rg", "useState", "src"], kind: "grep", golden: true, savingsFloor: 40, needs: "rg" },
+  { name: "rg-usestate", argv: ["rg", "useState", "src"], kind: "grep", golden: true, savingsFloor: 15, needs: "rg" },
   { name: "rg-context", argv: ["rg", "-n", "-C1", "TODO", "src/lib"], kind: "grep", golden: true, needs: "rg" },
   { name: "rg-no-match", argv: ["rg", "zzzzqqq", "src"], kind: "grep", needs: "rg" },
   { name: "cat-small", argv: ["cat", "src/lib/api.ts"], kind: "content" },
@@ -509,7 +513,7 @@ export function grepFacts(raw: string, named: boolean, numbered = true): Fact[] 
     if (!numbered) {
       const colon = named ? line.indexOf(":") : -1;
       if (named && colon <= 0) facts.push({ key: `other:${line}`, raw: line });
-      else facts.push({ key: `${named ? line.slice(0, colon).replace(/^\.\//, "") : ""}\u0000:\u0000${line.slice(colon + 1).trim()}`, raw: line });
+      else facts.push({ key: `${named ? line.slice(0, colon).replace(/^\.\//, "") : ""}\u0000:\u0000${line.slice(colon + 1)}`, raw: line });
       continue;
     }
     const m = named ? /^(.*?)([:-])(\d+)\2(.*)$/.exec(line) : /^()(\d+)([:-])(.*)$/.exec(line);
@@ -520,7 +524,8 @@ export function grepFacts(raw: string, named: boolean, numbered = true): Fact[] 
     const file = (named ? m[1]! : "").replace(/^\.\//, "");
     const n = named ? m[3]! : m[2]!;
     const sep = named ? m[2]! : m[3]!;
-    facts.push({ key: `${file}\u0000${n}${sep}\u0000${m[4]!.trim()}`, raw: line });
+    // The text after the line number, byte for byte (indentation, tabs, trailing spaces).
+    facts.push({ key: `${file}\u0000${n}${sep}\u0000${m[4]!}`, raw: line });
   }
   return facts;
 }
@@ -531,7 +536,7 @@ interface GrepLine {
   text: string;
 }
 
-/** The grouped compact form read back: a file line, then `  12: text` lines (`  text` without numbers). */
+/** The grouped compact form read back: a file line, then `  12:text` lines (`  text` without numbers). */
 export function readCompactGrep(compact: string, named: boolean, numbered = true): { hits: GrepLine[]; others: Set<string> } {
   const hits: GrepLine[] = [];
   const others = new Set<string>();
@@ -546,7 +551,7 @@ export function readCompactGrep(compact: string, named: boolean, numbered = true
       }
       continue;
     }
-    const hit = named ? /^ {2}(\d+[:-])(?: (.*))?$/.exec(line) : /^(\d+[:-])(?: (.*))?$/.exec(line);
+    const hit = named ? /^ {2}(\d+[:-])(.*)$/s.exec(line) : /^(\d+[:-])(.*)$/s.exec(line);
     if (hit) {
       hits.push({ file: named ? file : "", nsep: hit[1]!, text: hit[2] ?? "" });
       continue;
@@ -584,7 +589,10 @@ export function checkGrep(facts: readonly Fact[], compact: string, named: boolea
   return account(facts, present, compact, recall, (m) => (/^(match|matches|lines)\b/.test(m.what) ? m.count + Number(/\(and (\d+) context/.exec(m.what)?.[1] ?? 0) : 0));
 }
 
-/** Content: the compact output is the raw lines in order, some runs replaced by `… +N more lines` markers. */
+/**
+ * Content: the compact output is the raw lines in order, some runs replaced by
+ * `… lines A–B (N) omitted` markers whose range is exactly the lines they stand for.
+ */
 export function checkContent(raw: string, compact: string, recall: (id: string) => string): FactCheck & { aligned: boolean } {
   const r = lines(raw);
   const c = lines(compact);
@@ -595,6 +603,14 @@ export function checkContent(raw: string, compact: string, recall: (id: string) 
   let i = 0;
   let aligned = true;
   for (const line of c) {
+    const range = LINES_MARKER.exec(line);
+    if (range) {
+      const [first, last, n] = [Number(range[1]), Number(range[2]), Number(range[3])];
+      if (first !== i + 1 || last !== i + n || range[5] !== range[1] || range[6] !== range[2]) aligned = false;
+      markedCount += n;
+      for (let k = 0; k < n && i < r.length; k++) hidden.push(facts[i++]!);
+      continue;
+    }
     const m = MARKER.exec(line);
     if (m && (m[2] === "lines" || m[2] === "line") && line.startsWith("… +")) {
       const n = Number(m[1]);

@@ -21,6 +21,7 @@ import { wc } from "../../src/filters/files/wc.js";
 import { env as envFilter, isSecretName, maskValue } from "../../src/filters/files/env.js";
 import { humanSize } from "../../src/filters/files/common.js";
 import type { CompactOutput, Filter, FilterInput } from "../../src/filters/types.js";
+import type { Limits } from "../../src/filters/budget.js";
 import { allRoutes } from "../../src/routes/registry.js";
 import {
   FIXTURES,
@@ -34,6 +35,7 @@ import {
   checkLs,
   checkTree,
   checkWc,
+  LINES_MARKER,
   envFacts,
   findFacts,
   grepFacts,
@@ -184,7 +186,11 @@ describe("the fixtures say what they should", () => {
     const r = runRtk(["ls", "-la"], project, env);
     assert.ok(r.stdout.includes("src/\n") && r.stdout.includes("config.ts -> src/lib/config.ts\n"));
     assert.ok(r.stdout.includes("scripts/\n") && r.stdout.includes("package.json  "));
-    assert.ok(!/rw-|root|total|Mar 15/.test(r.stdout), r.stdout);
+    const [entries, marker] = [lines(r.stdout).slice(0, -1), lines(r.stdout).at(-1)!];
+    assert.ok(!/rw-|root|total|Mar 15/.test(entries.join("\n")), r.stdout);
+    // The scripts are executables, 755 where the files are 644: that mode is a fact of its own.
+    assert.ok(r.stdout.includes("scripts/\n"));
+    assert.match(marker, /^… mode\/owner\/date of \d+ entries omitted \[rtk recall [0-9a-f]{7}\]$/);
   });
 
   test("ls long-format variants keep every name and the exit code", () => {
@@ -205,22 +211,32 @@ describe("the fixtures say what they should", () => {
     assert.deepEqual(lines(r.stdout), ["app", "components", "hooks", "lib", "types"]);
   });
 
-  test("caps say exactly how much they hid", () => {
+  test("past the budget, omissions say exactly how much they hid; below it nothing is hidden", () => {
     const f = runRtk(["find", "vendor"], project, env);
-    assert.match(f.stdout, /\n… \+2551 more paths \[rtk recall [0-9a-f]{7}\]: vendor\/ \(\d+\), vendor\/pkg-00\/lib\/ \(50\), .*, \d+ more dirs\n$/);
+    const total = lines(runPlain(["find", "vendor"], project, env).stdout).length;
+    const fm = /\n… \+(\d+) more paths \[rtk recall [0-9a-f]{7}\]: vendor\/pkg-\d+\/lib\/ \(\d+\), .*, \d+ more dirs\n$/.exec(f.stdout);
+    assert.ok(fm, f.stdout.slice(-400));
+    assert.equal(readCompactFind(f.stdout.slice(0, fm.index + 1)).size + Number(fm[1]), total);
+    assert.ok(f.stdout.length <= 8000 && f.stdout.length > 7000, `${f.stdout.length} characters for a budget of 2000 tokens`);
     const g = runRtk(["grep", "-rn", "export const", "src/lib"], project, env);
-    assert.match(g.stdout, /^src\/lib\/constants\.ts\n(  \d+: .*\n){10}  … \+30 more matches \[rtk recall [0-9a-f]{7}\]$/m);
+    assert.ok(!g.stdout.includes("…"), "40 matches of one file fit the budget: all shown");
+    assert.equal(lines(g.stdout).length, 1 + 40);
     const all = runRtk(["grep", "-rn", "-e", "import", "-e", "export", "-e", "return", "src", "test"], project, env);
     const marker = /\n… \+(\d+) more matches in (\d+) more files \[rtk recall [0-9a-f]{7}\]: (.+)\n$/.exec(all.stdout);
     assert.ok(marker, all.stdout.slice(-500));
-    // Each entry a file with its count, or a directory followed by its files with theirs.
-    const counts = marker[3]!.split(", ").map((e) => {
+    // Each entry a file with its count, or a directory followed by its files with theirs; the files the marker has no room to name are counted last.
+    const entries = marker[3]!.split(", ");
+    const unnamed = /^(\d+) more$/.exec(entries.at(-1)!);
+    if (unnamed) entries.pop();
+    const counts = entries.map((e) => {
       const m = /^\S+ \((\d+)\)$/.exec(e) ?? /^\S+\/((?: \S+ \(\d+\))+)$/.exec(e);
       assert.ok(m, `entry ${JSON.stringify(e)}`);
       return [...m[0].matchAll(/\((\d+)\)/g)].map((c) => Number(c[1]));
     });
-    assert.equal(counts.flat().length, Number(marker[2]));
-    assert.equal(counts.flat().reduce((a, b) => a + b, 0), Number(marker[1]));
+    assert.equal(counts.flat().length + Number(unnamed?.[1] ?? 0), Number(marker[2]));
+    if (unnamed) assert.ok(counts.flat().reduce((a, b) => a + b, 0) < Number(marker[1]));
+    else assert.equal(counts.flat().reduce((a, b) => a + b, 0), Number(marker[1]));
+    assert.ok(all.stdout.length <= 8000 && all.stdout.length > 7000, `${all.stdout.length} characters for a budget of 2000 tokens`);
   });
 
   test("structured and already compact modes pass through unchanged", (t) => {
@@ -328,6 +344,157 @@ describe("(7) follow invocations stream", () => {
   });
 });
 
+describe("verbatim where agents act on output", () => {
+  /** Python, YAML and a Makefile with indented, tab-indented and trailing-space lines. */
+  const files: Record<string, string> = {
+    "app.py": "class A:\n    def run(self):\n        if self.ok:  \n            return 1\n\treturn 2\n",
+    "conf.yaml": "root:\n  child:\n    return: 3   \n  other: x\n",
+    "Makefile": "all:\n\t@echo return\t \nclean:\n\trm -rf out  # return\n",
+  };
+  const make = () => {
+    const dir = join(root, "verbatim");
+    mkdirSync(dir, { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  };
+
+  const cases: { argv: string[]; needs?: string }[] = [
+    { argv: ["grep", "-rn", "return", "."] },
+    { argv: ["grep", "-rn", "-C", "1", "return", "."] },
+    { argv: ["grep", "-n", "return", "app.py", "conf.yaml", "Makefile"] },
+    { argv: ["grep", "-r", "return", "."] },
+    { argv: ["rg", "-n", "return", "."], needs: "rg" },
+    { argv: ["rg", "-n", "-C", "1", "return", "."], needs: "rg" },
+  ];
+  for (const c of cases) {
+    test(`${c.argv.join(" ")}: every line after its file name byte for byte`, { skip: c.needs && !hasTool(c.needs) ? `${c.needs} is not installed` : false }, () => {
+      const dir = make();
+      const raw = lines(runPlain(c.argv, dir, env).stdout).filter((l) => l !== "--");
+      const r = runRtk(c.argv, dir, env);
+      assert.equal(r.status, 0);
+      const shown = lines(r.stdout);
+      assert.ok(!r.stdout.includes("…"), "below the budget nothing is omitted");
+      for (const l of raw) {
+        const name = Object.keys(files).find((f) => l.startsWith(`./${f}`) || l.startsWith(f));
+        assert.ok(name, l);
+        const prefix = l.startsWith("./") ? `./${name}` : name;
+        const rest = l.slice(prefix.length + 1);
+        const header = shown.indexOf(name);
+        assert.ok(header >= 0, `${name} is named:\n${r.stdout}`);
+        let end = header + 1;
+        while (end < shown.length && shown[end]!.startsWith("  ")) end++;
+        assert.ok(shown.slice(header + 1, end).includes(`  ${rest}`), `${JSON.stringify(l)} kept as ${JSON.stringify(`  ${rest}`)}:\n${r.stdout}`);
+      }
+    });
+  }
+
+  test("grep -n in one file: the output is grep's, byte for byte", () => {
+    const dir = make();
+    for (const argv of [["grep", "-n", "return", "app.py"], ["grep", "-n", "-C1", "return", "Makefile"], ["grep", "return", "conf.yaml"]]) {
+      assert.equal(runRtk(argv, dir, env).stdout, runPlain(argv, dir, env).stdout, argv.join(" "));
+    }
+  });
+
+  test("ls -la keeps every fact that differs from the ordinary: a private file or folder, a setuid program, an executable, a symlink, another owner", () => {
+    const dir = join(root, "modes");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    for (const f of ["a.txt", "b.txt", "c.txt", "d.txt"]) writeFileSync(join(dir, f), "x\n");
+    for (const d of ["lib", "src"]) mkdirSync(join(dir, d));
+    writeFileSync(join(dir, "secret"), "s\n", { mode: 0o600 });
+    mkdirSync(join(dir, "private"), { mode: 0o700 });
+    writeFileSync(join(dir, "run.sh"), "#!/bin/sh\n", { mode: 0o755 });
+    writeFileSync(join(dir, "suid"), "x\n", { mode: 0o755 });
+    spawnSync("chmod", ["4755", join(dir, "suid")]);
+    spawnSync("chmod", ["600", join(dir, "secret")]);
+    spawnSync("chmod", ["700", join(dir, "private")]);
+    spawnSync("ln", ["-s", "a.txt", join(dir, "link")]);
+    const root_ = typeof process.getuid === "function" && process.getuid() === 0;
+    if (root_) {
+      writeFileSync(join(dir, "theirs.txt"), "t\n");
+      spawnSync("chown", ["nobody", join(dir, "theirs.txt")]);
+    }
+    const r = runRtk(["ls", "-la"], dir, env);
+    assert.equal(r.status, 0);
+    const out = lines(r.stdout);
+    assert.ok(out.includes("secret  2  -rw-------"), r.stdout);
+    assert.ok(out.includes("private/  drwx------"), r.stdout);
+    assert.ok(out.includes("run.sh*  10  -rwxr-xr-x"), r.stdout);
+    assert.ok(out.includes("suid*  2  -rwsr-xr-x"), r.stdout);
+    assert.ok(out.includes("link -> a.txt"), r.stdout);
+    assert.ok(out.includes("a.txt  2") && out.includes("lib/") && out.includes("src/"), "the ordinary entries: name, type and size only");
+    if (root_) assert.ok(out.some((l) => /^theirs\.txt {2}2 {2}nobody \S+$/.test(l)), r.stdout);
+    const marker = /^… mode\/owner\/date of (\d+) entries omitted \[rtk recall ([0-9a-f]{7})\]$/.exec(out.at(-1)!);
+    assert.ok(marker, r.stdout);
+    // The marker's recall entry holds every column left out.
+    const raw = runRtk(["recall", marker[2]!], dir, env).stdout;
+    for (const name of ["secret", "private", "a.txt", "link -> a.txt"]) assert.match(raw, new RegExp(`^[-dl]r.* ${name.replace(/[.]/g, "\\.")}$`, "m"));
+  });
+
+  test("ls -l --full-time keeps the dates; plain ls -l names them in the marker", () => {
+    const dir = join(root, "modes");
+    const timed = lines(runRtk(["ls", "-l", "--full-time"], dir, env).stdout);
+    for (const l of timed.slice(0, -1)) assert.match(l, / {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [-+]\d{4}$/);
+    assert.match(timed.at(-1)!, /^… mode\/owner of \d+ entries omitted/, "the dates were asked for: only mode and owner are left out");
+    const plain = runRtk(["ls", "-l"], dir, env).stdout;
+    assert.ok(!/\d\d:\d\d/.test(lines(plain).slice(0, -1).join("\n")), plain);
+    assert.match(plain, /… mode\/owner\/date of/);
+  });
+});
+
+describe("file content is cut only past the content budget", () => {
+  /** A source file of `n` lines with indentation, tabs and trailing spaces. */
+  const source = (n: number) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? `def f${i}(x):  ` : i % 3 === 1 ? `\tif x > ${i}:` : `        return x * ${i}   `)).join("\n") + "\n";
+
+  test("cat of a 372-line file, head -300 and tail -n 200 of it: unchanged, byte for byte", () => {
+    const dir = join(root, "budget-content");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "mod.py"), source(372));
+    for (const argv of [["cat", "mod.py"], ["head", "-300", "mod.py"], ["tail", "-n", "200", "mod.py"]]) {
+      const plain = runPlain(argv, dir, env);
+      const r = runRtk(argv, dir, env);
+      assert.equal(r.stdout, plain.stdout, argv.join(" "));
+      assert.equal(r.status, 0);
+    }
+  });
+
+  test("past the budget: head and tail within it, the hidden range named, and rtk recall --lines prints that range byte for byte", () => {
+    const dir = join(root, "budget-content-big");
+    mkdirSync(dir, { recursive: true });
+    const text = source(5000);
+    writeFileSync(join(dir, "big.py"), text);
+    const raw = lines(text);
+    const r = runRtk(["cat", "big.py"], dir, env);
+    assert.equal(r.status, 0);
+    assert.ok(r.stdout.length <= 30_000 && r.stdout.length > 29_000, `${r.stdout.length} characters: cut to the budget, not below`);
+    const shown = lines(r.stdout);
+    const at = shown.findIndex((l) => LINES_MARKER.test(l));
+    const m = LINES_MARKER.exec(shown[at]!)!;
+    const [first, last] = [Number(m[1]), Number(m[2])];
+    assert.deepEqual(shown.slice(0, at), raw.slice(0, first - 1), "the head is the file's first lines");
+    assert.deepEqual(shown.slice(at + 1), raw.slice(last), "the tail is the file's last lines");
+    assert.equal(Number(m[3]), last - first + 1);
+    const back = runRtk(["recall", m[4]!, "--lines", `${first}-${last}`], dir, env);
+    assert.equal(back.status, 0, back.stderr);
+    assert.equal(back.stdout, raw.slice(first - 1, last).join("\n") + "\n");
+    for (const bad of ["5-3", "0-2", "x", "3-"]) {
+      const b = runRtk(["recall", m[4]!, "--lines", bad], dir, env);
+      assert.equal(b.status, 2, bad);
+      assert.match(b.stderr, /--lines takes a range A-B/);
+    }
+  });
+
+  test("[limits] content_chars sets the budget", () => {
+    const dir = join(root, "budget-content-config");
+    mkdirSync(join(dir, "config", "rtk"), { recursive: true });
+    writeFileSync(join(dir, "config", "rtk", "config.toml"), "[limits]\ncontent_chars = 2000\n");
+    writeFileSync(join(dir, "mod.py"), source(372));
+    const r = runRtk(["cat", "mod.py"], dir, { ...env, XDG_CONFIG_HOME: join(dir, "config") });
+    assert.ok(r.stdout.length <= 2000, `${r.stdout.length} characters`);
+    assert.match(r.stdout, /^… lines \d+–\d+ \(\d+\) omitted \[rtk recall [0-9a-f]{7} --lines \d+-\d+\]$/m);
+  });
+});
+
 describe("a CR or an escape byte in a name or in a file's line is content", () => {
   test("find, ls -l and grep keep a CR that is part of a name or of a matched line; the head and tail of a huge file keep theirs", () => {
     const dir = join(root, "cr-names");
@@ -341,11 +508,11 @@ describe("a CR or an escape byte in a name or in a file's line is content", () =
     assert.match(listed, /^evil\rname  0$/m);
     assert.match(runRtk(["grep", "-rn", "foo", "."], dir, env).stdout, /progress 10%\rfoo after cr/);
     const big = join(dir, "big.log");
-    writeFileSync(big, Array.from({ length: 1000 }, (_, i) => `line ${i}\r\x1b[1mbold\x1b[0m`).join("\n") + "\n");
+    writeFileSync(big, Array.from({ length: 3000 }, (_, i) => `line ${i}\r\x1b[1mbold\x1b[0m`).join("\n") + "\n");
     const cat = runRtk(["cat", big], dir, env).stdout;
     assert.match(cat, /^line 0\r\x1b\[1mbold\x1b\[0m$/m);
-    assert.match(cat, /^line 999\r\x1b\[1mbold\x1b\[0m$/m);
-    assert.match(cat, /… \+\d+ more lines \[rtk recall [0-9a-f]{7}\]/);
+    assert.match(cat, /^line 2999\r\x1b\[1mbold\x1b\[0m$/m);
+    assert.match(cat, /^… lines \d+–\d+ \(\d+\) omitted \[rtk recall [0-9a-f]{7} --lines \d+-\d+\]$/m);
   });
 });
 
@@ -536,9 +703,9 @@ function inputFor(argv: string[], route: string): FilterInput {
 }
 
 /** Feeds lines to a filter as the runner does; returns its compact output and what it emitted. */
-function feed(filter: Filter, argv: string[], route: string, out: readonly string[], err: readonly string[] = [], exit = 0): { compact: CompactOutput | null; emitted: string[] } {
+function feed(filter: Filter, argv: string[], route: string, out: readonly string[], err: readonly string[] = [], exit = 0, limits?: Limits): { compact: CompactOutput | null; emitted: string[] } {
   const emitted: string[] = [];
-  const run = filter.start(inputFor(argv, route), { recall: { id: () => "abc1234" }, emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(l) } });
+  const run = filter.start(inputFor(argv, route), { recall: { id: () => "abc1234" }, ...(limits ? { limits } : {}), emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(l) } });
   for (const l of out) run.line("out", l);
   for (const l of err) run.line("err", l);
   return { compact: run.end(exit), emitted };
@@ -551,7 +718,10 @@ describe("in process", () => {
     const { compact } = feed(ls, ["ls", "-la"], "ls", lines(raw));
     assert.ok(compact);
     for (const want of ["src/", "Cargo.toml", "README.md", "1.2K", "5.5K"]) assert.ok(compact.stdout.includes(want), `has ${want}:\n${compact.stdout}`);
-    for (const not of ["drwx", "staff", "total"]) assert.ok(!compact.stdout.includes(not), `no ${not}:\n${compact.stdout}`);
+    // The usual mode and owner are said once, in the marker of the columns left out.
+    const entries = lines(compact.stdout).filter((l) => !l.startsWith("… "));
+    for (const not of ["drwx", "staff", "total"]) assert.ok(!entries.join("\n").includes(not), `no ${not}:\n${compact.stdout}`);
+    assert.match(compact.stdout, /^… mode\/owner\/date of \d+ entries omitted \[rtk recall abc1234\]$/m);
     assert.ok(compact.stdout.length < raw.length);
   });
 
@@ -566,7 +736,7 @@ describe("in process", () => {
       "-rw-r--r-- 1 u g 0 Mar 15 10:30 sp ace",
       "lrwxrwxrwx 1 u g 5 Mar 15 10:30 link -> plain",
     ]);
-    assert.equal(compact!.stdout, "'star*'  0\nexe.sh*  10\n'two  sp'  0\nit's  0\n'x -> y'  0\nsp ace  0\nlink -> plain\n");
+    assert.equal(compact!.stdout, "'star*'  0\nexe.sh*  10  -rwxr-xr-x\n'two  sp'  0\nit's  0\n'x -> y'  0\nsp ace  0\nlink -> plain\n… mode/owner/date of 7 entries omitted [rtk recall abc1234]\n");
   });
 
   test("ls long lines in every time style, devices, ACL marks", () => {
@@ -638,19 +808,27 @@ describe("in process", () => {
     const raw = [".", "./.git/HEAD", "./.git/config", "./node_modules/a/index.js", "./node_modules/b/index.js", "./src/x.ts", "./src/y.ts", "./README.md", "./dist/app.js"];
     assert.deepEqual(groupPaths(raw).lines, [".", "README.md", "src/ x.ts y.ts", ".git/ HEAD config", "dist/app.js", "node_modules/ a/index.js b/index.js"]);
     const many = [...Array.from({ length: 80 }, (_, i) => `./node_modules/p${i}/index.js`), "./src/main.ts", "./src/util.ts"];
-    const { lines, rest } = groupPaths(many, 50);
+    const { lines, rest } = groupPaths(many, 200);
     assert.equal(lines[0], "src/ main.ts util.ts");
-    assert.equal(rest.reduce((n, [, c]) => n + c, 0), 32);
+    const shown = lines.slice(1).reduce((n, l) => n + l.split(" ").length - 1, 0);
+    assert.ok(lines.join("\n").length <= 200);
+    assert.equal(shown + rest.reduce((n, [, c]) => n + c, 0), 80);
   });
 
   test("grep: the budget goes to the project's files before dependencies and build output", () => {
     const deps = Array.from({ length: 60 }, (_, i) => `./node_modules/p${String(i).padStart(2, "0")}/index.js:1:const useState = 1;`);
-    const { compact } = feed(grep, ["grep", "-rn", "useState", "."], "grep", [...deps, "./src/app.ts:3:useState()", "./dist/app.js:9:useState()"]);
+    const input = [...deps, "./src/app.ts:3:useState()", "./dist/app.js:9:useState()"];
+    const whole = feed(grep, ["grep", "-rn", "useState", "."], "grep", input).compact!.stdout;
+    assert.ok(!whole.includes("…"), "below the budget nothing is omitted");
+    const { compact } = feed(grep, ["grep", "-rn", "useState", "."], "grep", input, [], 0, { list: 2000, content: 30000 });
     const out = compact!.stdout.split("\n");
-    assert.deepEqual(out.slice(0, 2), ["src/app.ts", "  3: useState()"]);
+    assert.deepEqual(out.slice(0, 2), ["src/app.ts", "  3:useState()"]);
     assert.equal(out[2], "dist/app.js");
-    // 40 lines of budget: src/app.ts, dist/app.js and 38 of node_modules; the other 22 are counted by their folder.
-    assert.match(compact!.stdout, /\n… \+22 more matches in 22 more files \[rtk recall abc1234\]: node_modules\/ \(22 files, 22 matches\)\n$/);
+    const m = /\n… \+(\d+) more matches in (\d+) more files \[rtk recall abc1234\]: node_modules\/ \((\d+) files, (\d+) matches\)\n$/.exec(compact!.stdout);
+    assert.ok(m, compact!.stdout);
+    assert.equal(out.filter((l) => l.startsWith("node_modules/")).length + Number(m[2]), 60, "every file shown or counted");
+    assert.ok(compact!.stdout.length <= 2000, `${compact!.stdout.length} characters for a budget of 2000`);
+    assert.ok(compact!.stdout.length > 1500, "cut to the budget, not below");
   });
 
   test("tree: a dependency folder inside the tree keeps its line, what is below it is one counted marker", () => {
@@ -668,18 +846,22 @@ describe("in process", () => {
     assert.deepEqual([...readCompactFind(lines.join("\n") + "\n")].sort(), raw.map((p) => p.slice(2)).sort());
   });
 
-  test("ls past 200 entries: the first ones, the rest counted", () => {
-    const names = Array.from({ length: 250 }, (_, i) => `-rw-r--r-- 1 ann ann 12 Mar 15 10:30 f${String(i).padStart(3, "0")}.txt`);
+  test("ls past its budget: the first entries that fit, the rest counted", () => {
+    const names = Array.from({ length: 1000 }, (_, i) => `-rw-r--r-- 1 ann ann 12 Mar 15 10:30 f${String(i).padStart(3, "0")}.txt`);
+    const whole = feed(ls, ["ls", "-l"], "ls", ["total 1000", ...names.slice(0, 400)]).compact!.stdout;
+    assert.equal(lines(whole).length, 401, "400 entries fit the default budget: all shown, and the marker of the columns");
     const { compact } = feed(ls, ["ls", "-l"], "ls", ["total 1000", ...names]);
-    const out = compact!.stdout.split("\n");
+    const out = lines(compact!.stdout);
     assert.equal(out[0], "f000.txt  12");
-    assert.equal(out[199], "f199.txt  12");
-    assert.equal(out[200], "… +50 more entries [rtk recall abc1234]");
+    const m = /^… \+(\d+) more entries \[rtk recall abc1234\]$/.exec(out[out.length - 2]!);
+    assert.ok(m, out.slice(-2).join("\n"));
+    assert.equal(out.length - 2 + Number(m[1]), 1000);
+    assert.ok(compact!.stdout.length <= 8000 && compact!.stdout.length > 7500, `${compact!.stdout.length} characters`);
   });
 
   test("find past its budget: the first paths in order, the rest counted by directory", () => {
     const raw = [...Array.from({ length: 30 }, (_, i) => `./a/f${String(i).padStart(2, "0")}`), ...Array.from({ length: 40 }, (_, i) => `./b/g${String(i).padStart(2, "0")}`)];
-    const { lines, rest } = groupPaths(raw, 50);
+    const { lines, rest } = groupPaths(raw, "a/ ".length + 30 * 4 + "b/ ".length + 20 * 4);
     assert.equal(lines.length, 2);
     assert.equal(lines[1], `b/ ${Array.from({ length: 20 }, (_, i) => `g${String(i).padStart(2, "0")}`).join(" ")}`);
     assert.deepEqual(rest, [["b/", 20]]);
@@ -703,29 +885,29 @@ describe("in process", () => {
     process.chdir(dir);
     try {
       const { compact } = feed(grep, ["rg", "-n", "match"], "rg", lines);
-      assert.match(compact!.stdout, /^2024-01-02\.log\n {2}1: match 1\n/);
-      assert.match(compact!.stdout, /^ {2}… \+20 more matches \[rtk recall abc1234\]$/m);
+      assert.match(compact!.stdout, /^2024-01-02\.log\n {2}1:match 1\n/);
+      assert.equal(compact!.stdout.split("\n").length, 1 + 30 + 1, "30 matches fit the budget: every one shown");
       // Without such a file, `12-…` is a line number and its context.
       const { compact: single } = feed(grep, ["rg", "-n", "-C1", "x"], "rg", ["1-a", "2:x", "3-b"]);
-      assert.equal(single!.stdout, "1- a\n2: x\n3- b\n");
+      assert.equal(single!.stdout, "1-a\n2:x\n3-b\n");
     } finally {
       process.chdir(here);
     }
   });
 
   test("grep cuts a long line around a plain pattern, with exact counts", () => {
-    const long = "a".repeat(1000) + "NEEDLE" + "b".repeat(1000);
+    const long = "a".repeat(2000) + "NEEDLE" + "b".repeat(2000);
     const { compact } = feed(grep, ["grep", "-rn", "NEEDLE", "."], "grep", [`./x.js:1:${long}`, "./y.js:2:  NEEDLE here"]);
     assert.ok(compact);
     const shown = lines(compact.stdout);
     assert.equal(shown[0], "x.js");
-    const m = /^ {2}1: … \+(\d+) chars … (a*NEEDLEb*) … \+(\d+) more chars \[rtk recall abc1234\]$/.exec(shown[1]!);
+    const m = /^ {2}1:… \+(\d+) chars … (a*NEEDLEb*) … \+(\d+) more chars \[rtk recall abc1234\]$/.exec(shown[1]!);
     assert.ok(m, shown[1]);
     assert.equal(Number(m[1]) + m[2]!.length + Number(m[3]), long.length);
-    assert.deepEqual(shown.slice(2), ["y.js", "  2: NEEDLE here"]);
+    assert.deepEqual(shown.slice(2), ["y.js", "  2:  NEEDLE here"]);
   });
 
-  test("content: huge output keeps a bounded head and tail, whatever its size", () => {
+  test("content: huge output keeps a head and tail within the budget, whatever its size", () => {
     const total = 2_000_000;
     const before = process.memoryUsage().heapUsed;
     const run = content.start(inputFor(["cat", "big"], "cat"), { recall: { id: () => "abc1234" }, emit: { out: () => {}, err: () => {} } });
@@ -737,10 +919,13 @@ describe("in process", () => {
     const shown = lines(compact.stdout);
     assert.equal(shown[0], `1 ${pad}`);
     assert.equal(shown[shown.length - 1], `${total} ${pad}`);
-    const m = /^… \+(\d+) more lines \[rtk recall abc1234\]$/.exec(shown.find((l) => l.startsWith("…"))!);
-    assert.ok(m);
-    assert.equal(Number(m[1]) + shown.length - 1, total, "head + tail + hidden = every line");
-    assert.ok(shown.length <= 251, `${shown.length} lines shown`);
+    const at = shown.findIndex((l) => l.startsWith("…"));
+    const m = LINES_MARKER.exec(shown[at]!);
+    assert.ok(m, shown[at]);
+    assert.deepEqual([Number(m[1]), Number(m[2])], [at + 1, total - (shown.length - at - 1)], "the range is exactly the lines between head and tail");
+    assert.equal(Number(m[3]) + shown.length - 1, total, "head + tail + hidden = every line");
+    assert.ok(compact.stdout.length <= 30_000, `${compact.stdout.length} characters shown`);
+    assert.ok(compact.stdout.length >= 29_000, `${compact.stdout.length} characters shown: the budget is used, not cut below`);
     assert.ok(grown < 64 * 1024 * 1024, `heap grew by ${Math.round(grown / 1048576)} MiB for ${Math.round((total * 100) / 1048576)} MiB of output`);
   });
 

@@ -264,8 +264,10 @@ describe("memory stays bounded", () => {
   });
 
   test("git log past the cap: every commit shown has its date, author and subject, wherever the cap falls", () => {
+    // A budget past the memory cap, so that the cap is what cuts.
+    const limits = { list: 64 * 1024 * 1024, content: 64 * 1024 * 1024 };
     for (const pad of [0, 7, 19, 33]) {
-      const run = gitLog.start({ argv: ["git", "log"], toolIndex: 0, route: { id: "git.log", tool: "git", filter: "git.log", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+      const run = gitLog.start({ argv: ["git", "log"], toolIndex: 0, route: { id: "git.log", tool: "git", filter: "git.log", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, limits, emit: { out() {}, err() {} } });
       for (let n = 0; n < 30000; n++) {
         for (const l of [`commit ${n.toString(16).padStart(40, "a")}`, `Author: Ann Lee${"e".repeat(pad)} <ann@example.com>`, "Date:   Mon Mar 4 10:15:00 2024 +0100", "", `    Change ${n}`, ""]) run.line("out", l);
       }
@@ -279,6 +281,62 @@ describe("memory stays bounded", () => {
     const { out } = feed(gitDiff, "show", 30);
     assert.ok(Buffer.byteLength(out) < 3 * 1024 * 1024);
     assert.ok(markers(out).some((m) => m.what.startsWith("lines (")));
+  });
+});
+
+describe("the list budget: nothing omitted below it, cut to it above", () => {
+  const route = (id: string, tool = "git") => ({ id, tool, filter: id, savings: 0, pipeSafe: false });
+  const run = (filter: Filter, argv: string[], out: string[], limits?: { list: number; content: number }) => {
+    const r = filter.start({ argv, toolIndex: 0, route: route(filter.id) }, { recall: { id: () => "abcdef0" }, ...(limits ? { limits } : {}), emit: { out() {}, err() {} } });
+    for (const l of out) r.line("out", l);
+    return r.end(0)!.stdout;
+  };
+  const status = (n: number) => ["On branch main", "Untracked files:", ...Array.from({ length: n }, (_, i) => `\tgen/out-${String(i).padStart(4, "0")}.json`), "", "Changes not staged for commit:", "\tmodified:   a.ts", "\tmodified:   b.ts"];
+  const log = (n: number) => Array.from({ length: n }, (_, i) => [`commit ${i.toString(16).padStart(40, "a")}`, "Author: Ann Lee <ann@example.com>", "Date:   Mon Mar 4 10:15:00 2024 +0100", "", `    Change number ${i}`, ""]).flat();
+
+  test("git status: 300 untracked paths (about 6,000 characters) all shown; 1,000 cut to the budget, every group keeping a share", () => {
+    const all = run(gitStatus, ["git", "status"], status(300));
+    assert.ok(!all.includes("…"), all.slice(-200));
+    assert.equal(all.split("\n")[2]!.split(" ").length - 3, 300);
+    const cut = run(gitStatus, ["git", "status"], status(1000));
+    assert.ok(cut.length <= 8000 && cut.length > 7500, `${cut.length} characters for a budget of 8,000`);
+    const m = /^\? untracked \(1000\): (.*) … \+(\d+) more untracked paths \[rtk recall abcdef0\]$/m.exec(cut);
+    assert.ok(m, cut);
+    assert.equal(m[1]!.split(" ").length + Number(m[2]), 1000);
+    assert.match(cut, /^~ modified \(2\): a\.ts b\.ts$/m);
+  });
+
+  test("git log: 100 commits shown whole; 400 cut to the budget, the rest counted with the commits among them", () => {
+    const all = run(gitLog, ["git", "log"], log(100));
+    assert.ok(!all.includes("…"));
+    assert.equal(all.trimEnd().split("\n").length, 100);
+    const cut = run(gitLog, ["git", "log"], log(400)).trimEnd().split("\n");
+    const m = /^… \+(\d+) more lines \((\d+) commits\) \[rtk recall abcdef0\]$/.exec(cut.at(-1)!);
+    assert.ok(m, cut.at(-1));
+    assert.equal(cut.length - 1 + Number(m[2]), 400);
+    assert.ok(cut.join("\n").length <= 8000 && cut.join("\n").length > 7500);
+    // [limits] route_tokens or list_tokens reach the filter as its budget.
+    const wide = run(gitLog, ["git", "log"], log(400), { list: 1_000_000, content: 30_000 });
+    assert.equal(wide.trimEnd().split("\n").length, 400);
+  });
+
+  test("git branch: 100 branches shown whole; 1,000 cut to the budget, the rest counted", () => {
+    const branches = (n: number) => Array.from({ length: n }, (_, i) => `${i === 0 ? "* " : "  "}feature/topic-${String(i).padStart(4, "0")}`);
+    const all = run(gitAction, ["git", "branch"], branches(100));
+    assert.equal(all, branches(100).join("\n") + "\n");
+    const cut = run(gitAction, ["git", "branch"], branches(1000)).trimEnd().split("\n");
+    const m = /^… \+(\d+) more lines \[rtk recall abcdef0\]$/.exec(cut.at(-1)!);
+    assert.ok(m, cut.at(-1));
+    assert.equal(cut.length - 1 + Number(m[1]), 1000);
+    assert.deepEqual(cut.slice(0, -1), branches(1000).slice(0, cut.length - 1));
+    assert.ok(cut.join("\n").length <= 8000 && cut.join("\n").length > 7500);
+  });
+
+  test("git fetch: 50 new branches all named in the summary (a fixed cap showed 20)", () => {
+    const refs = Array.from({ length: 50 }, (_, i) => ` * [new branch]      b${i}        -> origin/b${i}`);
+    const out = run(gitAction, ["git", "fetch"], ["From example.com:shop", ...refs]);
+    assert.ok(!out.includes("…"), out);
+    for (let i = 0; i < 50; i++) assert.ok(out.includes(`origin/b${i}`), `b${i}: ${out}`);
   });
 });
 

@@ -152,11 +152,11 @@ describe("the config's [recall] section, applied by real runs", () => {
 
   test("enabled = false: what a compact form leaves out is marked, with no handle to a stored copy", () => {
     const b = box();
-    configured(b, "[recall]\nenabled = false\n");
+    configured(b, "[recall]\nenabled = false\n\n[limits]\nlist_tokens = 60\n");
     const git = fakeGit(b, "echo 'On branch main'; echo 'Untracked files:'; i=0; while [ $i -lt 60 ]; do printf '\\tf%02d.txt\\n' $i; i=$((i+1)); done");
     const r = rtk(b, [git, "status"]);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /… \+20 more untracked paths \[rtk recall unavailable\]/);
+    assert.match(r.stdout, /… \+\d+ more untracked paths \[rtk recall unavailable\]/);
     assert.ok(!existsSync(b.recall) || readdirSync(b.recall).length === 0);
   });
 
@@ -260,8 +260,8 @@ describe("no symlink is followed", () => {
 });
 
 describe("a store that is not the user's alone is refused: no entry, the marker says unavailable, the output and exit code unchanged", () => {
-  /** A routed run whose compact form hides 20 untracked paths behind a marker. */
-  const untracked = "echo 'On branch main'; echo 'Untracked files:'; i=0; while [ $i -lt 60 ]; do printf '\\tf%02d.txt\\n' $i; i=$((i+1)); done";
+  /** A routed run whose compact form hides untracked paths past the list budget behind a marker. */
+  const untracked = "echo 'On branch main'; echo 'Untracked files:'; i=0; while [ $i -lt 2000 ]; do printf '\\tf%04d.txt\\n' $i; i=$((i+1)); done";
   const reference = (() => {
     const b = box();
     const r = rtk(b, [fakeGit(b, untracked), "status"]);

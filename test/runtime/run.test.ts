@@ -298,8 +298,8 @@ describe("lines longer than the runtime holds (1 MiB)", () => {
     const file = join(b.root, "huge.txt");
     writeFileSync(file, Array.from({ length: 250_000 }, (_, i) => `row ${String(i).padStart(6, "0")} ${"y".repeat(70)}`).join("\n") + "\n");
     const r = rtk(b, ["cat", file]);
-    assert.match(r.stdout, /… \+\d+ more lines \[rtk recall ([0-9a-f]{7})\]/);
-    const id = /\[rtk recall ([0-9a-f]{7})\]/.exec(r.stdout)![1]!;
+    assert.match(r.stdout, /^… lines \d+–\d+ \(\d+\) omitted \[rtk recall ([0-9a-f]{7}) --lines \d+-\d+\]$/m);
+    const id = /\[rtk recall ([0-9a-f]{7})/.exec(r.stdout)![1]!;
     assert.match(r.stderr, new RegExp(`^rtk: \\[rtk recall ${id}\\] holds the first 16 MiB of the 19\\.\\d MiB output$`, "m"));
   });
 
@@ -321,7 +321,10 @@ describe("a reader that goes early", () => {
     const file = join(b.root, "log.txt");
     writeFileSync(file, commits);
     const git = fakeTool(b, `cat ${JSON.stringify(file)}`);
-    const r = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} ${JSON.stringify(git)} log | head -1; echo "status \${PIPESTATUS[0]}"`], { cwd: b.cwd, env: b.env, encoding: "utf8", timeout: 30000 });
+    // A list budget the log never reaches: the whole compact form is written.
+    const config = join(b.root, "unbounded.toml");
+    writeFileSync(config, "[limits]\nlist_tokens = 10000000\n");
+    const r = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} ${JSON.stringify(git)} log | head -1; echo "status \${PIPESTATUS[0]}"`], { cwd: b.cwd, env: { ...b.env, RTK_CONFIG: config }, encoding: "utf8", timeout: 30000 });
     assert.match(r.stdout, /^a{7}\S* 2024-03-11 Ann Lee: Change number 0\nstatus 141\n$/);
     assert.equal(r.stderr, "");
   });
@@ -706,14 +709,15 @@ describe("raw output on request", () => {
     assert.equal(r.stderr, direct.stderr);
   });
 
-  test("an omission by the git status filter (45 untracked files) → marker with an exact count; `rtk recall <id>` prints git's raw output", () => {
+  test("an omission by the git status filter (2000 untracked files, past the list budget) → marker with an exact count; `rtk recall <id>` prints git's raw output", () => {
     const big = repo(b);
-    for (let i = 0; i < 45; i++) writeFileSync(join(big, `u${String(i).padStart(2, "0")}.txt`), "");
+    for (let i = 0; i < 2000; i++) writeFileSync(join(big, `u${String(i).padStart(4, "0")}.txt`), "");
     const r = rtk(b, ["git", "status"], { cwd: big });
     assert.equal(r.status, 0, r.stderr);
-    const m = /\+5 more untracked paths \[rtk recall ([0-9a-f]{7})\]/.exec(r.stdout);
+    const m = /^\? untracked \(2000\): (.*) … \+(\d+) more untracked paths \[rtk recall ([0-9a-f]{7})\]$/m.exec(r.stdout);
     assert.ok(m, r.stdout);
-    const rec = rtk(b, ["recall", m[1]!]);
+    assert.equal(m[1]!.split(" ").length + Number(m[2]), 2000);
+    const rec = rtk(b, ["recall", m[3]!]);
     assert.equal(rec.status, 0, rec.stderr);
     assert.equal(rec.stdout, sh(b, "git", ["status"], big).stdout);
   });

@@ -1,27 +1,26 @@
-// `cat`, `head`, `tail`: file contents, verbatim. Only output that is huge
-// (more than HUGE_LINES lines or HUGE_CHARS characters) is shortened: its first
-// lines and its last lines, with the exact count of the lines between and a
-// recall handle; in that case a line longer than MAX_LINE is cut, marked with
-// the characters it hides. `==> file <==` headers of head/tail inside the
-// hidden part stay, each between its own counts. Memory holds the head and a
-// ring of the tail, never the whole output. Output that is not UTF-8 text (a
-// binary or Latin-1 file, NUL bytes) is printed as its bytes, whatever its
-// size: the runtime reads lines as text, which would change them.
+// `cat`, `head`, `tail`: file contents, verbatim. Only output longer than the
+// content budget (`[limits] content_chars`, 30,000 characters: where hosts cut
+// a tool result blindly) is shortened: the first lines that fit in half the
+// budget and the last lines that fit in the rest, the lines between named by
+// their range (`… lines 151–272 (122) omitted [rtk recall <id> --lines
+// 151-272]`, numbered as lines of the output); in that case a line longer than
+// MAX_LINE is cut, marked with the characters it hides. `==> file <==` headers
+// of head/tail inside the hidden part stay, each between its own ranges.
+// Memory holds the head and the tail, never the whole output. Output that is
+// not UTF-8 text (a binary or Latin-1 file, NUL bytes) is printed as its bytes,
+// whatever its size: the runtime reads lines as text, which would change them.
 //
 // Follow invocations (`tail -f`, `-F`, `--follow`) and reads of a FIFO, socket
 // or character device run with rtk's own stdio: their bytes arrive as the tool
 // writes them, unchanged, and the tool sees its reader go (`| head` ends it).
 import { statSync } from "node:fs";
+import { HeadTail, limitsOf, omittedLines } from "../budget.js";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
 import { ErrorLines, given, parseArgs, toolArgs } from "./common.js";
 
-const HUGE_LINES = 300;
-const HUGE_CHARS = 64 * 1024;
-const HEAD_LINES = 150;
-const HEAD_CHARS = 24 * 1024;
-const TAIL_LINES = 100;
-const TAIL_CHARS = 16 * 1024;
 const MAX_LINE = 4000;
+/** Room kept in the budget for the markers, so the whole output stays within it. */
+const MARKER_ROOM = 256;
 const MAX_KEPT_HEADERS = 100;
 
 const SPEC = { shortWithValue: "ncs", longWithValue: ["lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"] };
@@ -57,6 +56,8 @@ interface Held {
   /** At most MAX_LINE + 1 characters of the line. */
   text: string;
   length: number;
+  /** Its line number in the output, from 1. */
+  n: number;
 }
 
 export const content: Filter = {
@@ -64,19 +65,13 @@ export const content: Filter = {
   // A file's lines, byte for byte (the head and tail of a huge one too).
   lineForm: () => "verbatim",
   inherits: streams,
-  start(input, { recall }): FilterRun {
+  start(input, ctx): FilterRun {
+    const { recall } = ctx;
     const headers = input.route.tool !== "cat";
     const err = new ErrorLines();
-    const head: Held[] = [];
-    let headChars = 0;
-    let headOpen = true;
-    const tail: Held[] = [];
-    let tailStart = 0;
-    let tailChars = 0;
-    /** What left the tail ring: counts of hidden lines, and the headers kept between them. */
-    const middle: (number | string)[] = [];
+    /** What left the tail: ranges of hidden lines, and the headers kept between them. */
+    const middle: ({ first: number; last: number } | string)[] = [];
     let keptHeaders = 0;
-    let lines = 0;
     let chars = 0;
 
     const hide = (h: Held) => {
@@ -85,42 +80,26 @@ export const content: Filter = {
         middle.push(h.text);
         return;
       }
-      if (typeof middle[middle.length - 1] === "number") (middle[middle.length - 1] as number)++;
-      else middle.push(1);
+      const last = middle[middle.length - 1];
+      if (typeof last === "object" && last.last === h.n - 1) last.last = h.n;
+      else middle.push({ first: h.n, last: h.n });
     };
+    // What a line costs as shown: a line past MAX_LINE is shown cut when anything is hidden.
+    const kept = new HeadTail<Held>(Math.max(MARKER_ROOM, limitsOf(ctx).content - MARKER_ROOM), (h) => Math.min(h.length, MAX_LINE) + 1, hide);
 
     return {
       line(stream, text, cut = 0) {
         if (stream === "err") return err.add(text);
-        lines++;
         chars += text.length + cut + 1;
         // A line the runtime cut still counts whole: its hidden characters are counted exactly.
-        const h: Held = { text: text.length > MAX_LINE ? text.slice(0, MAX_LINE + 1) : text, length: text.length + cut };
-        const size = Math.min(h.length, MAX_LINE) + 1;
-        if (headOpen && head.length < HEAD_LINES && headChars + size <= HEAD_CHARS) {
-          head.push(h);
-          headChars += size;
-          return;
-        }
-        headOpen = false;
-        tail.push(h);
-        tailChars += size;
-        while (tail.length - tailStart > 1 && (tail.length - tailStart > TAIL_LINES || tailChars > TAIL_CHARS)) {
-          const gone = tail[tailStart++]!;
-          tailChars -= Math.min(gone.length, MAX_LINE) + 1;
-          hide(gone);
-        }
-        if (tailStart > 4 * TAIL_LINES) {
-          tail.splice(0, tailStart);
-          tailStart = 0;
-        }
+        kept.push({ text: text.length > MAX_LINE ? text.slice(0, MAX_LINE + 1) : text, length: text.length + cut, n: kept.total + 1 });
       },
       end() {
-        if (lines <= HUGE_LINES && chars <= HUGE_CHARS) return null;
+        if (chars <= limitsOf(ctx).content) return null;
         const show = (h: Held) => (h.length > MAX_LINE ? `${h.text.slice(0, MAX_LINE)} ${omitted(h.length - MAX_LINE, "chars", recall)}` : h.text);
-        const out = head.map(show);
-        for (const m of middle) out.push(typeof m === "number" ? omitted(m, m === 1 ? "line" : "lines", recall) : m);
-        out.push(...tail.slice(tailStart).map(show));
+        const out = kept.head.map(show);
+        for (const m of middle) out.push(typeof m === "string" ? m : omittedLines(m.first, m.last, recall));
+        out.push(...kept.tail.map(show));
         return { stdout: out.join("\n") + "\n", stderr: err.text(recall) };
       },
     };

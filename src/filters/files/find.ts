@@ -14,18 +14,18 @@
 //   - A leading `./` is dropped (`./src/a.ts` → `src/a.ts`); `.` stays.
 // Paths are sorted (directories by component, names within a directory; the
 // folders of dependencies, build output, caches and version control last),
-// which also makes the form independent of the file system's order. Past
-// MAX_SHOWN paths (with some slack) the rest is counted, with a recall handle
-// and the directories it is in. Errors (`find: …: Permission denied`) stay on
+// which also makes the form independent of the file system's order. Every
+// path is shown while the grouped form fits the list budget (`[limits]
+// list_tokens`); past it, the first paths in that order that fit, the rest
+// counted, with a recall handle and the directories it is in. Errors (`find: …: Permission denied`) stay on
 // stderr. Output that is not one path per line (`-printf`, `-print0`, `-ls`,
 // actions) passes through.
+import { limitsOf } from "../budget.js";
 import { omitted, type Filter, type FilterRun } from "../types.js";
 import { ErrorLines, compareText, sortForeground, toolArgs } from "./common.js";
 
-/** Paths shown: about what an agent takes in at a glance. */
-const MAX_SHOWN = 50;
-/** A list at most this much longer than MAX_SHOWN is shown whole. */
-const SLACK = 10;
+/** Characters kept in the budget for the marker that counts the rest by directory. */
+const MARKER_ROOM = 600;
 /** Paths held for sorting; past it, the rest is counted only. */
 const MAX_HELD = 100_000;
 /** Directories named, with their counts, in the marker. */
@@ -37,7 +37,8 @@ export const find: Filter = {
   id: "find",
   // A CR is part of a name.
   lineForm: () => "text",
-  start(input, { recall }): FilterRun {
+  start(input, ctx): FilterRun {
+    const { recall } = ctx;
     const skip = toolArgs(input).some((a) => OTHER_OUTPUT.has(a));
     const starts = startPoints(toolArgs(input));
     const err = new ErrorLines();
@@ -58,10 +59,20 @@ export const find: Filter = {
       end() {
         if (skip || !paths.length) return null;
         const total = paths.length + unheld;
-        const { lines, rest } = groupPaths(paths, total > MAX_SHOWN + SLACK ? MAX_SHOWN : Infinity);
+        const budget = limitsOf(ctx).list;
+        let { lines, rest } = groupPaths(paths);
+        if (unheld || lines.reduce((n, l) => n + l.length + 1, 0) > budget) ({ lines, rest } = groupPaths(paths, Math.max(0, budget - MARKER_ROOM)));
         const hidden = total - (paths.length - rest.reduce((n, [, c]) => n + c, 0));
         if (hidden) {
-          const named = rest.slice(0, MAX_DIRS_NAMED).map(([dir, n]) => `${dir} (${n})`);
+          // The directories named fit in the room kept for the marker.
+          const named: string[] = [];
+          let chars = 0;
+          for (const [dir, n] of rest.slice(0, MAX_DIRS_NAMED)) {
+            const e = `${dir} (${n})`;
+            if (chars + e.length + 2 > MARKER_ROOM - 80) break;
+            named.push(e);
+            chars += e.length + 2;
+          }
           const more = rest.length - named.length;
           const where = named.length ? `: ${named.join(", ")}${more ? `, ${more} more dirs` : ""}` : "";
           lines.push(omitted(hidden, "paths", recall) + where);
@@ -102,9 +113,10 @@ const PLAIN = /^[^\s']\S*$/;
 
 /**
  * The grouped form of a list of paths (see the comment at the top), showing
- * at most `max` of them in order; `rest` counts the others by directory.
+ * the first of them in order whose lines fit in `maxChars` (at least one);
+ * `rest` counts the others by directory.
  */
-export function groupPaths(raw: readonly string[], max = Infinity): { lines: string[]; rest: [string, number][] } {
+export function groupPaths(raw: readonly string[], maxChars = Infinity): { lines: string[]; rest: [string, number][] } {
   const groups = new Map<string, string[]>();
   const alone: string[] = [];
   for (const r of raw) {
@@ -130,10 +142,24 @@ export function groupPaths(raw: readonly string[], max = Infinity): { lines: str
   }
   const lines: string[] = [];
   const rest = new Map<string, number>();
-  let budget = max;
+  let left = maxChars;
+  let full = false;
   for (const item of sortForeground(items, (i) => i.key)) {
-    const shown = item.names.slice(0, Math.max(0, budget));
-    budget -= shown.length;
+    const shown: string[] = [];
+    if (!full) {
+      // A group's line costs its directory once, then each name and its space.
+      let cost = item.dir ? item.dir.length + 1 : 0;
+      for (const n of item.names) {
+        const c = item.dir ? n.length + 1 : alonePath(n).length + 1;
+        if (cost + c > left && (lines.length || shown.length)) {
+          full = true;
+          break;
+        }
+        cost += c;
+        shown.push(n);
+      }
+      left -= cost;
+    }
     if (shown.length) lines.push(item.dir ? `${item.dir} ${shown.join(" ")}` : alonePath(shown[0]!));
     if (shown.length < item.names.length) {
       const where = item.dir || parentOf(item.names[0]!);

@@ -4,37 +4,44 @@
 //     12: const x = foo();
 //     13- context line
 //
-// The file is printed once, then each line as `  <n>: <text>` (a match) or
-// `  <n>- <text>` (context), its leading indentation trimmed; group separators
-// (`--`) go, since the line numbers show the gaps. Files are sorted by path
+// The file is printed once, then each line as `  <n>:<text>` (a match) or
+// `  <n>-<text>` (context): after the two spaces of the group, what grep
+// printed after the file name, byte for byte (indentation, tabs, trailing
+// spaces: agents paste these lines into edits); group separators (`--`) go,
+// since the line numbers show the gaps. Files are sorted by path
 // (rg's order changes from run to run), the folders of dependencies, build
 // output and caches last. When only one file is searched (no names in the
-// output) the lines stand alone as `<n>: <text>`. The command runs as given:
+// output) the lines stand alone as grep printed them. The command runs as given:
 // without `-n` the lines have no numbers (`  <text>`, every one a match), and
 // context without numbers passes through. A line longer than MAX_LINE is cut
 // around the match when the pattern is a plain string (else from its start), each cut
-// marked with the exact number of characters hidden. MAX_TOTAL lines are
-// shown in all, spent on the files in path order (each at most MAX_PER_FILE,
-// and at least its first match with its context); the files past the budget
-// are named with their match counts in one marker, the files of a directory
-// after it (`src/hooks/ a.ts (1) b.ts (2)`), those of a dependency or build
-// folder counted by that folder. Everything left out is
-// counted exactly, with a recall handle.
+// marked with the exact number of characters hidden. Every line is shown while
+// the whole fits the list budget (`[limits] list_tokens`); past it, each file
+// shows as many lines as fit with one cap for all (at least its first match
+// with its context), and when even that does not fit, the first files in path
+// order do and the files past the budget are named with their match counts in
+// one marker, the files of a directory after it (`src/hooks/ a.ts (1) b.ts
+// (2)`), those of a dependency or build folder counted by that folder.
+// Everything left out is counted exactly, with a recall handle.
 // Modes that are already compact or structured (`-l`, `-L`, `-c`, `-o`, `-q`,
 // `--json`, `--files`, `--vimgrep`, `--heading`, `-b`, `-Z`, …) pass through.
 // Lines not recognised (rg's binary-file notices) are kept after the groups;
 // stderr (grep's binary-file notices and errors) is kept whole.
 import { statSync } from "node:fs";
+import { largestFit, limitsOf } from "../budget.js";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
 import { ErrorLines, backgroundRoot, cutLine, given, parseArgs, sortForeground, toolArgs, type OptionSpec, type ParsedArgs } from "./common.js";
 
-const MAX_LINE = 300;
-/** Lines shown in all: an agent reads the first of them and the list of the other files. */
-const MAX_TOTAL = 40;
-/** Lines kept of one file (and shown when the budget allows). */
-const MAX_PER_FILE = 10;
+/** A matched line longer than this (minified code, data) is cut around the match. */
+const MAX_LINE = 1000;
+/** Characters of lines held; past it, lines are counted only (memory stays bounded). */
+const HELD_CHARS = 4 * 1024 * 1024;
 /** Files held with their lines; past it, files are counted only. */
 const MAX_FILES_HELD = 5000;
+/** What a `… +N more matches [rtk recall id]` line costs, about. */
+const MARKER_COST = 48;
+/** Characters kept for the marker naming the files past the budget (at most a sixth of the budget). */
+const REST_RESERVE = 1200;
 /** Files named, with their match counts, in the marker of the files past the budget. */
 const MAX_FILES_NAMED = 100;
 
@@ -125,17 +132,18 @@ export const grep: Filter = {
   id: "grep",
   // A CR is part of a name or of a matched line.
   lineForm: () => "text",
-  start(input, { recall }): FilterRun {
+  start(input, ctx): FilterRun {
+    const { recall } = ctx;
     const mode = modeOf(input);
     // Without line numbers every line is a match (context without them passes through).
     const isMatch = mode.lineNumbers ? isMatchLine : () => true;
     let names = mode.names;
     const err = new ErrorLines();
     const groups = new Map<string, FileGroup>();
-    const single: string[] = [];
+    const single: { text: string; match: boolean }[] = [];
     const others: string[] = [];
     let hiddenOthers = 0;
-    let shown = 0;
+    let heldChars = 0;
     const hidden = { matches: 0, context: 0, files: 0 };
     let lastHiddenFile: string | null = null;
     let current: string | null = null;
@@ -143,12 +151,11 @@ export const grep: Filter = {
     const isFile = fileCheck();
 
     const render = (h: Hit) => {
-      const body = h.body.trimStart();
+      const body = h.body;
       let at = 0;
       if (mode.needle && h.sep === ":") at = Math.max(0, (mode.needle.fold ? body.toLowerCase() : body).indexOf(mode.needle.text));
       const cut = cutLine(body, MAX_LINE, recall, at, mode.needle?.text.length ?? 0);
-      if (!mode.lineNumbers) return cut.text;
-      return cut.text ? `${h.n}${h.sep} ${cut.text}` : `${h.n}${h.sep}`;
+      return mode.lineNumbers ? `${h.n}${h.sep}${cut.text}` : cut.text;
     };
 
     const record = (h: Hit) => {
@@ -166,12 +173,14 @@ export const grep: Filter = {
         g = { lines: [], hiddenMatches: 0, hiddenContext: 0 };
         groups.set(h.file, g);
       }
-      if (g.lines.length >= MAX_PER_FILE) {
+      if (heldChars > HELD_CHARS) {
         if (context) g.hiddenContext++;
         else g.hiddenMatches++;
         return;
       }
-      g.lines.push(render(h));
+      const line = render(h);
+      heldChars += line.length + 3;
+      g.lines.push(line);
     };
 
     return {
@@ -186,24 +195,26 @@ export const grep: Filter = {
           names = colon > 0 && isFile(text.slice(0, colon));
         }
         if (!names && !mode.lineNumbers) {
-          if (shown >= MAX_TOTAL) {
+          if (heldChars > HELD_CHARS) {
             single_.matches++;
             return;
           }
-          single.push(render({ file: "", n: "", sep: ":", body: text }));
-          shown++;
+          const line = render({ file: "", n: "", sep: ":", body: text });
+          heldChars += line.length + 1;
+          single.push({ text: line, match: true });
           return;
         }
         if (!names) {
           const m = /^(\d+)([:-])(.*)$/.exec(text);
           if (!m) return other(text);
-          if (shown >= MAX_TOTAL) {
+          if (heldChars > HELD_CHARS) {
             if (m[2] === "-") single_.context++;
             else single_.matches++;
             return;
           }
-          single.push(render({ file: "", n: m[1]!, sep: m[2]!, body: m[3]! }));
-          shown++;
+          const line = render({ file: "", n: m[1]!, sep: m[2]!, body: m[3]! });
+          heldChars += line.length + 1;
+          single.push({ text: line, match: m[2] === ":" });
           return;
         }
         const h = mode.lineNumbers ? parseNamed(text, current, isFile) : parseNamedPlain(text, current, isFile);
@@ -214,17 +225,42 @@ export const grep: Filter = {
       end() {
         if (mode.passThrough || (!groups.size && !single.length && !others.length && !hidden.files)) return null;
         const out: string[] = [];
+        const budget = limitsOf(ctx).list;
+        const restReserve = Math.min(REST_RESERVE, Math.floor(budget / 6));
         const files = sortForeground([...groups.keys()], display);
-        // The budget goes to files in path order; the files past it are named with their counts.
-        let budget = MAX_TOTAL;
-        // Past the budget: each file with its match count; the files of a dependency
-        // or build folder counted by that folder.
+        const sized = files.map((f) => {
+          const g = groups.get(f)!;
+          const pre = [0];
+          for (const l of g.lines) pre.push(pre[pre.length - 1]! + l.length + 3);
+          return { f, g, pre, first: firstBlockEnd(g.lines, isMatch) };
+        });
+        // What a file costs with at most k of its lines shown (at least its first match block).
+        const cost = (i: number, k: number) => {
+          const { f, g, pre, first } = sized[i]!;
+          const shown = Math.min(g.lines.length, Math.max(k, first));
+          const cut = shown < g.lines.length || g.hiddenMatches + g.hiddenContext > 0;
+          return display(f).length + 1 + pre[shown]! + (cut ? MARKER_COST : 0);
+        };
+        const costAll = (k: number) => sized.reduce((n, _, i) => n + cost(i, k), 0);
+        const longest = sized.reduce((n, s) => Math.max(n, s.g.lines.length), 0);
+        // Every file whole when it fits; else as many lines of each as fit (the same cap for all); else the first files.
+        let perFile = longest;
+        let shownFiles = sized.length;
+        if (costAll(longest) > budget) {
+          perFile = largestFit(longest, budget, costAll);
+          if (perFile === 0) {
+            let left = budget - restReserve;
+            shownFiles = 0;
+            while (shownFiles < sized.length && (shownFiles === 0 || cost(shownFiles, 0) <= left)) left -= cost(shownFiles++, 0);
+          }
+        }
         const rest = { matches: hidden.matches, context: hidden.context, files: 0 };
         const named: { text: string; files: number; path?: string; matches?: number }[] = [];
         const background = new Map<string, { files: number; matches: number }>();
-        for (const f of files) {
-          const g = groups.get(f)!;
-          if (budget <= 0) {
+        sized.forEach(({ f, g, first }, i) => {
+          if (i >= shownFiles) {
+            // Past the budget: each file with its match count; the files of a dependency
+            // or build folder counted by that folder.
             const matches = g.lines.filter(isMatch).length + g.hiddenMatches;
             rest.matches += matches;
             rest.context += g.lines.length + g.hiddenMatches + g.hiddenContext - matches;
@@ -237,25 +273,42 @@ export const grep: Filter = {
               b.matches += matches;
               background.set(root, b);
             }
-            continue;
+            return;
           }
-          const shown = g.lines.slice(0, Math.max(budget, firstBlockEnd(g.lines, isMatch)));
-          budget -= shown.length;
+          const shown = g.lines.slice(0, Math.max(perFile, first));
           const cutMatches = g.lines.slice(shown.length).filter(isMatch).length;
           const hiddenMatches = g.hiddenMatches + cutMatches;
           const hiddenContext = g.hiddenContext + g.lines.length - shown.length - cutMatches;
           out.push(display(f), ...shown.map((l) => `  ${l}`));
           if (hiddenMatches || hiddenContext) out.push(`  ${omitted(hiddenMatches, what(hiddenMatches, hiddenContext), recall)}`);
-        }
+        });
         for (const [root, b] of background) named.push({ text: `${root} (${b.files} ${b.files === 1 ? "file" : "files"}, ${b.matches} ${b.matches === 1 ? "match" : "matches"})`, files: b.files });
         const restFiles = rest.files + hidden.files;
         if (restFiles) {
-          const listed = named.slice(0, MAX_FILES_NAMED);
+          const listed: typeof named = [];
+          let chars = 0;
+          for (const e of named) {
+            if (listed.length >= MAX_FILES_NAMED || chars + e.text.length > restReserve - 80) break;
+            listed.push(e);
+            chars += e.text.length + 2;
+          }
           const unnamed = restFiles - listed.reduce((n, e) => n + e.files, 0);
           const list = namedList(listed) + (unnamed ? `${listed.length ? ", " : ""}${unnamed} more` : "");
           out.push(`${omitted(rest.matches, `${what(rest.matches, rest.context)} in ${restFiles} more ${restFiles === 1 ? "file" : "files"}`, recall)}: ${list}`);
         }
-        out.push(...single);
+        // One file's lines: all when they fit, else the first that do, the rest counted.
+        const singleChars = single.reduce((n, s) => n + s.text.length + 1, 0);
+        let shownSingle = single.length;
+        if (singleChars > budget || single_.matches + single_.context > 0) {
+          let left = budget - MARKER_COST;
+          shownSingle = 0;
+          while (shownSingle < single.length && (shownSingle === 0 || single[shownSingle]!.text.length + 1 <= left)) left -= single[shownSingle++]!.text.length + 1;
+        }
+        for (const s of single.slice(shownSingle)) {
+          if (s.match) single_.matches++;
+          else single_.context++;
+        }
+        out.push(...single.slice(0, shownSingle).map((s) => s.text));
         if (single_.matches || single_.context) out.push(omitted(single_.matches, what(single_.matches, single_.context), recall));
         out.push(...others);
         if (hiddenOthers) out.push(omitted(hiddenOthers, "lines", recall));

@@ -4,9 +4,15 @@
 // directory listing each entry becomes `name  size` — dirs `name/`, symlinks
 // `name -> target`, executables `name*`, FIFOs `name|`, sockets `name=` (the
 // `ls -F` marks; a name that could be read as carrying one, or as two fields,
-// is shell-quoted: `'star*'  0`), sizes of regular files human-readable (`1.2K`). Permissions,
-// link counts, owner, group, date, `total N`, `.` and `..` go, unless asked for
-// in a way the argv shows:
+// is shell-quoted: `'star*'  0`), sizes of regular files human-readable (`1.2K`),
+// then the facts that differ from the ordinary: a mode that is not the
+// listing's usual one for its type (a private file `-rw-------`, a setuid
+// program, a sticky folder), an owner/group that is not the listing's most
+// common one. Link counts, the usual mode and owner, dates, `total N`, `.` and
+// `..` go, and one marker at the end names the columns left out, of how many
+// entries, with the recall handle (`… mode/owner/date of 30 entries omitted
+// [rtk recall <id>]`).
+// Columns are kept when asked for in a way the argv shows:
 //   -n, --author, -Z   keep the owner/group (author, context) columns
 //   -t, -c, -u, --time, --sort=time, --time-style, --full-time   keep the date
 //   -i, -s             keep the inode / block columns (-s also `total`)
@@ -18,13 +24,17 @@
 //
 // Plain format: already one name per line and kept as the tool printed it (adding
 // `-p` would make it longer than what plain `ls` prints). Columns
-// (`-C`, `-x`, `-m`) and `--zero` pass through. Past MAX_ENTRIES entries the
-// rest is counted, with a recall handle.
-import { omitted, type Filter, type FilterRun } from "../types.js";
+// (`-C`, `-x`, `-m`) and `--zero` pass through. Past the list budget
+// (`[limits] list_tokens`) the first lines that fit are shown and the rest
+// is counted, with a recall handle.
+import { limitsOf } from "../budget.js";
+import { omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
 import { ErrorLines, given, humanSize, parseArgs, toolArgs, type ParsedArgs } from "./common.js";
 
-/** Entries shown: a listing longer than this is rarely read whole (the rest is recallable). */
-const MAX_ENTRIES = 200;
+/** Characters of lines held; past it, entries are counted only (memory stays bounded). */
+const HELD_CHARS = 4 * 1024 * 1024;
+/** Characters kept in the budget for the markers. */
+const MARKER_ROOM = 300;
 
 const SPEC = {
   shortWithValue: "ITw",
@@ -68,26 +78,27 @@ export const ls: Filter = {
   id: "ls",
   // A CR is part of a name.
   lineForm: () => "text",
-  start(input, { recall }): FilterRun {
+  start(input, ctx): FilterRun {
+    const { recall } = ctx;
     const mode = modeOf(parseArgs(toolArgs(input), SPEC));
     const err = new ErrorLines();
-    const out: string[] = [];
-    let entries = 0;
-    let hiddenEntries = 0;
-    let hiddenListings = 0;
+    /** The output in order: kept lines, and the entries of listings (rendered at the end, when the usual values are known). */
+    const items: Item[] = [];
+    let listing = 0;
+    let heldChars = 0;
+    let unheld = 0;
     let changed = false;
     let inListing = false;
     let previous: string | null = null;
 
     const keep = (line: string, isEntry: boolean, isHeader: boolean) => {
-      if (entries >= MAX_ENTRIES) {
-        if (isEntry) hiddenEntries++;
-        if (isHeader) hiddenListings++;
+      if (heldChars > HELD_CHARS) {
+        if (isEntry) unheld++;
         changed = true;
         return;
       }
-      if (isEntry) entries++;
-      out.push(line);
+      heldChars += line.length + 1;
+      items.push({ line, isEntry, isHeader });
     };
 
     return {
@@ -104,6 +115,7 @@ export const ls: Filter = {
         if (!mode.long) return keep(text, !/^total \S+$/.test(text), false);
         if (/^total \S+$/.test(text)) {
           inListing = true;
+          listing++;
           if (mode.keepTotal) return keep(text, false, false);
           changed = true;
           return;
@@ -115,21 +127,92 @@ export const ls: Filter = {
           changed = true;
           return;
         }
-        const compact = compactEntry(entry, mode) ?? text;
-        if (compact !== text) changed = true;
-        keep(compact, true, false);
+        if (heldChars > HELD_CHARS) {
+          unheld++;
+          changed = true;
+          return;
+        }
+        heldChars += text.length + 1;
+        items.push({ entry, raw: text, listing });
       },
       end() {
-        if (mode.passThrough || !changed) return null;
+        if (mode.passThrough) return null;
+        const usual = usualValues(items);
+        let dropped = 0;
+        const lines: { text: string; isEntry: boolean; isHeader: boolean }[] = items.map((it) => {
+          if (!("entry" in it)) return { text: it.line, isEntry: it.isEntry, isHeader: it.isHeader };
+          const u = usual.get(it.listing)!;
+          const r = compactEntry(it.entry, mode, u);
+          if (r === null) return { text: it.raw, isEntry: true, isHeader: false };
+          if (r.dropped) dropped++;
+          if (r.text !== it.raw) changed = true;
+          return { text: r.text, isEntry: true, isHeader: false };
+        });
+        if (!changed) return null;
+        // Every line while the whole fits the budget; else the first that do, the rest counted.
+        const budget = limitsOf(ctx).list;
+        let chars = lines.reduce((n, l) => n + l.text.length + 1, 0);
+        let shown = lines.length;
+        if (chars > budget || unheld) {
+          chars = 0;
+          shown = 0;
+          while (shown < lines.length && chars + lines[shown]!.text.length + 1 <= budget - MARKER_ROOM) chars += lines[shown++]!.text.length + 1;
+        }
+        const out = lines.slice(0, shown).map((l) => l.text);
+        const hiddenEntries = unheld + lines.slice(shown).filter((l) => l.isEntry).length;
+        const hiddenListings = lines.slice(shown).filter((l) => l.isHeader).length;
         if (hiddenEntries || hiddenListings) {
           const where = hiddenListings ? ` (and ${hiddenListings} more directory listings)` : "";
           out.push(omitted(hiddenEntries, `entries${where}`, recall));
         }
+        if (dropped) out.push(droppedMarker(dropped, mode, recall));
         return { stdout: out.length ? out.join("\n") + "\n" : "", stderr: err.text(recall) };
       },
     };
   },
 };
+
+type Item = { line: string; isEntry: boolean; isHeader: boolean } | { entry: LongEntry; raw: string; listing: number };
+
+/** What is ordinary in one listing: the most common mode of its files and of its folders, and the most common owner. */
+interface Usual {
+  fileMode: string | null;
+  dirMode: string | null;
+  owner: string | null;
+}
+
+function usualValues(items: readonly Item[]): Map<number, Usual> {
+  const counts = new Map<number, { file: Map<string, number>; dir: Map<string, number>; owner: Map<string, number> }>();
+  for (const it of items) {
+    if (!("entry" in it)) continue;
+    let c = counts.get(it.listing);
+    if (!c) counts.set(it.listing, (c = { file: new Map(), dir: new Map(), owner: new Map() }));
+    const type = it.entry.mode[0];
+    const perms = it.entry.mode;
+    if (type === "-") c.file.set(perms, (c.file.get(perms) ?? 0) + 1);
+    if (type === "d") c.dir.set(perms, (c.dir.get(perms) ?? 0) + 1);
+    const owner = it.entry.owner.join(" ");
+    c.owner.set(owner, (c.owner.get(owner) ?? 0) + 1);
+  }
+  // A tie has no usual value: each of the tied values is then shown.
+  const most = (m: Map<string, number>) => {
+    let best: string | null = null;
+    let n = 0;
+    let tied = false;
+    for (const [k, v] of m) {
+      if (v > n) [best, n, tied] = [k, v, false];
+      else if (v === n) tied = true;
+    }
+    return tied ? null : best;
+  };
+  return new Map([...counts].map(([l, c]) => [l, { fileMode: most(c.file), dirMode: most(c.dir), owner: most(c.owner) }]));
+}
+
+/** The one marker for the columns left out: which, and of how many entries. */
+function droppedMarker(count: number, mode: LsMode, recall: RecallRef): string {
+  const columns = ["mode", ...(mode.keepOwner ? [] : ["owner"]), ...(mode.keepDate ? [] : ["date"])].join("/");
+  return `… ${columns} of ${count} ${count === 1 ? "entry" : "entries"} omitted [rtk recall ${recall.id()}]`;
+}
 
 export interface LongEntry {
   /** Inode and block columns (-i, -s), as printed. */
@@ -200,8 +283,11 @@ function dateEnd(line: string, toks: readonly Token[], k: number): { last: numbe
   return null;
 }
 
-/** The compact form of an entry in a listing, or null to keep its line (devices and other rare types). */
-function compactEntry(e: LongEntry, mode: LsMode): string | null {
+/**
+ * The compact form of an entry in a listing, and whether columns of it were
+ * left out; null to keep its line (devices and other rare types).
+ */
+function compactEntry(e: LongEntry, mode: LsMode, usual: Usual): { text: string; dropped: boolean } | null {
   const type = e.mode[0];
   let name = e.name;
   // A name that would read as carrying a mark, or as more than one field, is quoted (a symlink's is `a -> b` as ls printed it).
@@ -216,7 +302,12 @@ function compactEntry(e: LongEntry, mode: LsMode): string | null {
   const parts = [...e.prefix, name].join(" ");
   const extra: string[] = [];
   if (type === "-") extra.push(mode.userUnits || !/^\d+$/.test(e.size) ? e.size : humanSize(Number(e.size)));
-  if (mode.keepOwner && e.owner.length) extra.push(e.owner.join(" "));
+  // A mode or owner that differs from the listing's usual one is a fact (a private file, a setuid program, another user's file).
+  const ownMode = type === "l" ? false : e.mode !== (type === "d" ? usual.dirMode : type === "-" ? usual.fileMode : null);
+  if (ownMode) extra.push(e.mode);
+  const owner = e.owner.join(" ");
+  const ownOwner = owner !== "" && (mode.keepOwner || owner !== usual.owner);
+  if (ownOwner) extra.push(owner);
   if (mode.keepDate) extra.push(e.date);
-  return [parts, ...extra].join("  ");
+  return { text: [parts, ...extra].join("  "), dropped: !ownMode || (owner !== "" && !ownOwner) || !mode.keepDate };
 }

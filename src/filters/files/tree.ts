@@ -5,12 +5,13 @@
 // summary line stay. An entry at depth d is indented by 2·d spaces under its
 // root line. JSON, XML and HTML output, and `-i` (no art), pass through. A folder of dependencies,
 // build output, caches or version control met inside the tree keeps its line;
-// what is below it is counted on one marker line under it. Past MAX_ENTRIES
-// entries the rest is counted where it was cut. Every count has a recall handle.
+// what is below it is counted on one marker line under it. Once the entries
+// shown fill the list budget (`[limits] list_tokens`), the rest is counted
+// where it was cut. Every count has a recall handle.
+import { limitsOf } from "../budget.js";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
 import { ErrorLines, given, inBackground, parseArgs, toolArgs, withFlags } from "./common.js";
 
-const MAX_ENTRIES = 500;
 
 const SPEC = {
   shortWithValue: "LPIHTo",
@@ -34,11 +35,14 @@ export const tree: Filter = {
     const p = parseArgs(toolArgs(input), SPEC);
     return passThrough(input) || given(p, "F") ? input.argv : withFlags(input, ["-F"]);
   },
-  start(input, { recall }): FilterRun {
+  start(input, ctx): FilterRun {
+    const { recall } = ctx;
+    const budget = limitsOf(ctx).list;
     const skip = passThrough(input);
     const err = new ErrorLines();
     const out: string[] = [];
-    let entries = 0;
+    let chars = 0;
+    let full = false;
     let changed = false;
     /** The run of entries hidden since the last line kept, and whether all were entries. */
     let hidden = 0;
@@ -68,22 +72,24 @@ export const tree: Filter = {
             return;
           }
           if (folded) flush();
-          if (entries >= MAX_ENTRIES) {
+          const line = "  ".repeat(entry.depth) + entry.name;
+          if (full || chars + line.length + 1 > budget) {
+            full = true;
             hidden++;
             return;
           }
-          entries++;
-          out.push("  ".repeat(entry.depth) + entry.name);
+          chars += line.length + 1;
+          out.push(line);
           if (entry.name.endsWith("/") && inBackground(entry.name.slice(0, -1))) folded = { depth: entry.depth, count: 0 };
           return;
         }
         // Root lines, blank lines, the summary: kept, within a bound once entries are being cut.
-        if (entries >= MAX_ENTRIES && keptAfterCap >= 200) {
+        if (full && keptAfterCap >= 200) {
           hidden++;
           hiddenOther = true;
           return;
         }
-        if (entries >= MAX_ENTRIES) keptAfterCap++;
+        if (full) keptAfterCap++;
         flush();
         out.push(text);
       },

@@ -5,7 +5,10 @@
 // keeps its counts only) — and the lines that are not chatter kept as they
 // are, on the stream they came from. Progress, transfer statistics, advice and
 // a hosting service's "create a merge/pull request" hint go. Failure (exit
-// ≠ 0): every line git printed except progress, on its own stream.
+// ≠ 0): every line git printed except progress, on its own stream. A
+// success's lists (paths, refs, `git branch`'s lines) are whole while they fit
+// the list budget; past it the first that fit, the rest counted.
+import { limitsOf, type Limits } from "../budget.js";
 import { linesText, omitted, type CompactOutput, type Filter, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
 import { namesGenerated } from "./diff-body.js";
 import { startHistory } from "./history.js";
@@ -19,10 +22,6 @@ interface Line {
   text: string;
 }
 
-/** Paths listed in a summary line before the rest is counted. */
-const MAX_PATHS = 10;
-/** Refs listed in a summary line before the rest is counted. */
-const MAX_REFS = 20;
 
 export const gitAction: Filter = {
   id: "git.action",
@@ -31,7 +30,7 @@ export const gitAction: Filter = {
     const { sub, args } = subcommandArgs(input);
     return sub === "stash" && args[0] === "show" ? "patch" : "terminal";
   },
-  start(input, { recall }) {
+  start(input, { recall, limits }) {
     const { sub, args } = subcommandArgs(input);
     // `git stash list` with options (`--stat`, `-p`) is a log of its own: kept as git prints it.
     if (sub === "stash" && args[0] === "list" && args.length > 1) return { line() {}, end: () => null };
@@ -39,11 +38,11 @@ export const gitAction: Filter = {
     if (sub === "stash" && args[0] === "show") {
       return startHistory(recall, { body: "all", trimContext: true, commits: true, collapseGenerated: !namesGenerated(args), recognise: (l) => l.startsWith("diff --") });
     }
-    return startAction(input, sub, recall);
+    return startAction(input, sub, recall, limitsOf({ limits }));
   },
 };
 
-function startAction(input: FilterInput, sub: string, recall: RecallRef): FilterRun {
+function startAction(input: FilterInput, sub: string, recall: RecallRef, limits: Limits): FilterRun {
   const lines: Line[] = [];
   let bytes = 0;
   let over = 0;
@@ -58,7 +57,7 @@ function startAction(input: FilterInput, sub: string, recall: RecallRef): Filter
     },
     end(exitCode) {
       if (!lines.length) return null;
-      const kept = exitCode === 0 ? success(input, sub, lines, recall) : failure(lines);
+      const kept = exitCode === 0 ? withinBudget(success(input, sub, lines, recall, limits.list), limits.list, recall) : failure(lines);
       if (over) kept.push({ stream: "out", text: omitted(over, "lines", recall) });
       return render(kept);
     },
@@ -112,7 +111,34 @@ interface Summary {
   removed: string[];
 }
 
-function success(input: FilterInput, sub: string, lines: readonly Line[], recall: RecallRef): Line[] {
+/** A success's stdout lines while they fit the budget; past it the first that do, the rest counted (stderr stays whole). */
+function withinBudget(kept: Line[], budget: number, recall: RecallRef): Line[] {
+  let chars = 0;
+  for (const l of kept) if (l.stream === "out") chars += l.text.length + 1;
+  if (chars <= budget) return kept;
+  const out: Line[] = [];
+  let used = 0;
+  let hidden = 0;
+  for (const l of kept) {
+    if (l.stream === "err") out.push(l);
+    else if (!hidden && (used === 0 || used + l.text.length + 1 <= budget - 60)) {
+      out.push(l);
+      used += l.text.length + 1;
+    } else hidden++;
+  }
+  out.push({ stream: "out", text: omitted(hidden, "lines", recall) });
+  return out;
+}
+
+/** The first items whose text fits in `chars` (at least one), and how many are left. */
+function fitting(items: readonly string[], chars: number): { shown: string[]; more: number } {
+  let used = 0;
+  let n = 0;
+  while (n < items.length && (n === 0 || used + items[n]!.length + 2 <= chars)) used += items[n++]!.length + 2;
+  return { shown: items.slice(0, n), more: items.length - n };
+}
+
+function success(input: FilterInput, sub: string, lines: readonly Line[], recall: RecallRef, budget: number): Line[] {
   const s: Summary = { head: null, remotes: [], tracking: [], files: null, insertions: 0, deletions: 0, paths: new Map(), added: [], removed: [] };
   const kept: Line[] = [];
   let remote: Remote | null = null;
@@ -218,7 +244,7 @@ function success(input: FilterInput, sub: string, lines: readonly Line[], recall
   }
   if (status) flushStatus(input, status, kept, recall);
   if (sub === "commit") s.paths.clear();
-  const line = summaryLine(s, recall);
+  const line = summaryLine(s, recall, budget / 2);
   if (line !== null) kept.splice(summaryAt < 0 ? kept.length : summaryAt, 0, { stream: "out", text: line });
   return kept;
 }
@@ -237,15 +263,15 @@ function flushStatus(input: FilterInput, status: readonly Line[], kept: Line[], 
   for (const text of out.stderr.split("\n").filter(Boolean)) kept.push({ stream: "err", text });
 }
 
-function summaryLine(s: Summary, recall: RecallRef): string | null {
+/** The summary line; each of its lists is whole while it fits in `chars`. */
+function summaryLine(s: Summary, recall: RecallRef, chars: number): string | null {
   const parts: string[] = [];
   for (const r of s.remotes) {
     if (!r.refs.length) {
       parts.push(r.where);
       continue;
     }
-    const shown = r.refs.slice(0, MAX_REFS);
-    const more = r.refs.length - shown.length;
+    const { shown, more } = fitting(r.refs, chars);
     parts.push(`${r.where}: ${shown.join(", ")}${more ? ` ${omitted(more, "refs", recall)}` : ""}`);
   }
   if (s.tracking.length) parts.push(s.tracking.join(", "));
@@ -254,16 +280,14 @@ function summaryLine(s: Summary, recall: RecallRef): string | null {
     if (s.files !== null) text += `${text ? " — " : ""}${changeSummary(s.files, s.insertions, s.deletions)}`;
     if (s.paths.size) {
       const entries = [...s.paths].map(([p, notes]) => (notes.length ? `${p} (${notes.join(", ")})` : p));
-      const shown = entries.slice(0, MAX_PATHS);
-      const more = entries.length - shown.length;
+      const { shown, more } = fitting(entries, chars);
       text += `${text ? ": " : ""}${shown.join(", ")}${more ? ` ${omitted(more, "paths", recall)}` : ""}`;
     }
     parts.push(text);
   }
   for (const [what, paths] of [["add", s.added], ["remove", s.removed]] as const) {
     if (!paths.length) continue;
-    const shown = paths.slice(0, MAX_PATHS);
-    const more = paths.length - shown.length;
+    const { shown, more } = fitting(paths, chars);
     parts.push(`${what} (${paths.length}): ${shown.join(", ")}${more ? ` ${omitted(more, "paths", recall)}` : ""}`);
   }
   return parts.length ? parts.join("; ") : null;

@@ -5,6 +5,7 @@
 // marker; a lockfile, minified bundle or source map is counted, not shown,
 // unless the user named one. Stat and name lists (`--stat`, `--name-only`, …)
 // are already compact.
+import { DEFAULT_LIMITS } from "../budget.js";
 import type { Filter, FilterInput } from "../types.js";
 import { namesGenerated } from "./diff-body.js";
 import { historyArgs, opaqueOutput, ownContext, ownFormat, startHistory } from "./history.js";
@@ -18,7 +19,7 @@ export const gitDiff: Filter = {
   // A patch's lines are content: a CRLF file's lines end in CR, a changed line may hold an escape byte.
   // A file `git show` prints is content byte for byte.
   lineForm: (input) => (showsBlob(input) ? "verbatim" : "patch"),
-  start(input, { recall }) {
+  start(input, { recall, limits }) {
     const { sub } = subcommandArgs(input);
     const args = historyArgs(input);
     const show = sub === "show";
@@ -31,7 +32,7 @@ export const gitDiff: Filter = {
       commits: !own,
       collapseGenerated: !namesGenerated(args),
       ...(own ? {} : { recognise: (l: string) => (show ? SHOW_START : DIFF_START).test(l) }),
-    });
+    }, limits ?? DEFAULT_LIMITS);
   },
 };
 

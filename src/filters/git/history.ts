@@ -1,6 +1,11 @@
 // The run shared by `git log`, `git show` and `git diff`: commit headers (when
 // the output is git's default format) and patches compacted, stderr kept as it
 // is, memory capped, and every omission counted at the end with its recall handle.
+// The compact form is shown whole while it fits its budget: the list budget for
+// commits alone, the content budget once it holds patches; past it, a list
+// keeps the first lines that fit, patches a head and a tail, and the lines
+// between are counted (with the commits among them).
+import { DEFAULT_LIMITS, type Limits } from "../budget.js";
 import { linesText, omitted, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
 import { CommitStream, type BodyPolicy } from "./commits.js";
 import { DiffBody } from "./diff-body.js";
@@ -42,7 +47,10 @@ export function historyArgs(input: FilterInput): readonly string[] {
   return subcommandArgs(input).args;
 }
 
-export function startHistory(recall: RecallRef, opts: HistoryOptions): FilterRun {
+/** Room kept in the budget for the markers at the end. */
+const MARKER_ROOM = 200;
+
+export function startHistory(recall: RecallRef, opts: HistoryOptions, limits: Limits = DEFAULT_LIMITS): FilterRun {
   const held = new Held();
   const patch = new DiffBody(held, recall, { trimContext: opts.trimContext, keepBlank: !opts.commits, collapseGenerated: opts.collapseGenerated });
   const commits = new CommitStream(held, patch, recall, opts.body);
@@ -95,7 +103,22 @@ export function startHistory(recall: RecallRef, opts: HistoryOptions): FilterRun
       }
       // Nothing of git's default shapes: the raw output is what the user asked for.
       if (commits.commits === 0 && patch.filesTotal === 0) return null;
-      const out = held.lines();
+      let out = held.lines();
+      const budget = patch.filesTotal > 0 ? limits.content : limits.list;
+      let chars = out.reduce((n, l) => n + l.length + 1, 0);
+      if (chars > budget) {
+        // A list keeps its first lines (the newest commits); patches their head and tail (the summary is last).
+        const room = budget - MARKER_ROOM;
+        const headRoom = patch.filesTotal > 0 ? room / 2 : room;
+        let head = 0;
+        chars = 0;
+        while (head < out.length && (head === 0 || chars + out[head]!.length + 1 <= headRoom)) chars += out[head++]!.length + 1;
+        let tail = out.length;
+        if (patch.filesTotal > 0) while (tail > head && chars + out[tail - 1]!.length + 1 <= room) chars += out[--tail]!.length + 1;
+        let commits = 0;
+        for (let i = head; i < tail; i++) if (held.isCommit(i)) commits++;
+        out = [...out.slice(0, head), omitted(tail - head, `lines${commits ? ` (${commits} commit${commits === 1 ? "" : "s"})` : ""}`, recall), ...out.slice(tail)];
+      }
       if (over.lines) {
         const what = [over.commits && `${over.commits} commit${over.commits === 1 ? "" : "s"}`, over.files && `${over.files} file${over.files === 1 ? "" : "s"}`].filter(Boolean);
         out.push(omitted(over.lines, `lines${what.length ? ` (${what.join(", ")})` : ""}`, recall));

@@ -3,6 +3,7 @@
 // with the body lines that carry meaning under it (all of them for a one-commit
 // log); every commit shown stays shown. A format of the user's own is kept as
 // it is; patches (`-p`) are compacted as `git diff` compacts them.
+import { DEFAULT_LIMITS } from "../budget.js";
 import type { Filter } from "../types.js";
 import { namesGenerated } from "./diff-body.js";
 import { historyArgs, opaqueOutput, ownContext, ownFormat, startHistory } from "./history.js";
@@ -12,7 +13,7 @@ export const gitLog: Filter = {
   id: "git.log",
   // A patch's lines are content: a CRLF file's lines end in CR, a changed line may hold an escape byte.
   lineForm: () => "patch",
-  start(input, { recall }) {
+  start(input, { recall, limits }) {
     const args = historyArgs(input);
     if (opaqueOutput(args)) return { line() {}, end: () => null };
     return startHistory(recall, {
@@ -20,7 +21,7 @@ export const gitLog: Filter = {
       trimContext: !ownContext(args),
       commits: !ownFormat(args),
       collapseGenerated: !namesGenerated(args),
-    });
+    }, limits ?? DEFAULT_LIMITS);
   },
 };
 

@@ -100,6 +100,11 @@ export class Held {
     return this.items.length;
   }
 
+  /** Whether the i-th line is a commit's own line. */
+  isCommit(i: number): boolean {
+    return typeof this.items[i] !== "string";
+  }
+
   lines(): string[] {
     const hashes = this.items.filter((i): i is CommitItem => typeof i !== "string").map((i) => i.hash);
     const len = distinctPrefixLength(hashes, this.abbrev);

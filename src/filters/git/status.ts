@@ -3,11 +3,15 @@
 // state, one line per group: `~ modified (2): a.ts src/b.ts` (paths apart by a
 // space: git quotes a path that holds one; a state other than the usual one
 // follows its path in parentheses). Hint lines and blank lines go. Anything
-// not recognised is kept as it is.
+// not recognised is kept as it is. Every path is shown while the whole fits
+// the list budget (`[limits] list_tokens`); past it, each group shows as many
+// paths as fit with one cap for all, the rest of it counted with a recall handle.
+import { largestFit, limitsOf } from "../budget.js";
 import { omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
 import { HELD_BYTES, subcommandArgs } from "./shared.js";
 
-const MAX_PER_GROUP = 40;
+/** What a `… +N more paths [rtk recall id]` marker costs, about. */
+const MARKER_COST = 44;
 
 type Group = "staged" | "unstaged" | "conflicts" | "untracked" | "ignored";
 
@@ -50,7 +54,8 @@ const OTHER_FORMATS = /^(-s|--short|--porcelain(=.*)?|-z|--null|--column(=.*)?|-
 export const gitStatus: Filter = {
   id: "git.status",
   lineForm: () => "text",
-  start(input, { recall }): FilterRun {
+  start(input, ctx): FilterRun {
+    const { recall } = ctx;
     const { args } = subcommandArgs(input);
     const passThrough = args.some((a) => OTHER_FORMATS.test(a));
     let branchLine: string | null = null;
@@ -109,7 +114,12 @@ export const gitStatus: Filter = {
         if (/^(no changes added to commit|nothing added to commit but untracked files present)/.test(t)) return;
         if (section && text.startsWith("\t")) {
           const g = groups.get(section) ?? { shown: [], count: 0 };
-          if (g.shown.length < MAX_PER_GROUP) g.shown.push(entry(section, text.slice(1)));
+          // Paths are held within the memory bound; past it they are counted.
+          if (heldBytes <= HELD_BYTES) {
+            const e = entry(section, text.slice(1));
+            g.shown.push(e);
+            heldBytes += e.length + 1;
+          }
           g.count++;
           groups.set(section, g);
           return;
@@ -123,10 +133,18 @@ export const gitStatus: Filter = {
         const out: string[] = [];
         if (branchLine) out.push(branchLine);
         out.push(...state);
-        for (const g of ["conflicts", "staged", "unstaged", "untracked", "ignored"] as Group[]) {
-          const items = groups.get(g);
-          if (items?.count) out.push(groupLine(g, items, recall));
-        }
+        const order = (["conflicts", "staged", "unstaged", "untracked", "ignored"] as Group[]).filter((g) => groups.get(g)?.count);
+        const lengths = order.map((g) => groups.get(g)!.shown.map((p) => p.length + 1));
+        const longest = Math.max(0, ...lengths.map((l) => l.length));
+        // The cost of the group lines with at most k paths each.
+        const cost = (k: number) =>
+          order.reduce((n, g, i) => {
+            const shown = lengths[i]!.slice(0, k);
+            return n + GROUP_TITLE[g].length + 10 + shown.reduce((a, b) => a + b, 0) + (shown.length < groups.get(g)!.count ? MARKER_COST : 0);
+          }, 0);
+        const budget = limitsOf(ctx).list - out.reduce((n, l) => n + l.length + 1, 0);
+        const perGroup = cost(longest) <= budget ? longest : Math.max(1, largestFit(longest, budget, cost));
+        for (const g of order) out.push(groupLine(g, groups.get(g)!, perGroup, recall));
         if (clean) out.push("clean");
         if (over) out.push(omitted(over, "lines", recall));
         return { stdout: out.join("\n") + "\n", stderr: err.length ? err.join("\n") + "\n" : "" };
@@ -184,7 +202,8 @@ function quoted(path: string): string {
   return `"${path.replace(/["\\]/g, "\\$&")}"`;
 }
 
-function groupLine(g: Group, items: { shown: string[]; count: number }, recall: RecallRef): string {
-  const more = items.count - items.shown.length;
-  return `${GROUP_TITLE[g]} (${items.count}): ${items.shown.join(" ")}${more ? ` ${omitted(more, g === "untracked" ? "untracked paths" : "paths", recall)}` : ""}`;
+function groupLine(g: Group, items: { shown: string[]; count: number }, max: number, recall: RecallRef): string {
+  const shown = items.shown.slice(0, max);
+  const more = items.count - shown.length;
+  return `${GROUP_TITLE[g]} (${items.count}): ${shown.join(" ")}${more ? ` ${omitted(more, g === "untracked" ? "untracked paths" : "paths", recall)}` : ""}`;
 }
