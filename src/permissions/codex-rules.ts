@@ -11,12 +11,12 @@
 // which none of them matches. So the Codex hook leaves a command they forbid or
 // prompt for to Codex. A source rtk cannot read exactly leaves every command to
 // Codex: rtk cannot tell what it would restrict.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { Env } from "../config/hooks.js";
 import { parseRulesFile, type CodexRule, type Parsed, type PatternToken } from "./codex-starlark.js";
-import { home as homeOf } from "./sources.js";
+import { exists, home as homeOf } from "./sources.js";
 
 /** The commands Codex's rules forbid or prompt for, as rtk patterns (`git push`). */
 export interface CodexRestrictions {
@@ -86,14 +86,6 @@ function projectLayers(cwd: string): string[] {
   }
 }
 
-function exists(p: string): boolean {
-  try {
-    statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const missing = (e: unknown) => ["ENOENT", "ENOTDIR"].includes((e as NodeJS.ErrnoException).code ?? "");
 

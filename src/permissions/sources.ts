@@ -205,7 +205,7 @@ function isDir(p: string): boolean {
   }
 }
 
-function exists(p: string): boolean {
+export function exists(p: string): boolean {
   try {
     statSync(p);
     return true;
