@@ -2,17 +2,16 @@
 // from (the default, the user's file, the trusted project file, the
 // environment). A problem in a file is an error here (exit 1); the effective
 // config is still printed, as the hook and the runtime would use it.
-import mri from "mri";
+import { parseOptions } from "./args.js";
+import { usageError } from "./help.js";
 import { formatIssue } from "../config/file.js";
 import { loadConfig, type EffectiveConfig, type Source } from "../config/load.js";
 import { SECTION_NAMES, SECTIONS, type FilterDef, type KeySpec } from "../config/schema.js";
 
 export function configCli(args: string[]): number {
-  const opts = mri(args, { boolean: ["json"] });
-  if (opts._.length) {
-    process.stderr.write("usage: rtk config [--json]\n");
-    return 2;
-  }
+  const opts = parseOptions("config", args, { boolean: ["json"] });
+  if (typeof opts === "number") return opts;
+  if (opts._.length) return usageError("config", `unexpected \`${opts._[0]}\``);
   const cfg = loadConfig(process.env, process.cwd());
   for (const w of cfg.warnings) process.stderr.write(w + "\n");
   for (const i of cfg.issues) process.stderr.write(`rtk config: error: ${formatIssue(i)}\n`);

@@ -1,9 +1,12 @@
 // `rtk doctor [--json]`.
-import mri from "mri";
 import { doctor } from "../hosts/doctor.js";
+import { parseOptions } from "./args.js";
+import { usageError } from "./help.js";
 
 export function doctorCli(args: string[]): number {
-  const opts = mri(args, { boolean: ["json"] });
+  const opts = parseOptions("doctor", args, { boolean: ["json"] });
+  if (typeof opts === "number") return opts;
+  if (opts._.length) return usageError("doctor", `unexpected \`${opts._[0]}\``);
   const r = doctor({ env: process.env, cwd: process.cwd() });
   if (opts["json"]) {
     process.stdout.write(JSON.stringify(r, null, 2) + "\n");

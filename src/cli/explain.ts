@@ -1,21 +1,24 @@
 // `rtk explain`: how rtk reads a command and what it would do with it.
 import kleur from "kleur";
-import mri from "mri";
 import { parse } from "../../grammar/parse.js";
-import { rewrite } from "../api.js";
+import { rewrite, UnknownHostError } from "../api.js";
+import { ruleHosts, type RuleFamily, type RuleFile } from "../permissions/sources.js";
+import { REASON_TEXT } from "../rewrite/reasons.js";
+import { parseOptions } from "./args.js";
+import { unknownWord, usageError } from "./help.js";
 import { explain } from "../explain.js";
 import { printTree } from "../ast/tree.js";
 import { printCanonical } from "../printer/canonical.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 
 export function explainCommand(args: string[], read: (arg: string) => string): number {
-  const opts = mri(args, { boolean: ["tree", "json", "canonical"], string: ["host"] });
+  const opts = parseOptions("explain", args, { boolean: ["tree", "json", "canonical"], string: ["host"] });
+  if (typeof opts === "number") return opts;
   // mri drops a lone "-" (read the command from stdin): keep it.
   const positional = opts._.length ? opts._.map(String) : args.includes("-") ? ["-"] : [];
-  if (positional.length !== 1) {
-    process.stderr.write('usage: rtk explain [--tree | --json | --canonical] "<command>"\n');
-    return 2;
-  }
+  if (positional.length !== 1) return usageError("explain", positional.length ? `one command (quoted), not ${positional.length} words` : "no command given");
+  const host = opts["host"] as string | undefined;
+  if (host !== undefined && !ruleHosts().includes(host)) return usageError("explain", unknownWord("host", host, ruleHosts()));
   const src = read(positional[0]!);
 
   if (opts["tree"] || opts["canonical"]) {
@@ -29,13 +32,18 @@ export function explainCommand(args: string[], read: (arg: string) => string): n
     return 0;
   }
 
-  const host = opts["host"] as string | undefined;
   if (opts["json"]) {
     const data = explain(src, { host });
     process.stdout.write(JSON.stringify(data, null, 2) + "\n");
     return data.parse.ok ? 0 : 1;
   }
-  const r = rewrite(src, { host });
+  let r: RewriteResult;
+  try {
+    r = rewrite(src, { host });
+  } catch (e) {
+    if (e instanceof UnknownHostError) return usageError("explain", unknownWord("host", e.host, ruleHosts()));
+    throw e;
+  }
   kleur.enabled = Boolean(process.stdout.isTTY) && !process.env["NO_COLOR"];
   process.stdout.write(explainText(r));
   return r.parse.ok ? 0 : 1;
@@ -69,9 +77,33 @@ function explainText(r: RewriteResult): string {
   lines.push(c.bold(fmt(head)));
   for (const row of rows) lines.push(row[1] === "rewrite" ? c.green(fmt(row)) : fmt(row));
   if (!rows.length) lines.push("  (no commands)");
+  const reasons = [...new Set(r.segments.map((s) => s.reason).filter((x) => x !== null))];
+  if (reasons.length) {
+    const width = Math.max(...reasons.map((x) => x.length));
+    lines.push("reasons:", ...reasons.map((x) => `  ${x.padEnd(width)}  ${REASON_TEXT[x]}`));
+  }
   if (r.unattestable) lines.push(`not attestable: ${r.unattestable.why} at offset ${r.unattestable.at}`);
+  lines.push(`rules:   ${rulesText(r.permissionDetail as { rules?: RuleFamily; files?: RuleFile[] } | null)}`);
   lines.push(`verdict: ${VERDICT_TEXT[r.verdict]}`);
   lines.push(`result:  ${r.command ?? "(unchanged)"}`);
   lines.push(`exit:    ${r.exitCode}`);
   return lines.join("\n") + "\n";
+}
+
+const RULES_TITLE: Readonly<Record<RuleFamily, string>> = {
+  claude: "Claude Code settings",
+  cursor: "Cursor CLI permissions",
+  gemini: "Gemini CLI settings",
+  factory: "Factory settings",
+  none: "none (this host keeps no command rules rtk reads: every part is default)",
+};
+
+/** Whose permission rules judged the command, and from which files. */
+function rulesText(detail: { rules?: RuleFamily; files?: RuleFile[] } | null): string {
+  if (!detail?.rules) return "not read (nothing to judge)";
+  if (detail.rules === "none") return RULES_TITLE.none;
+  const files = detail.files ?? [];
+  if (!files.length) return `${RULES_TITLE[detail.rules]} (no file found: every part is default)`;
+  const shown = files.map((f) => (f.status === "invalid" ? `${f.path} (unreadable, skipped)` : f.path));
+  return `${RULES_TITLE[detail.rules]} (${files.length} file${files.length === 1 ? "" : "s"}: ${shown.join(", ")})`;
 }

@@ -5,6 +5,7 @@
 import { HOOK_ADAPTERS } from "../hosts/index.js";
 import { EventEnd, MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
 import { writeFd } from "./out.js";
+import { unknownWord } from "./suggest.js";
 
 /** The longest rtk waits for a whole event: hosts write it at once, and the agent waits meanwhile. */
 const READ_TIMEOUT_MS = 1000;
@@ -13,7 +14,9 @@ export async function hookCli(args: string[]): Promise<number> {
   const name = args[0];
   const adapter = name ? HOOK_ADAPTERS.get(name) : undefined;
   if (!adapter) {
-    writeFd(2, `rtk hook: unknown host \`${name ?? ""}\` (known: ${[...HOOK_ADAPTERS.keys()].join(", ")}); the command runs unchanged\n`);
+    const problem = name === undefined ? `no host given; valid: ${[...HOOK_ADAPTERS.keys()].join(", ")}` : unknownWord("host", name, [...HOOK_ADAPTERS.keys()]);
+    // Exit 0 whatever the mistake: a hook never blocks the agent (for Kiro, exit 2 would).
+    writeFd(2, `rtk hook: ${problem}; the command runs unchanged\n`);
     return 0;
   }
   const input = await readEvent(MAX_EVENT_BYTES, READ_TIMEOUT_MS);

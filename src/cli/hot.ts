@@ -11,7 +11,7 @@ import { getParser } from "../../grammar/parse.js";
 import { rewrite } from "../api.js";
 import { activeRegistry, fullRegistry } from "../routes/registry.js";
 import { hookCli } from "./hook.js";
-import { readExactCommand } from "./input.js";
+import { readExactCommand, wantsHelp } from "./input.js";
 import { rewriteCli } from "./rewrite.js";
 import { settle } from "./finish.js";
 
@@ -25,8 +25,9 @@ for (const cmd of ["git status && npm test | tail -5", "FOO=1 timeout 60 npx vit
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   const argv = process.argv.slice(1);
   const [cmd, ...rest] = argv;
-  if (cmd === "rewrite") return settle(rewriteCli(rest, readExactCommand));
-  if (cmd === "hook") return settle(hookCli(rest));
+  // Help texts are not in this heap: `--help` goes to the full CLI.
+  if (cmd === "rewrite" && !wantsHelp(rest)) return settle(rewriteCli(rest, readExactCommand));
+  if (cmd === "hook" && !wantsHelp(rest)) return settle(hookCli(rest));
   // The launcher says where it is; the snapshot's own idea of its folder dates from its build.
   const self = process.env["RTK_SELF"];
   const dist = self ? resolve(dirname(self), "..", "dist") : __dirname;

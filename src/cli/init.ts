@@ -2,17 +2,17 @@
 // and `rtk init --link <dir>` (a symlink to this rtk in a folder on PATH).
 import { existsSync, lstatSync, readlinkSync, realpathSync, symlinkSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import mri from "mri";
+import { parseOptions } from "./args.js";
+import { unknownWord, usageError } from "./help.js";
 import { init, installStatus } from "../hosts/install.js";
 import { ON_PATH_FIX, rtkReach } from "../hosts/on-path.js";
 import { INSTALLS, installFor, type RtkPaths, type Scope } from "../hosts/targets.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
-const USAGE = () =>
-  `usage: rtk init --agent <${INSTALLS.map((i) => i.name).join("|")}> [--global|--project] [--dry-run] [--uninstall] [--link <dir>]\n       rtk init --link <dir> [--uninstall]\n       rtk init --show\n`;
-
 export function initCli(args: string[]): number {
-  const opts = mri(args, { boolean: ["global", "project", "dry-run", "uninstall", "show"], string: ["agent", "link"] });
+  const opts = parseOptions("init", args, { boolean: ["global", "project", "dry-run", "uninstall", "show"], string: ["agent", "link"] });
+  if (typeof opts === "number") return opts;
+  if (opts._.length) return usageError("init", `unexpected \`${opts._[0]}\` (the host goes after --agent)`);
   const where = { env: process.env, cwd: process.cwd() };
   if (opts["show"]) {
     for (const host of INSTALLS) {
@@ -27,19 +27,12 @@ export function initCli(args: string[]): number {
   }
   const name = opts["agent"] as string | undefined;
   const link = opts["link"] as string | undefined;
-  if (link === "" || (link === undefined && args.includes("--link"))) {
-    process.stderr.write("rtk init: --link needs a folder (one on PATH, such as ~/.local/bin)\n");
-    return 2;
-  }
+  if (link === "" || (link === undefined && args.includes("--link"))) return usageError("init", "--link needs a folder (one on PATH, such as ~/.local/bin)");
+  const hosts = INSTALLS.map((i) => i.name);
   const host = name ? installFor(name) : undefined;
-  if (!host && (name !== undefined || link === undefined)) {
-    process.stderr.write(USAGE());
-    return 2;
-  }
-  if (opts["global"] && opts["project"]) {
-    process.stderr.write("rtk init: choose one of --global and --project\n");
-    return 2;
-  }
+  if (name !== undefined && !host) return usageError("init", name ? unknownWord("host", name, hosts) : `--agent needs a host; valid: ${hosts.join(", ")}`);
+  if (!host && link === undefined) return usageError("init", `say which host: --agent <host>; valid: ${hosts.join(", ")}`);
+  if (opts["global"] && opts["project"]) return usageError("init", "choose one of --global and --project");
   const uninstall = Boolean(opts["uninstall"]);
   const dryRun = Boolean(opts["dry-run"]);
   const paths = rtkPaths();

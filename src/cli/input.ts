@@ -2,6 +2,15 @@ import { isUtf8 } from "node:buffer";
 import { readFileSync, readSync } from "node:fs";
 import { COMMAND_LIMITS, sizeText } from "../rewrite/limits.js";
 
+/** Whether `--help` or `-h` stands among a command's options (before a `--`). */
+export function wantsHelp(args: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === "--") return false;
+    if (a === "--help" || a === "-h") return true;
+  }
+  return false;
+}
+
 /** The command text of a meta-command: its argument, or stdin when the argument is `-`. */
 export function readCommandArg(arg: string): string {
   if (arg !== "-") return arg;

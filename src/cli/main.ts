@@ -1,43 +1,39 @@
 // The rtk command line: a thin dispatcher; each command lives in its own module.
 import { VERSION } from "../version.js";
 import { finish } from "./finish.js";
-import { readCommandArg, readExactCommand } from "./input.js";
-
-const HELP = `rtk ${VERSION} — compact, faithful command output for AI coding agents
-
-Usage:
-  rtk rewrite [--json] "<command>"                          the command with rtk inserted (hooks use this)
-  rtk explain [--tree | --json | --canonical] "<command>"   show how rtk reads a command and why
-  rtk hook <host>                                           answer a host's pre-command hook (event on stdin)
-  rtk init --agent <host> [--global|--project] [--dry-run] [--uninstall]
-                                                            install rtk's hook for a host; --show for every host
-  rtk init --link <dir>                                     put this rtk on PATH: a symlink <dir>/rtk
-  rtk doctor [--json]                                       check every installed hook, end to end
-  rtk [--raw] <command> [args…]                             run a command; routed tools print a compact form
-  rtk proxy <command> [args…]                               run a command exactly, unfiltered
-  rtk recall <id> [--grep P] [--head N] [--tail N] | --list  print what a compact form left out
-  rtk config [--json]                                       the effective config and where each value comes from
-  rtk trust [path] | --revoke [path] | --list               apply a project's .rtk/config.toml (pins its SHA-256)
-  rtk verify                                                check the config and run the declarative filters' inline tests
-  rtk help                                                    this text
-  rtk --version
-
-A command given as "-" is read from stdin.
-`;
+import { readCommandArg, readExactCommand, wantsHelp } from "./input.js";
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === "help" || cmd === "--help" || cmd === "-h") {
+    const { commandHelp, generalHelp, unknownWord, usageError, COMMAND_NAMES } = await import("./help.js");
+    // `rtk help --help` is help's own help, as for every command.
+    const topic = cmd !== "help" ? [] : wantsHelp(rest) ? ["help"] : rest;
+    if (topic.length > 1) return usageError("help", `one command at a time, not \`${topic.join(" ")}\``);
+    if (!topic.length) {
+      process.stdout.write(generalHelp());
+      return 0;
+    }
+    const text = commandHelp(topic[0]!);
+    if (text === null) return usageError("help", unknownWord("command", topic[0]!, COMMAND_NAMES));
+    process.stdout.write(text);
+    return 0;
+  }
+  if (cmd === "--version" || cmd === "-V") {
+    process.stdout.write(`rtk ${VERSION}\n`);
+    return 0;
+  }
+  // `rtk proxy git --help` is git's help: only proxy's first word can ask for rtk's.
+  const helpAsked = cmd === "proxy" ? rest[0] === "--help" || rest[0] === "-h" : wantsHelp(rest);
+  if (helpAsked) {
+    const { commandHelp } = await import("./help.js");
+    const text = commandHelp(cmd);
+    if (text !== null) {
+      process.stdout.write(text);
+      return 0;
+    }
+  }
   switch (cmd) {
-    case undefined:
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(HELP);
-      return 0;
-    case "--version":
-    case "-V":
-      process.stdout.write(`rtk ${VERSION}\n`);
-      return 0;
     case "rewrite": {
       const { rewriteCli } = await import("./rewrite.js");
       return rewriteCli(rest, readExactCommand);
@@ -76,11 +72,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "proxy": {
       const { runPassthrough } = await import("../runtime/run.js");
-      if (!rest.length) {
-        process.stderr.write("usage: rtk proxy <command> [args…]\n");
-        return 2;
+      const tool = rest[0] === "--" ? rest.slice(1) : rest;
+      if (!tool.length) {
+        const { usageError } = await import("./help.js");
+        return usageError("proxy", "no command to run");
       }
-      return runPassthrough(rest, process.env);
+      return runPassthrough(tool, process.env);
     }
     default: {
       const { runTool } = await import("../runtime/dispatch.js");

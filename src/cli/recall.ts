@@ -1,9 +1,17 @@
 // `rtk recall <id> [--lines A-B] [--grep PAT] [--head N] [--tail N]` and `rtk recall --list`.
-import mri from "mri";
+import { parseOptions } from "./args.js";
+import { usageError } from "./help.js";
+import { shellQuote } from "./quote.js";
 import { listRecall, openRecallDir, readRecallMeta, readRecallText, RecallUnsafeError, recallDir, type RecallStore } from "../runtime/recall.js";
 
 export function recallCli(args: string[]): number {
-  const opts = mri(args, { boolean: ["list"], string: ["grep", "head", "tail", "lines"] });
+  const opts = parseOptions("recall", args, { boolean: ["list"], string: ["grep", "head", "tail", "lines"] });
+  if (typeof opts === "number") return opts;
+  if (opts["list"] && opts._.length) return usageError("recall", "--list takes no id");
+  if (!opts["list"] && opts._.length !== 1) return usageError("recall", opts._.length ? `one id at a time, not \`${opts._.join(" ")}\`` : "which entry? give its id, or --list");
+  for (const o of ["head", "tail"]) {
+    if (opts[o] !== undefined && !/^\d+$/.test(String(opts[o]))) return usageError("recall", `--${o} takes a number of lines, not \`${String(opts[o])}\``);
+  }
   // The store is read only where it would be written: a folder swapped for a symlink or open to others is not trusted.
   let store: RecallStore | null = null;
   try {
@@ -24,10 +32,21 @@ export function recallCli(args: string[]): number {
 
 function show(opts: { _: string[]; [option: string]: unknown }, dir: string | null): number {
   if (opts["list"]) {
+    const now = Date.now();
+    const here = process.cwd();
     for (const m of dir === null ? [] : listRecall(dir)) {
-      process.stdout.write(`${m.id}  ${new Date(m.time).toISOString().slice(0, 19).replace("T", " ")}  exit ${m.exitCode}  ${m.bytes} B  ${m.argv.join(" ")}\n`);
+      const where = m.cwd !== undefined && m.cwd !== here ? `  (in ${m.cwd})` : "";
+      process.stdout.write(`${m.id}  ${age(now - m.time).padStart(8)}  exit ${String(m.exitCode).padEnd(3)}  ${size(m.bytes).padStart(8)}  ${shellQuote(m.argv)}${where}\n`);
     }
     return 0;
+  }
+  let range: [number, number] | null = null;
+  if (opts["lines"] !== undefined) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(String(opts["lines"]));
+    if (!m || Number(m[1]) < 1 || Number(m[2] ?? m[1]) < Number(m[1])) {
+      return usageError("recall", `--lines takes a range A-B (from line A to line B, counted from 1) or one line number, not \`${String(opts["lines"])}\``);
+    }
+    range = [Number(m[1]), Number(m[2] ?? m[1])];
   }
   const id = String(opts._[0] ?? "");
   const text = dir === null ? null : readRecallText(dir, id);
@@ -39,15 +58,6 @@ function show(opts: { _: string[]; [option: string]: unknown }, dir: string | nu
   const cut = () => {
     if (meta?.truncated) process.stderr.write(`rtk recall: the entry was cut at ${meta.bytes} bytes\n`);
   };
-  let range: [number, number] | null = null;
-  if (opts["lines"] !== undefined) {
-    const m = /^(\d+)(?:-(\d+))?$/.exec(String(opts["lines"]));
-    if (!m || Number(m[1]) < 1 || Number(m[2] ?? m[1]) < Number(m[1])) {
-      process.stderr.write(`rtk recall: --lines takes a range A-B (from line A to line B, counted from 1) or one line number, not \`${String(opts["lines"])}\`\n`);
-      return 2;
-    }
-    range = [Number(m[1]), Number(m[2] ?? m[1])];
-  }
   // The whole entry: its bytes as the tool printed them.
   if (opts["grep"] === undefined && opts["head"] === undefined && opts["tail"] === undefined && range === null) {
     process.stdout.write(text);
@@ -68,8 +78,7 @@ function show(opts: { _: string[]; [option: string]: unknown }, dir: string | nu
     try {
       re = new RegExp(String(opts["grep"]));
     } catch (e) {
-      process.stderr.write(`rtk recall: invalid pattern: ${(e as Error).message}\n`);
-      return 2;
+      return usageError("recall", `invalid pattern: ${(e as Error).message}`);
     }
     lines = lines.filter((l) => re.test(l));
   }
@@ -99,4 +108,19 @@ function lineRange(text: Buffer, first: number, last: number): Buffer {
     line++;
     if (at >= text.length) return start < 0 ? Buffer.alloc(0) : text.subarray(start);
   }
+}
+
+/** How long ago, in the largest unit that is at least 1. */
+function age(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86400)}d ago`;
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -1,19 +1,34 @@
 // `rtk rewrite "<command>"`: the subprocess contract for hosts. stdout carries the
 // rewritten command without a trailing newline, or nothing; the exit code says
-// how to hand it back (0 allow, 1 nothing to do, 2 deny, 3 ask).
+// how to hand it back (0 allow, 1 nothing to do, 2 deny, 3 ask). A usage error
+// is 64 (sysexits' EX_USAGE), not the 2 of every other command: here 2 means
+// denied, and a hook reading it would block the agent's command.
 import mri from "mri";
 import { resultJson, rewrite, UnknownHostError } from "../api.js";
+import { ruleHosts } from "../permissions/sources.js";
 import { ON_PATH_FIX, rewriteRunnable } from "../hosts/on-path.js";
 import { writeFd } from "./out.js";
+import { unknownWord } from "./suggest.js";
+
+export const REWRITE_USAGE_ERROR = 64;
+
+function usage(problem: string): number {
+  writeFd(2, `rtk rewrite: ${problem}\nusage: rtk rewrite [--json] [--host <host>] "<command>"   (or - to read stdin; rtk rewrite --help for more)\n`);
+  return REWRITE_USAGE_ERROR;
+}
 
 export function rewriteCli(args: string[], read: (arg: string) => string): number {
+  // Options are read up to the command: a command may itself start with a dash.
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--" || a === "-" || !a.startsWith("-")) break;
+    if (a === "--host") i++;
+    else if (a !== "--json" && !a.startsWith("--host=")) return usage(unknownWord("option", a, ["--json", "--host", "--help"]));
+  }
   const opts = mri(args, { boolean: ["json"], string: ["host"] });
   // mri drops a lone "-" (read the command from stdin): keep it.
   const positional = opts._.length ? opts._.map(String) : args.includes("-") ? ["-"] : [];
-  if (positional.length !== 1) {
-    writeFd(2, 'usage: rtk rewrite [--json] [--host <name>] "<command>"   (or - to read stdin)\n');
-    return 1;
-  }
+  if (positional.length !== 1) return usage(positional.length ? `one command (quoted), not ${positional.length} words` : "no command given");
   let src: string;
   try {
     src = read(positional[0]!);
@@ -26,8 +41,7 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
     r = rewrite(src, { host: opts["host"] as string | undefined, warn: (m) => writeFd(2, m + "\n") });
   } catch (e) {
     if (!(e instanceof UnknownHostError)) throw e;
-    writeFd(2, `rtk: ${e.message}\n`);
-    return 1;
+    return usage(unknownWord("host", e.host, ruleHosts()));
   }
   if (!r.parse.ok && r.parse.error.limit) writeFd(2, `rtk: ${r.parse.error.message}; nothing rewritten\n`);
   if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {

@@ -25,7 +25,8 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   const argv = process.argv.slice(1);
   const first = argv[0];
   if (first !== undefined && !META_COMMANDS.has(first)) return finish(runTool(argv));
-  if (first === "proxy" && argv.length > 1) return finish(runPassthrough(argv.slice(1), process.env));
+  // `rtk proxy --help`, and a `--` before the command, are for the full CLI to read.
+  if (first === "proxy" && argv.length > 1 && !["--help", "-h", "--"].includes(argv[1]!)) return finish(runPassthrough(argv.slice(1), process.env));
   if ((first === "--version" || first === "-V") && argv.length === 1) return void process.stdout.write(`rtk ${VERSION}\n`);
   const self = process.env["RTK_SELF"];
   const dist = self ? resolve(dirname(self), "..", "dist") : __dirname;

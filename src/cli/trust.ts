@@ -2,22 +2,20 @@
 // SHA-256 (the file found from the working folder, or the one given); the file
 // applies until its content changes. `--revoke [path]` forgets it, `--list`
 // shows every pinned file and whether it still matches.
-import mri from "mri";
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { configFromToml, formatIssue } from "../config/file.js";
 import { findProjectConfig, PROJECT_CONFIG } from "../config/paths.js";
 import { readTrustStore, sha256, trustKey, writeTrustStore, type TrustStore } from "../config/trust.js";
-
-const USAGE = "usage: rtk trust [path] | rtk trust --revoke [path] | rtk trust --list\n";
+import { parseOptions } from "./args.js";
+import { usageError } from "./help.js";
 
 export function trustCli(args: string[]): number {
-  const opts = mri(args, { boolean: ["revoke", "list"] });
+  const opts = parseOptions("trust", args, { boolean: ["revoke", "list"] });
+  if (typeof opts === "number") return opts;
   const positional = opts._.map(String);
-  if (positional.length > 1 || (opts["list"] && (opts["revoke"] || positional.length))) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
+  if (positional.length > 1) return usageError("trust", `one path at a time, not \`${positional.join(" ")}\``);
+  if (opts["list"] && (opts["revoke"] || positional.length)) return usageError("trust", "--list takes no path and no --revoke");
   const env = process.env;
   const store = readTrustStore(env);
   if (store.problem) {

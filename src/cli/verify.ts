@@ -2,20 +2,19 @@
 // file) and runs every declarative filter's inline tests, printing each failing
 // test with a diff of expected and actual output. Exit 1 when the config has an
 // error or a test fails.
-import mri from "mri";
 import { formatIssue } from "../config/file.js";
 import { loadConfig, settingValue } from "../config/load.js";
 import type { FilterDef } from "../config/schema.js";
 import { CHARS_PER_TOKEN } from "../filters/budget.js";
 import { runInlineTest, TEST_RECALL_ID } from "../filters/declarative.js";
 import { unifiedDiff } from "../hosts/diff.js";
+import { parseOptions } from "./args.js";
+import { usageError } from "./help.js";
 
 export function verifyCli(args: string[]): number {
-  const opts = mri(args, {});
-  if (opts._.length) {
-    process.stderr.write("usage: rtk verify\n");
-    return 2;
-  }
+  const opts = parseOptions("verify", args, {});
+  if (typeof opts === "number") return opts;
+  if (opts._.length) return usageError("verify", `unexpected \`${opts._[0]}\``);
   const cfg = loadConfig(process.env, process.cwd());
   for (const w of cfg.warnings) process.stderr.write(w + "\n");
   for (const i of cfg.issues) process.stderr.write(`rtk verify: error: ${formatIssue(i)}\n`);

@@ -7,6 +7,7 @@ import { walk } from "../ast/walk.js";
 import { skipOptions } from "../routes/match.js";
 import type { ToolSpec } from "../routes/types.js";
 import { peelWrappers } from "../rewrite/wrappers.js";
+import { RTK_OPTIONS } from "../runtime/options.js";
 
 export interface Part {
   span: A.Span;
@@ -24,8 +25,6 @@ export interface Part {
   /** Wrappers or command strings nested deeper than rtk reads: what it runs is not known. */
   opaque: boolean;
 }
-
-const RTK_OPTIONS = new Set(["--raw", "--verbose", "--no-track", "-v"]);
 
 interface Runner {
   /** Options that take the next word as their value. */

@@ -17,6 +17,11 @@ const HOST_RULES: Readonly<Record<string, RuleFamily>> = {
   windsurf: "none", cline: "none", roo: "none", agents: "none", "rules-only": "none", opencode: "none", kiro: "none", none: "none",
 };
 
+/** Every host name `--host` takes. */
+export function ruleHosts(): string[] {
+  return Object.keys(HOST_RULES);
+}
+
 export function ruleFamily(host: string): RuleFamily | null {
   return Object.hasOwn(HOST_RULES, host) ? HOST_RULES[host]! : null;
 }

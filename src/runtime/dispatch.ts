@@ -8,10 +8,9 @@ import { loadConfig, settingValue, warnConfigProblems, type EffectiveConfig } fr
 import { CHARS_PER_TOKEN, type Limits } from "../filters/budget.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../filters/declarative.js";
 import { FILTERS } from "../filters/index.js";
+import { RTK_OPTIONS } from "./options.js";
 import { runFiltered, runPassthrough } from "./run.js";
 
-/** rtk's own options: long-form only, and only before the tool word. */
-const RTK_OPTIONS = new Set(["--raw", "--verbose", "--no-track"]);
 
 export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let i = 0;

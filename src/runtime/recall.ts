@@ -15,8 +15,14 @@
 // An entry is reserved when a run first asks for its id (its two files created
 // empty), so a handle is printed only for an entry that exists; the run fills
 // it at its end, or removes it when it kept nothing.
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
-import { randomBytes } from "node:crypto";
+//
+// The same raw output of the same command (argv, working folder, exit code and
+// bytes) is kept once. The new entry's id was printed before its output was
+// whole, so the new entry keeps the text and each older identical entry becomes
+// an alias of it (its metadata names the new id, its text is removed): every
+// handle ever printed still gives the same bytes, and the store holds one copy.
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Env } from "../config/hooks.js";
@@ -31,6 +37,12 @@ export interface RecallMeta {
   time: number;
   bytes: number;
   truncated: boolean;
+  /** The working folder of the run (absent in entries of older versions). */
+  cwd?: string;
+  /** SHA-256 of the kept bytes. */
+  sha256?: string;
+  /** Set on an older identical entry: its text is that entry's. */
+  aliasOf?: string;
 }
 
 export const MAX_RECALL_BYTES = 16 * 1024 * 1024;
@@ -228,9 +240,10 @@ export function releaseRecall(dir: string, slot: RecallSlot): void {
 }
 
 /** Fills a reserved entry: the raw text (written by `fill`, up to MAX_RECALL_BYTES) and its metadata; closes its files. */
-export function fillRecall(slot: RecallSlot, meta: Omit<RecallMeta, "id" | "bytes" | "truncated">, fill: (write: (b: Buffer) => boolean) => void): RecallMeta {
+export function fillRecall(slot: RecallSlot, meta: Omit<RecallMeta, "id" | "bytes" | "truncated" | "sha256" | "aliasOf">, fill: (write: (b: Buffer) => boolean) => void): RecallMeta {
   let bytes = 0;
   let truncated = false;
+  const hash = createHash("sha256");
   try {
     fill((b) => {
       if (bytes >= MAX_RECALL_BYTES) {
@@ -239,6 +252,7 @@ export function fillRecall(slot: RecallSlot, meta: Omit<RecallMeta, "id" | "byte
       }
       const part = bytes + b.length > MAX_RECALL_BYTES ? b.subarray(0, MAX_RECALL_BYTES - bytes) : b;
       writeSync(slot.text, part);
+      hash.update(part);
       bytes += part.length;
       if (part.length < b.length) truncated = true;
       return !truncated;
@@ -246,7 +260,7 @@ export function fillRecall(slot: RecallSlot, meta: Omit<RecallMeta, "id" | "byte
   } finally {
     closeSync(slot.text);
   }
-  const full: RecallMeta = { id: slot.id, ...meta, bytes, truncated };
+  const full: RecallMeta = { id: slot.id, ...meta, bytes, truncated, sha256: hash.digest("hex") };
   try {
     writeSync(slot.meta, JSON.stringify(full));
   } finally {
@@ -305,13 +319,14 @@ export class RunRecall {
     return this.slot?.id ?? null;
   }
 
-  save(meta: Omit<RecallMeta, "id" | "bytes" | "truncated">, fill: (write: (b: Buffer) => boolean) => void): void {
+  save(meta: Omit<RecallMeta, "id" | "bytes" | "truncated" | "cwd" | "sha256" | "aliasOf">, fill: (write: (b: Buffer) => boolean) => void): void {
     this.id();
     const slot = this.slot;
     if (!slot || !this.store) return;
     this.slot = null;
     try {
-      fillRecall(slot, meta, fill);
+      const saved = fillRecall(slot, { ...meta, cwd: process.cwd() }, fill);
+      dedupRecall(this.store.dir, saved);
       sweepRecall(this.store.dir, this.settings?.maxEntries, this.settings?.maxAgeDays, Date.now(), this.store.swept);
     } catch {
       // The recall store never changes the command's output or exit code.
@@ -339,8 +354,22 @@ export function readRecallMeta(dir: string, id: string): RecallMeta | null {
   }
 }
 
-/** The raw text of an entry, read without following a symlink. */
+/** How many aliases a read follows (a chain forms only when identical runs end at the same time). */
+const MAX_ALIAS_HOPS = 4;
+
+/** The raw text of an entry (an alias's is its target's, when the target still holds the same bytes), read without following a symlink. */
 export function readRecallText(dir: string, id: string): Buffer | null {
+  let meta = readRecallMeta(dir, id);
+  for (let hop = 0; meta?.aliasOf !== undefined; hop++) {
+    const target = hop < MAX_ALIAS_HOPS ? readRecallMeta(dir, meta.aliasOf) : null;
+    if (target === null || target.sha256 !== meta.sha256) return null;
+    id = target.id;
+    meta = target;
+  }
+  return readEntryFile(dir, id);
+}
+
+function readEntryFile(dir: string, id: string): Buffer | null {
   if (!ID.test(id)) return null;
   let fd: number;
   try {
@@ -356,12 +385,58 @@ export function readRecallText(dir: string, id: string): Buffer | null {
   }
 }
 
+/** The entries that hold their text, newest first (aliases are not listed: their target is). */
 export function listRecall(dir: string): RecallMeta[] {
+  return listAll(dir).filter((m) => m.aliasOf === undefined);
+}
+
+function listAll(dir: string): RecallMeta[] {
   return safeList(dir)
-    .filter((f) => f.endsWith(".json"))
+    .filter((f) => /^[0-9a-f]{7}\.json$/.test(f))
     .map((f) => readRecallMeta(dir, f.slice(0, 7)))
     .filter((m): m is RecallMeta => m !== null)
     .sort((a, b) => b.time - a.time);
+}
+
+/** Whether two entries kept the same bytes of the same command, run in the same folder with the same result. */
+function sameRun(a: RecallMeta, b: RecallMeta): boolean {
+  return (
+    a.sha256 !== undefined &&
+    a.sha256 === b.sha256 &&
+    a.bytes === b.bytes &&
+    a.truncated === b.truncated &&
+    a.exitCode === b.exitCode &&
+    a.cwd !== undefined &&
+    a.cwd === b.cwd &&
+    a.argv.length === b.argv.length &&
+    a.argv.every((w, i) => w === b.argv[i])
+  );
+}
+
+/**
+ * After `fresh` is filled: every other entry of the same run (see sameRun),
+ * aliases included, becomes an alias of `fresh` and gives up its text. The
+ * metadata is replaced whole by a rename (a reader sees the old or the new),
+ * then the text is removed; either way a read gives the same bytes.
+ */
+export function dedupRecall(dir: string, fresh: RecallMeta): void {
+  for (const m of listAll(dir)) {
+    if (m.id === fresh.id || !sameRun(m, fresh)) continue;
+    const tmp = join(dir, `${m.id}.json.tmp`);
+    try {
+      const fd = createExclusive(tmp);
+      try {
+        writeSync(fd, JSON.stringify({ ...m, aliasOf: fresh.id }));
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, join(dir, `${m.id}.json`));
+    } catch {
+      // Another run is rewriting it: it stays a copy.
+      continue;
+    }
+    removeQuietly(join(dir, `${m.id}.txt`));
+  }
 }
 
 /** How often the store is swept at the least, whatever it holds. */
@@ -406,12 +481,12 @@ function lastSweep(record: string): number | null {
   }
 }
 
-/** Keeps the newest `maxEntries` within `maxAgeDays`. */
+/** Keeps the newest `maxEntries` within `maxAgeDays` (aliases count as entries, and go with the entry they name). */
 export function pruneRecall(dir: string, maxEntries = 200, maxAgeDays = 7, now = Date.now()): void {
-  const entries = listRecall(dir);
+  const all = listAll(dir);
   const oldest = now - maxAgeDays * 24 * 3600 * 1000;
-  entries.forEach((m, i) => {
-    if (i < maxEntries && m.time >= oldest) return;
+  const kept = new Set<string>();
+  const drop = (m: RecallMeta) => {
     for (const ext of [".txt", ".json"]) {
       try {
         unlinkSync(join(dir, m.id + ext));
@@ -419,11 +494,16 @@ export function pruneRecall(dir: string, maxEntries = 200, maxAgeDays = 7, now =
         // already gone
       }
     }
+  };
+  // Newest first, so an alias's target (always newer) is decided before it.
+  all.forEach((m, i) => {
+    const fresh = i < maxEntries && m.time >= oldest;
+    if (fresh && (m.aliasOf === undefined || kept.has(m.aliasOf))) kept.add(m.id);
+    else drop(m);
   });
   // Files of entries never filled (an interrupted run) older than the limit.
-  const kept = new Set(entries.map((m) => m.id));
   for (const f of safeList(dir)) {
-    if (!/^[0-9a-f]{7}\.(?:txt|json)$/.test(f) || kept.has(f.slice(0, 7))) continue;
+    if (!/^[0-9a-f]{7}\.(?:txt|json|json\.tmp)$/.test(f) || kept.has(f.slice(0, 7))) continue;
     try {
       if (lstatSync(join(dir, f)).mtimeMs < oldest) unlinkSync(join(dir, f));
     } catch {

@@ -668,12 +668,11 @@ describe("rtk rewrite --host (built CLI)", () => {
     assert.equal(stderrLines(r.stderr).length, 1, r.stderr);
   });
 
-  test("an unknown --host exits 1 with one line on stderr", () => {
+  test("an unknown --host is a usage error (exit 64: neither nothing-to-do nor denied), naming the host", () => {
     const sb = sandbox();
     const r = cli(sb, ["--host", "no-such-host", "git status"]);
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 64);
     assert.equal(r.stdout, "");
-    assert.equal(stderrLines(r.stderr).length, 1, r.stderr);
-    assert.ok(r.stderr.includes("no-such-host"), r.stderr);
+    assert.match(stderrLines(r.stderr)[0]!, /unknown host `no-such-host`; valid: claude/);
   });
 });

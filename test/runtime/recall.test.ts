@@ -111,7 +111,8 @@ describe("owner-only store, written by a real failing routed run", () => {
     for (const f of files) assert.equal(mode(join(b.recall, f)), 0o600, f);
     assert.equal(readFileSync(join(b.recall, `${id}.txt`), "utf8"), r.stderr);
     const m = JSON.parse(readFileSync(join(b.recall, `${id}.json`), "utf8")) as RecallMeta;
-    assert.deepEqual({ ...m, time: 0 }, { id, argv: ["git", "status"], exitCode: 128, route: "git.status", time: 0, bytes: Buffer.byteLength(r.stderr), truncated: false });
+    const sha256 = crypto.createHash("sha256").update(r.stderr).digest("hex");
+    assert.deepEqual({ ...m, time: 0 }, { id, argv: ["git", "status"], exitCode: 128, route: "git.status", time: 0, bytes: Buffer.byteLength(r.stderr), truncated: false, cwd: b.cwd, sha256 });
   });
 
   test("a recall folder that others may read is made 0700", () => {
@@ -647,13 +648,14 @@ describe("rtk recall", () => {
     fakeId = ids(b.recall).find((id) => id !== realId) ?? "";
   });
 
-  test("--list: one line per entry, newest first: id, time, exit code, size, command", () => {
+  test("--list: one line per entry, newest first: id, age, exit code, size, command", () => {
     const r = rtk(b, ["recall", "--list"]);
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.trimEnd().split("\n");
     assert.equal(lines.length, 2, r.stdout);
-    assert.match(lines[0]!, new RegExp(`^${fakeId}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  exit 1  \\d+ B  ${git} status$`));
-    assert.match(lines[1]!, new RegExp(`^${realId}  \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  exit 128  \\d+ B  git status$`));
+    const size = (id: string) => `${statSync(join(b.recall, `${id}.txt`)).size} B`;
+    assert.match(lines[0]!, new RegExp(`^${fakeId} +\\d+s ago  exit 1 +${size(fakeId)}  ${git} status$`));
+    assert.match(lines[1]!, new RegExp(`^${realId} +\\d+s ago  exit 128 +${size(realId)}  git status$`));
     for (const id of [realId, fakeId]) assert.match(id, ID);
   });
 
@@ -700,7 +702,14 @@ describe("rtk recall", () => {
     assert.equal(r.stderr, `rtk recall: no entry \`${unknown}\` (see \`rtk recall --list\`)\n`);
   });
 
-  for (const bad of ["", "../../x", "ABCDEF1", "abc123", "abc12345", `${"."}/${"a".repeat(7)}`]) {
+  test("no id and no --list: a usage error, exit 2", () => {
+    const r = rtk(b, ["recall"]);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /^rtk recall: .*\nusage: rtk recall/);
+  });
+
+  for (const bad of ["../../x", "ABCDEF1", "abc123", "abc12345", `${"."}/${"a".repeat(7)}`]) {
     test(`a malformed id ${JSON.stringify(bad)} → exit 1 with a message`, () => {
       const r = rtk(b, ["recall", ...(bad ? [bad] : [])]);
       assert.equal(r.status, 1);
@@ -723,5 +732,110 @@ describe("rtk recall", () => {
     assert.equal(t.status, 0);
     assert.equal(t.stdout, '  (use "git add")\n');
     assert.equal(t.stderr, `rtk recall: the entry was cut at ${MAX_RECALL_BYTES} bytes\n`);
+  });
+});
+
+describe("rtk recall --list: commands as a shell reads them back", () => {
+  test("words with globs, blanks, quotes and an empty word are quoted; the line runs the same argv", () => {
+    const b = box();
+    const git = fakeGit(b, "echo 'fatal: nope' >&2; exit 2");
+    const argv = [git, "status", "--", "*.ts", "a b", "it's", "", "$HOME", "plain-word.txt"];
+    assert.equal(rtk(b, argv).status, 2);
+    const r = rtk(b, ["recall", "--list"]);
+    assert.equal(r.status, 0, r.stderr);
+    const shown = r.stdout.trimEnd().split("  ").pop()!;
+    assert.equal(shown, `${git} status -- '*.ts' 'a b' 'it'\\''s' '' '$HOME' plain-word.txt`);
+    // Read back by a shell: the same words.
+    const back = spawnSync("bash", ["-c", `set -- ${shown}; printf '%s\\0' "$@"`], { cwd: b.cwd, encoding: "utf8" });
+    assert.deepEqual(back.stdout.split("\0").slice(0, -1), argv);
+  });
+
+  test("an entry made in another folder says where", () => {
+    const b = box();
+    assert.equal(rtk(b, ["git", "status"]).status, 128);
+    const r = spawnSync(RTK, ["recall", "--list"], { cwd: b.root, env: b.env, encoding: "utf8" });
+    assert.match(r.stdout, new RegExp(`  git status  \\(in ${b.cwd}\\)\n$`));
+  });
+});
+
+describe("the same raw output of the same command is kept once", () => {
+  const handle = (out: string) => /\[rtk recall ([0-9a-f]{7})\]/.exec(out)?.[1];
+  /** A git status whose output is cut behind a handle, the same bytes each time. */
+  const untracked = "echo 'On branch main'; echo 'Untracked files:'; i=0; while [ $i -lt 60 ]; do printf '\\tf%02d.txt\\n' $i; i=$((i+1)); done";
+  const limits = (b: Box) => {
+    mkdirSync(join(b.config, "rtk"), { recursive: true });
+    writeFileSync(join(b.config, "rtk", "config.toml"), "[limits]\nlist_tokens = 20\n");
+  };
+
+  test("a rerun: one copy stored, both printed handles give the bytes, the list shows it once", () => {
+    const b = box();
+    limits(b);
+    const git = fakeGit(b, untracked);
+    const first = rtk(b, [git, "status"]);
+    const second = rtk(b, [git, "status"]);
+    const [h1, h2] = [handle(first.stdout), handle(second.stdout)];
+    assert.ok(h1 && h2 && h1 !== h2, first.stdout + second.stdout);
+    assert.deepEqual(readdirSync(b.recall).filter((f) => f.endsWith(".txt")), [`${h2}.txt`]);
+    const raw = spawnSync(git, ["status"], { encoding: "utf8" }).stdout;
+    for (const id of [h1, h2]) assert.equal(rtk(b, ["recall", id!]).stdout, raw, id);
+    const list = rtk(b, ["recall", "--list"]).stdout.trimEnd().split("\n");
+    assert.equal(list.length, 1, list.join("\n"));
+    assert.match(list[0]!, new RegExp(`^${h2} `));
+    // A third run: the first handle still works (aliases follow the newest copy).
+    const h3 = handle(rtk(b, [git, "status"]).stdout);
+    assert.deepEqual(readdirSync(b.recall).filter((f) => f.endsWith(".txt")), [`${h3}.txt`]);
+    for (const id of [h1, h2, h3]) assert.equal(rtk(b, ["recall", id!]).stdout, raw, id);
+  });
+
+  test("different bytes, another folder or another exit code: separate entries", () => {
+    const b = box();
+    limits(b);
+    const counter = join(b.root, "n");
+    writeFileSync(counter, "0");
+    const changing = fakeGit(b, `${untracked}; n=$(cat ${counter}); echo $((n+1)) > ${counter}; echo "run $n"`);
+    rtk(b, [changing, "status"]);
+    rtk(b, [changing, "status"]);
+    assert.equal(readdirSync(b.recall).filter((f) => f.endsWith(".txt")).length, 2);
+
+    const c = box();
+    limits(c);
+    const git = fakeGit(c, untracked);
+    rtk(c, [git, "status"]);
+    mkdirSync(join(c.cwd, "sub"));
+    const r = spawnSync(RTK, [git, "status"], { cwd: join(c.cwd, "sub"), env: c.env, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    const exit1 = fakeGit(c, `${untracked}; exit 1`);
+    rtk(c, [exit1, "status"]);
+    assert.equal(readdirSync(c.recall).filter((f) => f.endsWith(".txt")).length, 3);
+  });
+
+  test("an alias whose target no longer holds the same bytes gives nothing rather than other bytes", () => {
+    const b = box();
+    limits(b);
+    const git = fakeGit(b, untracked);
+    const h1 = handle(rtk(b, [git, "status"]).stdout)!;
+    const h2 = handle(rtk(b, [git, "status"]).stdout)!;
+    const meta2 = JSON.parse(readFileSync(join(b.recall, `${h2}.json`), "utf8")) as RecallMeta;
+    writeFileSync(join(b.recall, `${h2}.json`), JSON.stringify({ ...meta2, sha256: "0".repeat(64) }));
+    const r = rtk(b, ["recall", h1]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, "");
+  });
+
+  test("pruning: an alias goes with the entry it names", () => {
+    const b = box();
+    limits(b);
+    const git = fakeGit(b, untracked);
+    const h1 = handle(rtk(b, [git, "status"]).stdout)!;
+    const h2 = handle(rtk(b, [git, "status"]).stdout)!;
+    const store = openRecallDir(b.recall, { create: false });
+    try {
+      pruneRecall(store.dir, 200, 7, Date.now());
+      assert.deepEqual(ids(b.recall), [h1, h2].sort());
+      pruneRecall(store.dir, 0, 7, Date.now());
+    } finally {
+      store.close();
+    }
+    assert.deepEqual(readdirSync(b.recall), []);
   });
 });

@@ -1,0 +1,214 @@
+// What `rtk help`, `rtk help <command>` and `rtk <command> --help` print, and
+// how a usage error is reported: one table of commands. Loaded only when help
+// is asked for or a usage error is reported.
+import { HOOK_ADAPTERS } from "../hosts/index.js";
+import { INSTALLS } from "../hosts/targets.js";
+import { activeRegistry, FAMILIES } from "../routes/registry.js";
+import { RTK_OPTION_LIST } from "../runtime/options.js";
+import { VERSION } from "../version.js";
+import { unknownWord } from "./suggest.js";
+
+export { closest, unknownWord } from "./suggest.js";
+
+export interface CommandHelp {
+  name: string;
+  summary: string;
+  usage: readonly string[];
+  options: readonly (readonly [string, string])[];
+  examples: readonly string[];
+  /** Exit codes, when they say more than 0 done, 1 failed, 2 usage error. */
+  exits?: string;
+}
+
+const HELP_OPTION = ["-h, --help", "this text"] as const;
+
+export const COMMANDS: readonly CommandHelp[] = [
+  {
+    name: "rewrite",
+    summary: "print the command with `rtk ` inserted where a compact route is safe (what hooks use)",
+    usage: ['rtk rewrite [--json] [--host <host>] "<command>"', "rtk rewrite [--json] [--host <host>] -   (the command from stdin)"],
+    options: [["--json", "the result as one JSON object (same exit code)"], ["--host <host>", "judge with this host's permission rules (default: Claude Code's)"], HELP_OPTION],
+    examples: ['rtk rewrite "git status && npm test"'],
+    exits: "0 rewritten and allowed, 1 nothing to do, 2 denied by the host's rules, 3 rewritten but the host must ask, 64 usage error (not 2: that is a denial)",
+  },
+  {
+    name: "explain",
+    summary: "show how rtk reads a command: every simple command with its decision and reason, the rules used, the verdict",
+    usage: ['rtk explain [--json | --tree | --canonical] [--host <host>] "<command>"'],
+    options: [["--json", "the same as data"], ["--tree", "the syntax tree"], ["--canonical", "the command in canonical form"], ["--host <host>", "judge with this host's permission rules"], HELP_OPTION],
+    examples: ['rtk explain "git status | head -5"'],
+  },
+  {
+    name: "hook",
+    summary: "answer a host's pre-command hook: the event on stdin, the host's answer on stdout",
+    usage: ["rtk hook <host>"],
+    options: [HELP_OPTION],
+    examples: ["echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git status\"}}' | rtk hook claude"],
+    exits: "what the host expects; an unknown host or a bad event exits 0 with nothing on stdout (the command runs unchanged)",
+  },
+  {
+    name: "init",
+    summary: "install rtk's hook for a host (or its plugin, or a rules block), or link rtk into a folder on PATH",
+    usage: ["rtk init --agent <host> [--global | --project] [--dry-run] [--uninstall]", "rtk init --link <dir> [--uninstall]", "rtk init --show"],
+    options: [
+      ["--agent <host>", "the host to install for"],
+      ["--global, --project", "the user's settings or this project's (each host has a default)"],
+      ["--dry-run", "print the change, write nothing"],
+      ["--uninstall", "remove what rtk installed"],
+      ["--link <dir>", "put a symlink <dir>/rtk to this rtk"],
+      ["--show", "every host and whether rtk is installed there"],
+      HELP_OPTION,
+    ],
+    examples: ["rtk init --agent claude", "rtk init --agent cursor --project --dry-run"],
+  },
+  {
+    name: "doctor",
+    summary: "check every installed hook end to end with a sample event",
+    usage: ["rtk doctor [--json]"],
+    options: [["--json", "the checks as data"], HELP_OPTION],
+    examples: ["rtk doctor"],
+    exits: "0 every check passed, 1 a check failed, 2 usage error",
+  },
+  {
+    name: "recall",
+    summary: "print what a compact form left out: the raw output a run kept",
+    usage: ["rtk recall <id> [--lines A-B] [--grep <pattern>] [--head N] [--tail N]", "rtk recall --list"],
+    options: [
+      ["--list", "every kept entry, newest first: id, age, exit code, size, the command (shell-quoted)"],
+      ["--lines A-B", "lines A to B (from 1), byte for byte"],
+      ["--grep <pattern>", "the lines matching a JavaScript regular expression"],
+      ["--head N, --tail N", "the first or last N lines"],
+      HELP_OPTION,
+    ],
+    examples: ["rtk recall --list", "rtk recall 3f9a2c1 --lines 151-272"],
+    exits: "0 printed, 1 no such entry (or --grep matched nothing), 2 usage error",
+  },
+  {
+    name: "proxy",
+    summary: "run a command exactly, its output unfiltered",
+    usage: ["rtk proxy [--] <command> [args…]"],
+    options: [HELP_OPTION],
+    examples: ["rtk proxy git log -5"],
+    exits: "the command's own",
+  },
+  {
+    name: "config",
+    summary: "print the effective config and where each value came from; a problem in a file is an error here",
+    usage: ["rtk config [--json]"],
+    options: [["--json", "the config as data"], HELP_OPTION],
+    examples: ["rtk config"],
+    exits: "0 the config is valid, 1 a file has a problem, 2 usage error",
+  },
+  {
+    name: "trust",
+    summary: "apply a project's .rtk/config.toml by pinning its SHA-256 (until it changes)",
+    usage: ["rtk trust [path]", "rtk trust --revoke [path]", "rtk trust --list"],
+    options: [["--revoke", "forget the file: it is ignored again"], ["--list", "every pinned file and whether it still matches"], HELP_OPTION],
+    examples: ["rtk trust", "rtk trust --revoke ~/src/app"],
+  },
+  {
+    name: "verify",
+    summary: "check the config and run every declarative filter's inline tests",
+    usage: ["rtk verify"],
+    options: [HELP_OPTION],
+    examples: ["rtk verify"],
+    exits: "0 all passed, 1 a test failed or the config has an error, 2 usage error",
+  },
+  {
+    name: "help",
+    summary: "this overview, or one command's help",
+    usage: ["rtk help [<command>]"],
+    options: [],
+    examples: ["rtk help recall"],
+  },
+];
+
+export const COMMAND_NAMES: readonly string[] = COMMANDS.map((c) => c.name);
+
+export const ENVIRONMENT: readonly (readonly [string, string])[] = [
+  ["RTK_DISABLED=1", "the rewrite leaves every command alone"],
+  ["RTK_RAW=1", "rtk <tool> prints the raw output (as --raw)"],
+  ["RTK_NO_TRACK=1", "record nothing (as --no-track)"],
+  ["RTK_ROUTES=all", "also route tools whose filter is not built yet (their output passes unchanged)"],
+  ["RTK_CONFIG", "the user's config file (default $XDG_CONFIG_HOME/rtk/config.toml)"],
+  ["RTK_DATA_DIR", "rtk's data folder (default $XDG_DATA_HOME/rtk): recall store, trusted files"],
+  ["RTK_NO_PATH_CHECK=1", "hooks rewrite even when `rtk` is not found on PATH"],
+  ["RTK_SNAPSHOT_BUILD=0", "never make a startup snapshot"],
+  ["NO_COLOR", "no colours in rtk explain"],
+  ["XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME", "where config, data and snapshots go (~/.config, ~/.local/share, ~/.cache)"],
+];
+
+function table(rows: readonly (readonly [string, string])[], indent = "  "): string[] {
+  const width = Math.max(0, ...rows.map(([a]) => a.length));
+  return rows.map(([a, b]) => `${indent}${a.padEnd(width)}  ${b}`);
+}
+
+export function commandHelp(name: string): string | null {
+  const c = COMMANDS.find((x) => x.name === name);
+  if (!c) return null;
+  const lines = [`rtk ${c.name} — ${c.summary}`, "", "Usage:", ...c.usage.map((u) => `  ${u}`)];
+  if (c.options.length) lines.push("", "Options:", ...table(c.options));
+  if (c.name === "hook") lines.push("", `Hosts: ${[...HOOK_ADAPTERS.keys()].join(", ")}`);
+  if (c.name === "init") lines.push("", `Hosts: ${INSTALLS.map((i) => i.name).join(", ")}`);
+  lines.push("", c.examples.length > 1 ? "Examples:" : "Example:", ...c.examples.map((e) => `  ${e}`));
+  lines.push("", `Exit: ${c.exits ?? "0 done, 1 failed, 2 usage error"}`);
+  return lines.join("\n") + "\n";
+}
+
+/** Routed tools, one line per family of the registry: `git (status, log, …)`, `ls, tree, find`. */
+function routedTools(): string[] {
+  const active = activeRegistry();
+  const out: string[] = [];
+  for (const family of FAMILIES) {
+    const tools: string[] = [];
+    for (const tool of Object.keys(family.tools).concat(family.routes.map((r) => r.tool))) {
+      if (tools.some((t) => t === tool || t.startsWith(tool + " "))) continue;
+      const rows = active.byTool.get(tool)?.filter((r) => family.routes.includes(r));
+      if (!rows?.length) continue;
+      const subs = [...new Set(rows.filter((r) => r.sub?.length).map((r) => r.sub!.map((w) => (typeof w === "string" ? w : w[0])).join(" ")))];
+      tools.push(subs.length && !rows.some((r) => !r.sub?.length) ? `${tool} (${subs.join(", ")})` : tool);
+    }
+    if (tools.length) out.push(`  ${tools.join(", ")}`);
+  }
+  return out;
+}
+
+export function generalHelp(): string {
+  const commands = COMMANDS.map((c) => [c.usage[0]!, c.summary.split(/[:;(]/)[0]!.trim()] as const);
+  return [
+    `rtk ${VERSION} — compact, faithful command output for AI coding agents`,
+    "",
+    "Usage:",
+    "  rtk [rtk options] <tool> [args…]   run a tool; a routed tool prints a compact form",
+    "  rtk <command> [options]           one of rtk's commands:",
+    "",
+    ...table(commands),
+    "  rtk --version",
+    "",
+    "rtk options (before the tool):",
+    ...table(RTK_OPTION_LIST.map((o) => [o.names.join(", "), o.help] as const)),
+    "",
+    "Routed tools:",
+    ...routedTools(),
+    "",
+    `Hosts: rtk hook ${[...HOOK_ADAPTERS.keys()].join(" | ")}; rtk init --agent ${INSTALLS.map((i) => i.name).join(" | ")}`,
+    "",
+    "Environment:",
+    ...table(ENVIRONMENT),
+    "",
+    "A command given as - is read from stdin. `rtk <command> --help` or `rtk help <command>` for details.",
+    "Usage errors exit 2 (`rtk rewrite`: 64, its 2 means denied; `rtk hook`: 0, a hook never blocks).",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Reports a usage error of `rtk <command>`: the problem, the usage lines and
+ * where the help is; returns the exit code of a usage error (2).
+ */
+export function usageError(command: string, problem: string): number {
+  const c = COMMANDS.find((x) => x.name === command);
+  const usage = c ? c.usage.map((u, i) => `${i ? "       " : "usage: "}${u}`).join("\n") : "";
+  process.stderr.write(`rtk ${command}: ${problem}\n${usage}\n(rtk ${command} --help for more)\n`);
+  return 2;
+}
