@@ -16,7 +16,7 @@ export interface HookConfig {
 
 export function loadHookConfig(env: Env, warn: (msg: string) => void, cwd: string = process.cwd()): HookConfig {
   const cfg = loadConfig(env, cwd);
-  warnConfigProblems(cfg, warn);
+  warnConfigProblems(cfg, warn, env);
   return hookConfig(settingValue<string[]>(cfg, "hooks", "exclude_commands"), settingValue<string[]>(cfg, "hooks", "transparent_prefixes"));
 }
 

@@ -3,7 +3,10 @@
 // where it came from. Declarative filters come from both files; a project
 // filter replaces the user's filter of the same name, and project filters are
 // tried first.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { makeDirs } from "../fs/make-dirs.js";
+import { dataDir } from "../runtime/recall.js";
 import { configFromToml, formatIssue, type BrokenFilter, type ConfigIssue, type FileConfig } from "./file.js";
 import { findProjectConfig, userConfigPath, type Env } from "./paths.js";
 import { SECTION_NAMES, SECTIONS, type FilterDef, type KeySpec, type SectionName } from "./schema.js";
@@ -104,9 +107,50 @@ export function issueWarning(i: ConfigIssue): string {
 }
 
 /** Every problem of the config as one warning each: what the hook and the runtime do instead of failing. */
-export function warnConfigProblems(cfg: EffectiveConfig, warn: (msg: string) => void): void {
-  for (const w of cfg.warnings) warn(w);
-  for (const i of cfg.issues) warn(issueWarning(i));
+/**
+ * Warns about the config's problems on the run and hook paths. With `env`, the
+ * same problems of unchanged files are said once, not on every run (each would
+ * land in the agent's context again): a stamp of them is kept in rtk's data
+ * folder. `rtk config` and `rtk verify` always report them.
+ */
+export function warnConfigProblems(cfg: EffectiveConfig, warn: (msg: string) => void, env?: Env): void {
+  const messages = [...cfg.warnings, ...cfg.issues.map(issueWarning)];
+  if (!messages.length) return;
+  const stamp = env ? problemStamp(cfg, messages) : null;
+  const file = env ? join(dataDir(env), "config-warned") : null;
+  if (file && stamp && readStamp(file) === stamp) return;
+  for (const m of messages) warn(m);
+  if (file && stamp) writeStamp(file, stamp);
+}
+
+/** The problems and the files they are in, as they are now (a file saved again counts as changed). */
+function problemStamp(cfg: EffectiveConfig, messages: readonly string[]): string {
+  const files = [cfg.user.path, cfg.project?.path].filter((f): f is string => !!f).map((f) => {
+    try {
+      const st = statSync(f);
+      return `${f}\0${st.size}\0${st.mtimeMs}`;
+    } catch {
+      return `${f}\0-`;
+    }
+  });
+  return sha256(Buffer.from([...files, ...messages].join("\n"), "utf8"));
+}
+
+function readStamp(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+function writeStamp(file: string, stamp: string): void {
+  try {
+    makeDirs(dirname(file), 0o700);
+    writeFileSync(file, stamp + "\n", { mode: 0o600 });
+  } catch {
+    // Not kept: the warning is said again next time.
+  }
 }
 
 /** A setting's value, typed by the caller. */

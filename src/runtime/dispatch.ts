@@ -34,7 +34,7 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   // Declarative filters from the config: a built-in filter wins unless one is named like its route.
   const config = loadConfig(env, process.cwd());
   const warn = (m: string) => process.stderr.write(m + "\n");
-  warnConfigProblems(config, warn);
+  warnConfigProblems(config, warn, env);
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
   const recall = { enabled: settingValue<boolean>(config, "recall", "enabled"), maxEntries: settingValue<number>(config, "recall", "max_entries"), maxAgeDays: settingValue<number>(config, "recall", "max_age_days") };
   const limits = limitsFor(config, match?.route.id ?? declared.filter?.name ?? null);

@@ -103,6 +103,19 @@ describe("the hook path: a config problem is a warning, never a change of the co
     });
   }
 
+  test("the same problem of an unchanged file is said once, not on every run; a change of the file says it again; rtk config always does", () => {
+    const s = sandbox();
+    write(s.userFile, `[hooks]\nexclude = ["git status"]\n`);
+    const said = (args: string[]) => warnings(rtk(s, args).stderr).length;
+    assert.equal(said(["rewrite", "git status"]), 1, "first run");
+    assert.equal(said(["rewrite", "git status"]), 0, "second run: nothing new");
+    assert.equal(said(["git", "--version"]), 0, "the run path shares the memory");
+    assert.match(rtk(s, ["config"]).stderr, /exclude/, "rtk config reports it every time");
+    write(s.userFile, `[hooks]\nexclude = ["git status"]\n\n`);
+    assert.equal(said(["rewrite", "git status"]), 1, "the file changed");
+    assert.equal(said(["rewrite", "git status"]), 0);
+  });
+
   test("a bad key does not take the good ones with it: exclude_commands still applies", () => {
     const s = sandbox();
     write(s.userFile, `[hooks]\nexclude_commands = ["git status"]\ntransparent_prefixes = [3]\n\n[limits]\nmax_lines = "many"\n`);
