@@ -3,7 +3,7 @@
 import { loadHookConfig, type Env } from "./config/hooks.js";
 import { activeRegistry, fullRegistry, type Registry } from "./routes/registry.js";
 import { hostPermissions } from "./permissions/host.js";
-import { ruleFamily } from "./permissions/sources.js";
+import { hostNamed } from "./hosts/index.js";
 import { COMMAND_LIMITS, rewriteCommand, type CommandLimits, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
 import type { Segment } from "./rewrite/mark.js";
 
@@ -26,8 +26,8 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
   const warn = opts.warn ?? ((m: string) => process.stderr.write(m + "\n"));
   const disabled = env["RTK_DISABLED"] === "1";
   const host = opts.host ?? "claude";
-  const family = ruleFamily(host);
-  if (family === null) throw new UnknownHostError(host);
+  const rules = hostNamed(host)?.rules;
+  if (!rules) throw new UnknownHostError(host);
   const cwd = opts.cwd ?? process.cwd();
   const config = disabled ? null : loadHookConfig(env, warn, cwd);
   const transparentPrefixes = config?.transparentPrefixes ?? [];
@@ -39,7 +39,7 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
     transparentPrefixes,
     disabled,
     // Deny and ask rules see what bash runs: through the tools' global options (every family's table, routed or not) and the config's prefixes.
-    permissions: opts.permissions ?? hostPermissions(family, cwd, env, warn, { tools: registry.tools, transparentPrefixes }),
+    permissions: opts.permissions ?? hostPermissions(rules, cwd, env, warn, { tools: registry.tools, transparentPrefixes }),
     limits: opts.limits === null ? undefined : (opts.limits ?? COMMAND_LIMITS),
   });
 }

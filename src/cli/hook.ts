@@ -2,7 +2,7 @@
 // answer on stdout. The event is answered as soon as its JSON object is whole,
 // even if the host keeps stdin open; past 1 MiB or a second of waiting, the
 // answer is the pass-through one.
-import { HOOK_ADAPTERS } from "../hosts/index.js";
+import { HOOK_HOSTS } from "../hosts/index.js";
 import { EventEnd, MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
 import { writeFd } from "./out.js";
 
@@ -11,9 +11,9 @@ const READ_TIMEOUT_MS = 1000;
 
 export async function hookCli(args: string[]): Promise<number> {
   const name = args[0];
-  const adapter = name ? HOOK_ADAPTERS.get(name) : undefined;
-  if (!adapter) {
-    writeFd(2, `rtk hook: unknown host \`${name ?? ""}\` (known: ${[...HOOK_ADAPTERS.keys()].join(", ")}); the command runs unchanged\n`);
+  const host = name ? HOOK_HOSTS.get(name) : undefined;
+  if (!host) {
+    writeFd(2, `rtk hook: unknown host \`${name ?? ""}\` (known: ${[...HOOK_HOSTS.keys()].join(", ")}); the command runs unchanged\n`);
     return 0;
   }
   const input = await readEvent(MAX_EVENT_BYTES, READ_TIMEOUT_MS);
@@ -25,9 +25,9 @@ export async function hookCli(args: string[]): Promise<number> {
   };
   let answer;
   if ("problem" in input) {
-    answer = adapter.passThrough;
-    warn(`rtk hook ${adapter.name}: ${input.problem}; the command runs unchanged`);
-  } else answer = runHook(adapter, input.bytes, process.env, warn).answer;
+    answer = host.hook!.passThrough;
+    warn(`rtk hook ${host.name}: ${input.problem}; the command runs unchanged`);
+  } else answer = runHook(host, input.bytes, process.env, warn).answer;
   if (answer.stdout) writeFd(1, answer.stdout);
   if (answer.stderr) writeFd(2, answer.stderr + "\n");
   return answer.exitCode;

@@ -5,7 +5,8 @@ import { dirname, join, resolve } from "node:path";
 import mri from "mri";
 import { init, installStatus } from "../hosts/install.js";
 import { ON_PATH_FIX, rtkReach } from "../hosts/on-path.js";
-import { INSTALLS, installFor, type RtkPaths, type Scope } from "../hosts/targets.js";
+import { INSTALLS, installFor } from "../hosts/index.js";
+import type { RtkPaths, Scope } from "../hosts/types.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 const USAGE = () =>

@@ -160,9 +160,9 @@ describe("no allow and no bare rewrite when bash would run a denied or asked com
           assert.notEqual(out.permissionDecision, "allow", `${what}: Claude answer ${claude.stdout}`);
           if (out.updatedInput) assert.equal(out.permissionDecision, "ask", `${what}: Claude rewrite without a decision`);
         }
-        const cur = cursor.encode(outcome, undefined as never);
+        const cur = cursor.hook!.encode(outcome, undefined as never);
         if (cur.stdout) assert.notEqual(JSON.parse(cur.stdout).permission, "allow", `${what}: Cursor answer ${cur.stdout}`);
-        const gem = gemini.encode(outcome, undefined as never);
+        const gem = gemini.hook!.encode(outcome, undefined as never);
         if (gem.stdout) {
           const g = JSON.parse(gem.stdout);
           assert.notEqual(g.decision, "allow", `${what}: Gemini answer ${gem.stdout}`);
