@@ -1,7 +1,8 @@
 // The rewrite as rtk itself runs it: the active registry, the user's config, the
 // environment's RTK_DISABLED, and the host's permission rules.
 import { loadHookConfig, type Env } from "./config/hooks.js";
-import { activeRegistry, fullRegistry, type Registry } from "./routes/registry.js";
+import type { Registry } from "./routes/registry.js";
+import { registryFor } from "./routing.js";
 import { hostPermissions } from "./permissions/host.js";
 import { hostNamed } from "./hosts/index.js";
 import { COMMAND_LIMITS, rewriteCommand, type CommandLimits, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
@@ -31,8 +32,7 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
   const cwd = opts.cwd ?? process.cwd();
   const config = disabled ? null : loadHookConfig(env, warn, cwd);
   const transparentPrefixes = config?.transparentPrefixes ?? [];
-  // RTK_ROUTES=all also routes tools whose filter is not built yet (their output passes through).
-  const registry = opts.registry ?? (env["RTK_ROUTES"] === "all" ? fullRegistry() : activeRegistry());
+  const registry = opts.registry ?? registryFor(env);
   return rewriteCommand(command, {
     registry,
     exclusions: config?.exclusions ?? [],

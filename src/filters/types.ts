@@ -10,6 +10,8 @@ export interface FilterInput {
   argv: readonly string[];
   /** Where the tool word stands in argv. */
   toolIndex: number;
+  /** Where its subcommand stands, past the tool's own options (as the route matcher found it). */
+  subIndex: number;
   route: RouteRow;
 }
 

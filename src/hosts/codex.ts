@@ -9,7 +9,7 @@ import { Budget, parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
 import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/codex-rules.js";
 import { judge } from "../permissions/verdict.js";
-import { activeRegistry } from "../routes/registry.js";
+import { fullRegistry } from "../routes/registry.js";
 import { COMMAND_LIMITS, longerThan } from "../rewrite/limits.js";
 import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
 import { readFileSync } from "node:fs";
@@ -120,7 +120,7 @@ function codexCheck(ctx: CodexCtx): Check {
   // Both kinds go through the deny matching: it also sees a command behind
   // wrappers, by its basename (`/usr/bin/git`) and without quotes, as Codex does.
   // Through the tools' global options too (`git -C . push` runs `git push`).
-  const report = judge(parsed.script, ctx.command, { deny: [...forbidden, ...prompt], ask: [], allow: [] }, undefined, { tools: activeRegistry().tools });
+  const report = judge(parsed.script, ctx.command, { deny: [...forbidden, ...prompt], ask: [], allow: [] }, undefined, { tools: fullRegistry().tools });
   if (report.verdict !== "deny") return { kind: "free" };
   // Only an agent-typed `rtk` gets rtk's own deny; anything else Codex judges as typed.
   const viaRtk = report.parts.some((p) => p.deny && p.denyForm !== null && /(^|\s|\/)rtk(\s|$)/.test(p.text));

@@ -16,7 +16,7 @@ import { outcomeOf } from "../../src/hosts/hook.js";
 import { verdictOf } from "../../src/permissions/host.js";
 import { matchesPattern } from "../../src/permissions/pattern.js";
 import type { RuleSet } from "../../src/permissions/verdict.js";
-import { activeRegistry } from "../../src/routes/registry.js";
+import { activeRegistry } from "../../src/routing.js";
 import { rewriteCommand } from "../../src/rewrite/rewrite.js";
 
 const RUNS = Number(process.env["RTK_PROPERTY_RUNS"] ?? 4000);
