@@ -17,9 +17,9 @@
 // it at its end, or removes it when it kept nothing.
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Env } from "../config/hooks.js";
+import { dataDir } from "../config/paths.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 export interface RecallMeta {
@@ -34,12 +34,6 @@ export interface RecallMeta {
 }
 
 export const MAX_RECALL_BYTES = 16 * 1024 * 1024;
-
-export function dataDir(env: Env): string {
-  if (env["RTK_DATA_DIR"]) return env["RTK_DATA_DIR"];
-  const base = env["XDG_DATA_HOME"] || join(env["HOME"] || homedir(), ".local", "share");
-  return join(base, "rtk");
-}
 
 export function recallDir(env: Env): string {
   return join(dataDir(env), "recall");

@@ -14,7 +14,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileS
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { AnsiByteStripper } from "../../src/runtime/ansi.js";
+import { AnsiByteStripper } from "../../src/text/ansi.js";
 import { ensureBuilt } from "../support/build.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
