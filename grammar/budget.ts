@@ -1,7 +1,7 @@
 // A time limit for reading one command. A timer cannot interrupt a synchronous
 // parse, so the scanner counts its tokens and looks at the clock now and then;
 // past the deadline it throws, and the caller treats the command as unread.
-import { ShellSyntaxError } from "./scanner.js";
+import { ShellSyntaxError } from "./errors.js";
 
 /** How often (in tokens) the clock is read: rarely enough to cost nothing measurable. */
 const CHECK_EVERY = 256;

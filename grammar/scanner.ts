@@ -10,14 +10,9 @@ import { EOF, type IToken, type TokenType } from "chevrotain";
 import type { Budget } from "./budget.js";
 import * as T from "./tokens.js";
 
-export class ShellSyntaxError extends Error {
-  constructor(
-    readonly offset: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { ShellSyntaxError } from "./errors.js";
+
+export { ShellSyntaxError };
 
 export interface PendingHeredoc {
   /** Chosen by the parser; the body's HeredocStart token carries it back. */

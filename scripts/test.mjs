@@ -1,4 +1,4 @@
-// Builds, then runs every test file with node's own runner (on Node 20,
+// Type-checks (the whole suite only), builds, then runs every test file with node's own runner (on Node 20,
 // `node --test <dir>` finds no .ts files, so the files are listed here).
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
@@ -14,6 +14,12 @@ const collect = (dir) => {
   }
 };
 collect("test");
+
+// The whole suite type-checks first: a type error fails `npm test` as a failing test does.
+if (filter.length === 0) {
+  const tsc = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--noEmit"], { stdio: "inherit" });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+}
 
 const built = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 if (built.status !== 0) process.exit(built.status ?? 1);

@@ -1,9 +1,10 @@
 // The rewrite as rtk itself runs it: the active registry, the user's config, the
 // environment's RTK_DISABLED, and the host's permission rules.
 import { loadHookConfig, type Env } from "./config/hooks.js";
-import { activeRegistry, fullRegistry, type Registry } from "./routes/registry.js";
+import type { Registry } from "./routes/registry.js";
+import { registryFor } from "./routing.js";
 import { hostPermissions } from "./permissions/host.js";
-import { ruleFamily } from "./permissions/sources.js";
+import { hostNamed } from "./hosts/index.js";
 import { COMMAND_LIMITS, rewriteCommand, type CommandLimits, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
 import type { Segment } from "./rewrite/mark.js";
 
@@ -26,20 +27,19 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
   const warn = opts.warn ?? ((m: string) => process.stderr.write(m + "\n"));
   const disabled = env["RTK_DISABLED"] === "1";
   const host = opts.host ?? "claude";
-  const family = ruleFamily(host);
-  if (family === null) throw new UnknownHostError(host);
+  const rules = hostNamed(host)?.rules;
+  if (!rules) throw new UnknownHostError(host);
   const cwd = opts.cwd ?? process.cwd();
   const config = disabled ? null : loadHookConfig(env, warn, cwd);
   const transparentPrefixes = config?.transparentPrefixes ?? [];
-  // RTK_ROUTES=all also routes tools whose filter is not built yet (their output passes through).
-  const registry = opts.registry ?? (env["RTK_ROUTES"] === "all" ? fullRegistry() : activeRegistry());
+  const registry = opts.registry ?? registryFor(env);
   return rewriteCommand(command, {
     registry,
     exclusions: config?.exclusions ?? [],
     transparentPrefixes,
     disabled,
     // Deny and ask rules see what bash runs: through the tools' global options (every family's table, routed or not) and the config's prefixes.
-    permissions: opts.permissions ?? hostPermissions(family, cwd, env, warn, { tools: registry.tools, transparentPrefixes }),
+    permissions: opts.permissions ?? hostPermissions(rules, cwd, env, warn, { tools: registry.tools, transparentPrefixes }),
     limits: opts.limits === null ? undefined : (opts.limits ?? COMMAND_LIMITS),
   });
 }

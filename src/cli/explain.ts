@@ -2,7 +2,8 @@
 import kleur from "kleur";
 import { parse } from "../../grammar/parse.js";
 import { rewrite, UnknownHostError } from "../api.js";
-import { ruleHosts, type RuleFamily, type RuleFile } from "../permissions/sources.js";
+import { hostNames } from "../hosts/index.js";
+import type { RuleFamily, RuleFile } from "../permissions/sources.js";
 import { REASON_TEXT } from "../rewrite/reasons.js";
 import { parseOptions } from "./args.js";
 import { unknownWord, usageError } from "./help.js";
@@ -18,7 +19,7 @@ export function explainCommand(args: string[], read: (arg: string) => string): n
   const positional = opts._.length ? opts._.map(String) : args.includes("-") ? ["-"] : [];
   if (positional.length !== 1) return usageError("explain", positional.length ? `one command (quoted), not ${positional.length} words` : "no command given");
   const host = opts["host"] as string | undefined;
-  if (host !== undefined && !ruleHosts().includes(host)) return usageError("explain", unknownWord("host", host, ruleHosts()));
+  if (host !== undefined && !hostNames().includes(host)) return usageError("explain", unknownWord("host", host, hostNames()));
   const src = read(positional[0]!);
 
   if (opts["tree"] || opts["canonical"]) {
@@ -41,7 +42,7 @@ export function explainCommand(args: string[], read: (arg: string) => string): n
   try {
     r = rewrite(src, { host });
   } catch (e) {
-    if (e instanceof UnknownHostError) return usageError("explain", unknownWord("host", e.host, ruleHosts()));
+    if (e instanceof UnknownHostError) return usageError("explain", unknownWord("host", e.host, hostNames()));
     throw e;
   }
   kleur.enabled = Boolean(process.stdout.isTTY) && !process.env["NO_COLOR"];
@@ -101,9 +102,10 @@ const RULES_TITLE: Readonly<Record<RuleFamily, string>> = {
 /** Whose permission rules judged the command, and from which files. */
 function rulesText(detail: { rules?: RuleFamily; files?: RuleFile[] } | null): string {
   if (!detail?.rules) return "not read (nothing to judge)";
-  if (detail.rules === "none") return RULES_TITLE.none;
+  if (detail.rules === "none") return RULES_TITLE["none"]!;
   const files = detail.files ?? [];
-  if (!files.length) return `${RULES_TITLE[detail.rules]} (no file found: every part is default)`;
+  const title = RULES_TITLE[detail.rules] ?? `${detail.rules} rules`;
+  if (!files.length) return `${title} (no file found: every part is default)`;
   const shown = files.map((f) => (f.status === "invalid" ? `${f.path} (unreadable, skipped)` : f.path));
-  return `${RULES_TITLE[detail.rules]} (${files.length} file${files.length === 1 ? "" : "s"}: ${shown.join(", ")})`;
+  return `${title} (${files.length} file${files.length === 1 ? "" : "s"}: ${shown.join(", ")})`;
 }

@@ -1,9 +1,9 @@
 // What `rtk help`, `rtk help <command>` and `rtk <command> --help` print, and
 // how a usage error is reported: one table of commands. Loaded only when help
 // is asked for or a usage error is reported.
-import { HOOK_ADAPTERS } from "../hosts/index.js";
-import { INSTALLS } from "../hosts/targets.js";
-import { activeRegistry, FAMILIES } from "../routes/registry.js";
+import { HOOK_HOSTS as HOOK_ADAPTERS, INSTALLS } from "../hosts/index.js";
+import { FAMILIES } from "../routes/registry.js";
+import { activeRegistry } from "../routing.js";
 import { RTK_OPTION_LIST } from "../runtime/options.js";
 import { VERSION } from "../version.js";
 import { unknownWord } from "./suggest.js";

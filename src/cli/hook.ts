@@ -2,7 +2,7 @@
 // answer on stdout. The event is answered as soon as its JSON object is whole,
 // even if the host keeps stdin open; past 1 MiB or a second of waiting, the
 // answer is the pass-through one.
-import { HOOK_ADAPTERS } from "../hosts/index.js";
+import { HOOK_HOSTS } from "../hosts/index.js";
 import { EventEnd, MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
 import { writeFd } from "./out.js";
 import { unknownWord } from "./suggest.js";
@@ -12,9 +12,9 @@ const READ_TIMEOUT_MS = 1000;
 
 export async function hookCli(args: string[]): Promise<number> {
   const name = args[0];
-  const adapter = name ? HOOK_ADAPTERS.get(name) : undefined;
-  if (!adapter) {
-    const problem = name === undefined ? `no host given; valid: ${[...HOOK_ADAPTERS.keys()].join(", ")}` : unknownWord("host", name, [...HOOK_ADAPTERS.keys()]);
+  const host = name ? HOOK_HOSTS.get(name) : undefined;
+  if (!host) {
+    const problem = name === undefined ? `no host given; valid: ${[...HOOK_HOSTS.keys()].join(", ")}` : unknownWord("host", name, [...HOOK_HOSTS.keys()]);
     // Exit 0 whatever the mistake: a hook never blocks the agent (for Kiro, exit 2 would).
     writeFd(2, `rtk hook: ${problem}; the command runs unchanged\n`);
     return 0;
@@ -28,9 +28,9 @@ export async function hookCli(args: string[]): Promise<number> {
   };
   let answer;
   if ("problem" in input) {
-    answer = adapter.passThrough;
-    warn(`rtk hook ${adapter.name}: ${input.problem}; the command runs unchanged`);
-  } else answer = runHook(adapter, input.bytes, process.env, warn).answer;
+    answer = host.hook!.passThrough;
+    warn(`rtk hook ${host.name}: ${input.problem}; the command runs unchanged`);
+  } else answer = runHook(host, input.bytes, process.env, warn).answer;
   if (answer.stdout) writeFd(1, answer.stdout);
   if (answer.stderr) writeFd(2, answer.stderr + "\n");
   return answer.exitCode;

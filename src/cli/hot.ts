@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import v8 from "node:v8";
 import { getParser } from "../../grammar/parse.js";
 import { rewrite } from "../api.js";
-import { activeRegistry, fullRegistry } from "../routes/registry.js";
+import { activeRegistry, fullRegistry } from "../routing.js";
 import { hookCli } from "./hook.js";
 import { readExactCommand, wantsHelp } from "./input.js";
 import { rewriteCli } from "./rewrite.js";

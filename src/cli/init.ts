@@ -6,7 +6,8 @@ import { parseOptions } from "./args.js";
 import { unknownWord, usageError } from "./help.js";
 import { init, installStatus } from "../hosts/install.js";
 import { ON_PATH_FIX, rtkReach } from "../hosts/on-path.js";
-import { INSTALLS, installFor, type RtkPaths, type Scope } from "../hosts/targets.js";
+import { INSTALLS, installFor } from "../hosts/index.js";
+import type { RtkPaths, Scope } from "../hosts/types.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 export function initCli(args: string[]): number {

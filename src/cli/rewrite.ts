@@ -5,7 +5,7 @@
 // denied, and a hook reading it would block the agent's command.
 import mri from "mri";
 import { resultJson, rewrite, UnknownHostError } from "../api.js";
-import { ruleHosts } from "../permissions/sources.js";
+import { hostNames } from "../hosts/index.js";
 import { ON_PATH_FIX, rewriteRunnable } from "../hosts/on-path.js";
 import { writeFd } from "./out.js";
 import { unknownWord } from "./suggest.js";
@@ -41,7 +41,7 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
     r = rewrite(src, { host: opts["host"] as string | undefined, warn: (m) => writeFd(2, m + "\n") });
   } catch (e) {
     if (!(e instanceof UnknownHostError)) throw e;
-    return usage(unknownWord("host", e.host, ruleHosts()));
+    return usage(unknownWord("host", e.host, hostNames()));
   }
   if (!r.parse.ok && r.parse.error.limit) writeFd(2, `rtk: ${r.parse.error.message}; nothing rewritten\n`);
   if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {

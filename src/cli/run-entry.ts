@@ -5,10 +5,10 @@
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import v8 from "node:v8";
-import { FILTERS } from "../filters/index.js";
+import { FILTERS } from "../filters/catalog.js";
 import { runTool } from "../runtime/dispatch.js";
 import { runPassthrough } from "../runtime/run.js";
-import { activeRegistry, fullRegistry } from "../routes/registry.js";
+import { activeRegistry, fullRegistry } from "../routing.js";
 import { VERSION } from "../version.js";
 import { META_COMMANDS } from "./meta.js";
 import { finish } from "./finish.js";

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FILTERS } from "../filters/index.js";
+import { FILTERS } from "../filters/catalog.js";
 import { matchRoute } from "../routes/match.js";
-import { activeRegistry } from "../routes/registry.js";
+import { activeRegistry } from "../routing.js";
 import { runFiltered } from "../runtime/run.js";
 
 const SAMPLES: [argv: string[], lines: string[]][] = [
@@ -36,7 +36,7 @@ export async function warmUpRun(): Promise<void> {
     const match = matchRoute(argv, activeRegistry());
     const filter = match && FILTERS.get(match.route.filter);
     if (!match || !filter) continue;
-    const input = { argv, toolIndex: match.toolIndex, route: match.route };
+    const input = { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route };
     filter.prepare?.(input);
     const run = filter.start(input, { recall, emit });
     for (const l of lines) run.line("out", l);
@@ -48,7 +48,7 @@ export async function warmUpRun(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), "rtk-warm-"));
   try {
     const env = { HOME: home, XDG_CONFIG_HOME: join(home, "config"), XDG_DATA_HOME: join(home, "data"), PATH: process.env["PATH"] ?? "" };
-    await runFiltered(filter, { argv: [process.execPath, "-e", ""], toolIndex: 0, route: status.route }, { env, raw: false });
+    await runFiltered(filter, { argv: [process.execPath, "-e", ""], toolIndex: 0, subIndex: 1, route: status.route }, { env, raw: false });
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -6,9 +6,8 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { makeDirs } from "../fs/make-dirs.js";
-import { dataDir } from "../runtime/recall.js";
 import { configFromToml, formatIssue, type BrokenFilter, type ConfigIssue, type FileConfig } from "./file.js";
-import { findProjectConfig, userConfigPath, type Env } from "./paths.js";
+import { dataDir, findProjectConfig, userConfigPath, type Env } from "./paths.js";
 import { SECTION_NAMES, SECTIONS, type FilterDef, type KeySpec, type SectionName } from "./schema.js";
 import { readTrustStore, sha256, trustKey, trustState, type TrustState } from "./trust.js";
 

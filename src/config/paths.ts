@@ -5,7 +5,6 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
-import { dataDir } from "../runtime/recall.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -37,6 +36,13 @@ export function findProjectConfig(cwd: string, env: Env): string | null {
     if (parent === dir) return null;
     dir = parent;
   }
+}
+
+/** rtk's own data: the recall store, the trust store, the history. */
+export function dataDir(env: Env): string {
+  if (env["RTK_DATA_DIR"]) return env["RTK_DATA_DIR"];
+  const base = env["XDG_DATA_HOME"] || join(env["HOME"] || homedir(), ".local", "share");
+  return join(base, "rtk");
 }
 
 export function trustStorePath(env: Env): string {

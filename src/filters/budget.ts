@@ -7,17 +7,13 @@
 // characters, at least the size past which hosts cut a tool result themselves
 // (Claude Code: 30,000 characters), so rtk's marked head and tail replace a
 // blind cut.
-import type { FilterContext, RecallRef } from "./types.js";
+import type { FilterContext, Limits, RecallRef } from "./types.js";
+
+export type { Limits };
 
 export const CHARS_PER_TOKEN = 4;
 export const DEFAULT_LIST_TOKENS = 2000;
 export const DEFAULT_CONTENT_CHARS = 30_000;
-
-/** The budgets of one run, in characters of compact output. */
-export interface Limits {
-  list: number;
-  content: number;
-}
 
 export const DEFAULT_LIMITS: Limits = { list: DEFAULT_LIST_TOKENS * CHARS_PER_TOKEN, content: DEFAULT_CONTENT_CHARS };
 

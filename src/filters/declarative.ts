@@ -14,7 +14,7 @@ import type { BrokenFilter } from "../config/file.js";
 import type { FilterDef, InlineTest } from "../config/schema.js";
 import { toolName } from "../routes/match.js";
 import type { RouteRow } from "../routes/types.js";
-import { stripAnsi } from "../runtime/ansi.js";
+import { stripAnsi } from "../text/ansi.js";
 import { HeadTail } from "./budget.js";
 import { linesText, omitted, type CompactOutput, type Filter, type FilterRun, type RecallRef } from "./types.js";
 

@@ -3,14 +3,21 @@
 // handle, content the agent acts on is never paraphrased, never longer than
 // the raw output, deterministic.
 import type { RouteRow } from "../routes/types.js";
-import type { Limits } from "./budget.js";
 
 export interface FilterInput {
   /** The argv as executed, launcher words included. */
   argv: readonly string[];
   /** Where the tool word stands in argv. */
   toolIndex: number;
+  /** Where its subcommand stands, past the tool's own options (as the route matcher found it). */
+  subIndex: number;
   route: RouteRow;
+}
+
+/** The omission budgets of one run, in characters of compact output (budget.ts). */
+export interface Limits {
+  list: number;
+  content: number;
 }
 
 /** The recall entry of this run; asking for its id means something was omitted. */

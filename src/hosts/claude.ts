@@ -1,6 +1,9 @@
 // Claude Code: PreToolUse hook for the Bash tool. Also the answer shape of
 // Copilot's Claude-style events and of Codex.
-import { json, obj, SILENT, str, type Decoded, type HookAdapter, type HookAnswer, type Outcome } from "./types.js";
+import { join } from "node:path";
+import { CLAUDE_RULES } from "../permissions/sources.js";
+import { commandHook, home, project } from "./targets.js";
+import { claudeLikeSample, json, obj, SILENT, str, type Decoded, type Host, type HookAnswer, type Outcome } from "./types.js";
 
 export const REWRITE_REASON = "rtk: token-optimised rewrite";
 
@@ -43,11 +46,30 @@ export function claudeAnswer(outcome: Outcome, ctx: ClaudeCtx, allowAlways = fal
   }
 }
 
-export const claude: HookAdapter<ClaudeCtx> = {
+export const claude: Host = {
   name: "claude",
   title: "Claude Code",
-  rules: "claude",
-  decode: (event) => decodeClaudeShape(event, ["Bash"]),
-  encode: (outcome, ctx) => claudeAnswer(outcome, ctx),
-  passThrough: SILENT,
+  tier: "hook",
+  // Devin reads Claude Code's settings files.
+  aliases: ["claude-code", "devin"],
+  rules: CLAUDE_RULES,
+  hook: {
+    decode: (event) => decodeClaudeShape(event, ["Bash"]),
+    encode: (outcome, ctx: ClaudeCtx) => claudeAnswer(outcome, ctx),
+    passThrough: SILENT,
+  },
+  install: {
+    target: {
+      kind: "json",
+      arrayPath: ["hooks", "PreToolUse"],
+      skeleton: {},
+      entries: (command) => [{ matcher: "Bash", hooks: [commandHook(command, 10)] }],
+    },
+    scopes: {
+      global: (w) => join(w.env["CLAUDE_CONFIG_DIR"] || join(home(w), ".claude"), "settings.json"),
+      project: (w) => join(project(w, ".claude"), ".claude", "settings.json"),
+    },
+    defaultScope: "global",
+  },
+  doctor: { sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash") },
 };

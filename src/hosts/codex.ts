@@ -9,10 +9,15 @@ import { Budget, parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
 import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/codex-rules.js";
 import { judge } from "../permissions/verdict.js";
-import { activeRegistry } from "../routes/registry.js";
+import { fullRegistry } from "../routes/registry.js";
 import { COMMAND_LIMITS, longerThan } from "../rewrite/limits.js";
 import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
-import { SILENT, json, str, obj, type HookAdapter, type HookAnswer, type Outcome } from "./types.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { CLAUDE_RULES } from "../permissions/sources.js";
+import { commandHook, home, project } from "./targets.js";
+import { claudeLikeSample, SILENT, json, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Outcome, type Where } from "./types.js";
 
 const PERMISSION_MODES = new Set([
   "default", "plan", "acceptEdits", "dontAsk", "bypassPermissions", "untrusted", "on-failure", "on-request", "never",
@@ -25,10 +30,12 @@ export interface CodexCtx extends ClaudeCtx {
   warn: (msg: string) => void;
 }
 
-export const codex: HookAdapter<CodexCtx> = {
+export const codex: Host = {
   name: "codex",
   title: "Codex CLI",
-  rules: "claude",
+  tier: "hook",
+  rules: CLAUDE_RULES,
+  hook: {
   decode(event, env, warn) {
     const mode = str(obj(event)?.["permission_mode"]);
     if (mode === undefined || !PERMISSION_MODES.has(mode)) return null;
@@ -36,9 +43,43 @@ export const codex: HookAdapter<CodexCtx> = {
     if (!d) return null;
     return { ...d, ctx: { ...d.ctx, command: d.command, cwd: d.cwd ?? process.cwd(), env, warn } };
   },
-  encode: (outcome, ctx) => codexAnswer(outcome, ctx),
+  encode: (outcome, ctx: CodexCtx) => codexAnswer(outcome, ctx),
   passThrough: SILENT,
+  },
+  install: {
+    target: {
+      kind: "json",
+      arrayPath: ["hooks", "PreToolUse"],
+      skeleton: {},
+      entries: (command) => [{ matcher: "Bash", hooks: [commandHook(command)] }],
+    },
+    scopes: {
+      global: (w) => join(w.env["CODEX_HOME"] || join(home(w), ".codex"), "hooks.json"),
+      project: (w) => join(project(w, ".codex"), ".codex", "hooks.json"),
+    },
+    defaultScope: "global",
+    note: "Codex runs hooks while `[features] hooks` is on in its config.toml (the default since Codex 0.124; older versions need `hooks = true` under `[features]`).",
+  },
+  doctor: {
+    sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }),
+    checks: (where) => [codexFeature(where)],
+  },
 };
+
+function codexFeature(where: Where): DoctorCheck {
+  const file = join(where.env["CODEX_HOME"] || join(where.env["HOME"] || "", ".codex"), "config.toml");
+  let features: Record<string, unknown> = {};
+  try {
+    const doc = parseToml(readFileSync(file, "utf8")) as Record<string, unknown>;
+    features = (doc["features"] as Record<string, unknown>) ?? {};
+  } catch {
+    // No config (hooks are on by default) or one rtk cannot read: nothing to say about the flag.
+  }
+  const off = features["hooks"] === false || (features["hooks"] === undefined && features["codex_hooks"] === false);
+  return off
+    ? { name: "codex hooks", ok: false, detail: `hooks are switched off in ${file}`, fix: `set \`hooks = true\` under [features] in ${file}` }
+    : { name: "codex hooks", ok: true, detail: "hooks are on (older Codex versions need `hooks = true` under [features])" };
+}
 
 function codexAnswer(outcome: Outcome, ctx: CodexCtx): HookAnswer {
   // Only a rewrite, or a command the agent typed behind `rtk`, can run something Codex's rules would stop.
@@ -79,7 +120,7 @@ function codexCheck(ctx: CodexCtx): Check {
   // Both kinds go through the deny matching: it also sees a command behind
   // wrappers, by its basename (`/usr/bin/git`) and without quotes, as Codex does.
   // Through the tools' global options too (`git -C . push` runs `git push`).
-  const report = judge(parsed.script, ctx.command, { deny: [...forbidden, ...prompt], ask: [], allow: [] }, undefined, { tools: activeRegistry().tools });
+  const report = judge(parsed.script, ctx.command, { deny: [...forbidden, ...prompt], ask: [], allow: [] }, undefined, { tools: fullRegistry().tools });
   if (report.verdict !== "deny") return { kind: "free" };
   // Only an agent-typed `rtk` gets rtk's own deny; anything else Codex judges as typed.
   const viaRtk = report.parts.some((p) => p.deny && p.denyForm !== null && /(^|\s|\/)rtk(\s|$)/.test(p.text));

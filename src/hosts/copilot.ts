@@ -2,16 +2,21 @@
 // from the input. The Claude-style one is answered as Claude Code; the CLI one
 // (`toolName` + `toolArgs` as a JSON string) with modifiedArgs.
 import { claudeAnswer, decodeClaudeShape, REWRITE_REASON, type ClaudeCtx } from "./claude.js";
-import { json, obj, SILENT, str, type HookAdapter } from "./types.js";
+import { join } from "node:path";
+import { CLAUDE_RULES } from "../permissions/sources.js";
+import { commandHook, home, project } from "./targets.js";
+import { json, obj, SILENT, str, type Host } from "./types.js";
 
 type CopilotCtx = { shape: "claude"; claude: ClaudeCtx } | { shape: "cli"; args: Record<string, unknown> };
 
 const SHELL_TOOLS = ["bash", "Bash", "runTerminalCommand", "run_in_terminal"];
 
-export const copilot: HookAdapter<CopilotCtx> = {
+export const copilot: Host = {
   name: "copilot",
   title: "GitHub Copilot",
-  rules: "claude",
+  tier: "hook",
+  rules: CLAUDE_RULES,
+  hook: {
   decode(event) {
     const e = obj(event);
     if (!e) return null;
@@ -26,7 +31,7 @@ export const copilot: HookAdapter<CopilotCtx> = {
     const d = decodeClaudeShape(event, SHELL_TOOLS);
     return d && { command: d.command, cwd: d.cwd, ctx: { shape: "claude", claude: d.ctx } };
   },
-  encode(outcome, ctx) {
+  encode(outcome, ctx: CopilotCtx) {
     if (ctx.shape === "claude") return claudeAnswer(outcome, ctx.claude);
     switch (outcome.kind) {
       case "rewrite":
@@ -44,4 +49,19 @@ export const copilot: HookAdapter<CopilotCtx> = {
     }
   },
   passThrough: SILENT,
+  },
+  install: {
+    target: {
+      kind: "json",
+      arrayPath: ["hooks", "PreToolUse"],
+      skeleton: { version: 1 },
+      entries: (command) => [commandHook(command, 5)],
+    },
+    scopes: {
+      global: (w) => join(home(w), ".copilot", "hooks", "rtk.json"),
+      project: (w) => join(project(w, ".github"), ".github", "hooks", "rtk.json"),
+    },
+    defaultScope: "project",
+  },
+  doctor: { sample: (command, cwd) => JSON.stringify({ toolName: "bash", toolArgs: JSON.stringify({ command }), cwd }) },
 };

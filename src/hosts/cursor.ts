@@ -1,12 +1,17 @@
 // Cursor: preToolUse hook for the Shell tool. Cursor needs JSON on every path.
-import { json, obj, str, type HookAdapter } from "./types.js";
+import { join } from "node:path";
+import { CURSOR_RULES } from "../permissions/sources.js";
+import { home, project } from "./targets.js";
+import { json, obj, str, type Host } from "./types.js";
 
 const EMPTY = json({});
 
-export const cursor: HookAdapter<null> = {
+export const cursor: Host = {
   name: "cursor",
   title: "Cursor",
-  rules: "cursor",
+  tier: "hook",
+  rules: CURSOR_RULES,
+  hook: {
   decode(event) {
     const e = obj(event);
     if (!e) return null;
@@ -30,4 +35,21 @@ export const cursor: HookAdapter<null> = {
     }
   },
   passThrough: EMPTY,
+  },
+  install: {
+    target: {
+      kind: "json",
+      arrayPath: ["hooks", "preToolUse"],
+      skeleton: { version: 1 },
+      entries: (command) => [{ command, matcher: "Shell" }],
+    },
+    scopes: {
+      global: (w) => join(home(w), ".cursor", "hooks.json"),
+      project: (w) => join(project(w, ".cursor"), ".cursor", "hooks.json"),
+    },
+    defaultScope: "global",
+  },
+  doctor: {
+    sample: (command, cwd) => JSON.stringify({ hook_event_name: "preToolUse", tool_name: "Shell", tool_input: { command }, cwd, workspace_roots: [cwd] }),
+  },
 };

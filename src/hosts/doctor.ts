@@ -6,22 +6,15 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parse as parseToml } from "smol-toml";
 import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { VERSION } from "../version.js";
 import { installStatus } from "./install.js";
 import { ON_PATH_FIX, rtkReach } from "./on-path.js";
-import { sampleEvent } from "./samples.js";
-import { INSTALLS, type Where } from "./targets.js";
+import { HOSTS } from "./index.js";
+import type { Check, Host, Where } from "./types.js";
 
-export interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-  /** The command that fixes it. */
-  fix?: string;
-}
+export type { Check };
 
 export interface HostReport {
   host: string;
@@ -42,7 +35,9 @@ const SELF_TEST_COMMAND = "git status";
 export function doctor(where: Where): DoctorReport {
   const hosts: HostReport[] = [];
   const seen = new Set<string>();
-  for (const host of INSTALLS) {
+  for (const h of HOSTS) {
+    if (!h.install) continue;
+    const host = { name: h.name, title: h.title, ...h.install };
     for (const scope of ["global", "project"] as const) {
       const s = installStatus(host, scope, where);
       if (!s || (!s.installed && !s.problem) || seen.has(s.file)) continue;
@@ -52,16 +47,16 @@ export function doctor(where: Where): DoctorReport {
       if (s.problem) checks.push({ name: "settings", ok: false, detail: s.problem, fix: `fix ${s.file} by hand, then ${reinstall}` });
       else checks.push({ name: "registered", ok: true, detail: s.file });
       checks.push(onPathCheck(where));
-      if (s.command) checks.push(...commandChecks(host.name, s.command, reinstall, where));
+      if (s.command) checks.push(...commandChecks(h, s.command, reinstall, where));
       if (host.target.kind === "file") checks.push(pluginCheck(s.file, reinstall));
-      if (host.name === "codex") checks.push(codexFeature(where));
+      if (h.doctor?.checks) checks.push(...h.doctor.checks(where));
       hosts.push({ host: host.name, title: host.title, scope, file: s.file, checks });
     }
   }
   return { version: VERSION, hosts, ok: hosts.every((h) => h.checks.every((c) => c.ok)) };
 }
 
-function commandChecks(host: string, command: string, reinstall: string, where: Where): Check[] {
+function commandChecks(host: Host, command: string, reinstall: string, where: Where): Check[] {
   const r = parse(command);
   const cmd = r.ok ? r.script.stmts[0]?.cmd : undefined;
   const bin = cmd?.kind === "SimpleCommand" && cmd.words[0] ? literalValue(cmd.words[0]) : null;
@@ -81,8 +76,8 @@ function commandChecks(host: string, command: string, reinstall: string, where: 
   );
   const cwd = mkdtempSync(join(tmpdir(), "rtk-doctor-"));
   try {
-    const event = sampleEvent(host, SELF_TEST_COMMAND, cwd);
-    if (event === null) return checks;
+    if (!host.doctor) return checks;
+    const event = host.doctor.sample(SELF_TEST_COMMAND, cwd);
     const t = spawnSync("/bin/sh", ["-c", command], {
       input: event,
       encoding: "utf8",
@@ -91,7 +86,8 @@ function commandChecks(host: string, command: string, reinstall: string, where: 
       // Route every known tool so the self-test sees a rewrite whichever filters exist.
       env: { ...where.env, RTK_ROUTES: "all" },
     });
-    const answered = host === "kiro" ? t.status === 2 && t.stderr.includes(`rtk ${SELF_TEST_COMMAND}`) : t.status === 0 && t.stdout.includes(`rtk ${SELF_TEST_COMMAND}`);
+    const rewritten = `rtk ${SELF_TEST_COMMAND}`;
+    const answered = host.doctor.answered ? host.doctor.answered(t, rewritten) : t.status === 0 && t.stdout.includes(rewritten);
     checks.push(
       answered
         ? { name: "self-test", ok: true, detail: `a sample event came back as \`rtk ${SELF_TEST_COMMAND}\`` }
@@ -118,19 +114,4 @@ function pluginCheck(file: string, reinstall: string): Check {
   return path && existsSync(path)
     ? { name: "library", ok: true, detail: `the plugin imports ${path}` }
     : { name: "library", ok: false, detail: `the plugin's library ${path ?? "(none)"} is missing`, fix: reinstall };
-}
-
-function codexFeature(where: Where): Check {
-  const file = join(where.env["CODEX_HOME"] || join(where.env["HOME"] || "", ".codex"), "config.toml");
-  let features: Record<string, unknown> = {};
-  try {
-    const doc = parseToml(readFileSync(file, "utf8")) as Record<string, unknown>;
-    features = (doc["features"] as Record<string, unknown>) ?? {};
-  } catch {
-    // No config (hooks are on by default) or one rtk cannot read: nothing to say about the flag.
-  }
-  const off = features["hooks"] === false || (features["hooks"] === undefined && features["codex_hooks"] === false);
-  return off
-    ? { name: "codex hooks", ok: false, detail: `hooks are switched off in ${file}`, fix: `set \`hooks = true\` under [features] in ${file}` }
-    : { name: "codex hooks", ok: true, detail: "hooks are on (older Codex versions need `hooks = true` under [features])" };
 }

@@ -1,14 +1,19 @@
 // Gemini CLI: BeforeTool hook for run_shell_command. `{}` means no opinion;
 // an allow is given only when the host's rules earned it, so that Gemini's own
 // confirmation policy still runs on the rewritten command otherwise.
-import { json, obj, str, type HookAdapter } from "./types.js";
+import { join } from "node:path";
+import { GEMINI_RULES } from "../permissions/sources.js";
+import { commandHook, home, project } from "./targets.js";
+import { json, obj, str, type Host } from "./types.js";
 
 const EMPTY = json({});
 
-export const gemini: HookAdapter<null> = {
+export const gemini: Host = {
   name: "gemini",
   title: "Gemini CLI",
-  rules: "gemini",
+  tier: "hook",
+  rules: GEMINI_RULES,
+  hook: {
   decode(event) {
     const e = obj(event);
     if (!e || str(e["tool_name"]) !== "run_shell_command") return null;
@@ -33,4 +38,21 @@ export const gemini: HookAdapter<null> = {
     }
   },
   passThrough: EMPTY,
+  },
+  install: {
+    target: {
+      kind: "json",
+      arrayPath: ["hooks", "BeforeTool"],
+      skeleton: {},
+      entries: (command) => [{ matcher: "run_shell_command", hooks: [commandHook(command, 10000)] }],
+    },
+    scopes: {
+      global: (w) => join(home(w), ".gemini", "settings.json"),
+      project: (w) => join(project(w, ".gemini"), ".gemini", "settings.json"),
+    },
+    defaultScope: "global",
+  },
+  doctor: {
+    sample: (command, cwd) => JSON.stringify({ hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command }, cwd }),
+  },
 };

@@ -6,7 +6,7 @@ import type { Env } from "../config/hooks.js";
 import { loadRules } from "../permissions/sources.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 import { ON_PATH_FIX, rewriteRunnable } from "./on-path.js";
-import type { HookAdapter, HookAnswer, Outcome } from "./types.js";
+import type { Host, HookAnswer, Outcome } from "./types.js";
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
 
@@ -25,9 +25,11 @@ export interface HookRun {
   result: RewriteResult | null;
 }
 
-export function runHook(adapter: HookAdapter<unknown>, input: Uint8Array, env: Env, warn: (msg: string) => void): HookRun {
+/** `host` must have a hook. */
+export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: string) => void): HookRun {
+  const adapter = host.hook!;
   const fail = (why: string): HookRun => {
-    warn(`rtk hook ${adapter.name}: ${why}; the command runs unchanged`);
+    warn(`rtk hook ${host.name}: ${why}; the command runs unchanged`);
     return { answer: adapter.passThrough, result: null };
   };
   try {
@@ -47,24 +49,24 @@ export function runHook(adapter: HookAdapter<unknown>, input: Uint8Array, env: E
     if (!decoded) return { answer: adapter.passThrough, result: null };
     // A `\ud800` escape decodes to half a character: no shell runs it as typed, and no answer could carry it back exactly.
     if (!wellFormed(decoded.command)) return fail("the command holds a lone surrogate (not valid Unicode)");
-    const result = rewrite(decoded.command, { host: adapter.name, cwd: decoded.cwd, env, warn });
+    const result = rewrite(decoded.command, { host: host.name, cwd: decoded.cwd, env, warn });
     if (!result.parse.ok && result.parse.error.limit) {
       // Unread, an agent-typed `rtk` could hide a denied command from the host's rules: padding must not be a way past them.
       if (mentionsRtk(decoded.command)) {
-        const { rules } = loadRules(adapter.rules, decoded.cwd ?? process.cwd(), env, warn);
+        const { rules } = loadRules(host.rules, decoded.cwd ?? process.cwd(), env, warn);
         if (rules.deny.length || rules.ask.length) {
-          const reason = `rtk: the command is too long for rtk to check against your rules (${result.parse.error.message}); run it without the \`rtk\` prefix so that ${adapter.title} can check it`;
+          const reason = `rtk: the command is too long for rtk to check against your rules (${result.parse.error.message}); run it without the \`rtk\` prefix so that ${host.title} can check it`;
           return { answer: adapter.encode({ kind: "active-deny", reason }, decoded.ctx), result };
         }
       }
-      warn(`rtk hook ${adapter.name}: ${result.parse.error.message}; the command runs unchanged`);
+      warn(`rtk hook ${host.name}: ${result.parse.error.message}; the command runs unchanged`);
     }
     let outcome = outcomeOf(result);
     if (outcome.kind === "rewrite") {
       // A rewritten command whose `rtk` the shell cannot find would fail with 127.
       const reach = rewriteRunnable(env, decoded.cwd ?? process.cwd());
       if (!reach.ok) {
-        warn(`rtk hook ${adapter.name}: no rewrite: ${reach.why}; the command runs unchanged; fix: ${ON_PATH_FIX}`);
+        warn(`rtk hook ${host.name}: no rewrite: ${reach.why}; the command runs unchanged; fix: ${ON_PATH_FIX}`);
         outcome = { kind: "pass" };
       }
     }

@@ -1,11 +1,37 @@
+// Every host rtk knows, in the order `rtk init --show` and `rtk doctor` list them.
+// Adding a host is adding its file and a line here.
+import { agents } from "./agents.js";
 import { claude } from "./claude.js";
+import { cline } from "./cline.js";
 import { codex } from "./codex.js";
 import { copilot } from "./copilot.js";
 import { cursor } from "./cursor.js";
+import { factory } from "./factory.js";
 import { gemini } from "./gemini.js";
 import { kiro } from "./kiro.js";
-import type { HookAdapter } from "./types.js";
+import { none } from "./none.js";
+import { opencode } from "./opencode.js";
+import { windsurf } from "./windsurf.js";
+import type { Host, HostInstall } from "./types.js";
 
-export const HOOK_ADAPTERS: ReadonlyMap<string, HookAdapter<any>> = new Map(
-  [claude, cursor, gemini, copilot, codex, kiro].map((a) => [a.name, a as HookAdapter<any>]),
-);
+export const HOSTS: readonly Host[] = [claude, cursor, gemini, copilot, codex, kiro, opencode, windsurf, cline, agents, factory, none];
+
+/** The host `rtk rewrite --host <name>` means, by its name or an alias. */
+export function hostNamed(name: string): Host | undefined {
+  return HOSTS.find((h) => h.name === name || h.aliases?.includes(name));
+}
+
+/** Every name `--host` takes: the hosts' names and aliases. */
+export function hostNames(): string[] {
+  return HOSTS.flatMap((h) => [h.name, ...(h.aliases ?? [])]);
+}
+
+/** The hosts `rtk hook <name>` answers. */
+export const HOOK_HOSTS: ReadonlyMap<string, Host> = new Map(HOSTS.filter((h) => h.hook).map((h) => [h.name, h]));
+
+/** What `rtk init` can install, host by host. */
+export const INSTALLS: readonly HostInstall[] = HOSTS.flatMap((h) => (h.install ? [{ name: h.name, title: h.title, ...h.install }] : []));
+
+export function installFor(name: string): HostInstall | undefined {
+  return INSTALLS.find((i) => i.name === name);
+}

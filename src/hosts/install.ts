@@ -8,7 +8,7 @@ import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { unifiedDiff } from "./diff.js";
 import { appendItem, appendMember, applyEdit, JsonSyntaxError, member, parseJson, plain, removeItem, removeMember, type JNode } from "./json-edit.js";
-import type { BlockTarget, FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Where } from "./targets.js";
+import type { BlockTarget, FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Where } from "./types.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 export type Action = "installed" | "updated" | "unchanged" | "removed" | "absent" | "error";

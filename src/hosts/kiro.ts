@@ -2,18 +2,25 @@
 // the rtk form on stderr (Kiro shows it to the model, which re-issues it; that
 // form is already rewritten, so there is no loop). Everything else: silence.
 import { decodeClaudeShape, type ClaudeCtx } from "./claude.js";
-import { SILENT, type HookAdapter } from "./types.js";
+import { join } from "node:path";
+import { NO_RULES } from "../permissions/sources.js";
+import { home, project } from "./targets.js";
+import { SILENT, type Host } from "./types.js";
 
-export const kiro: HookAdapter<ClaudeCtx> = {
+const SHELL_TOOLS = ["execute_bash", "executeBash", "shell"];
+
+export const kiro: Host = {
   name: "kiro",
   title: "Kiro",
-  rules: "none",
+  tier: "hook",
+  rules: NO_RULES,
+  hook: {
   decode(event) {
     // Kiro's own events are camelCase; the Claude-style name is accepted too.
     const e = event && typeof event === "object" && (event as Record<string, unknown>)["hook_event_name"] === "preToolUse" ? { ...(event as object), hook_event_name: "PreToolUse" } : event;
-    return decodeClaudeShape(e, ["execute_bash", "executeBash", "shell"]);
+    return decodeClaudeShape(e, SHELL_TOOLS);
   },
-  encode(outcome) {
+  encode(outcome, _ctx: ClaudeCtx) {
     switch (outcome.kind) {
       case "rewrite":
         if (outcome.ask) return SILENT;
@@ -25,4 +32,29 @@ export const kiro: HookAdapter<ClaudeCtx> = {
     }
   },
   passThrough: SILENT,
+  },
+  install: {
+    target: {
+      kind: "json",
+      arrayPath: ["hooks"],
+      skeleton: { version: "v1" },
+      entries: (command) =>
+        SHELL_TOOLS.map((matcher) => ({
+          name: "rtk",
+          trigger: "PreToolUse",
+          matcher,
+          action: { type: "command", command, timeout: 5 },
+        })),
+    },
+    scopes: {
+      global: (w) => join(home(w), ".kiro", "hooks", "rtk.json"),
+      project: (w) => join(project(w, ".kiro"), ".kiro", "hooks", "rtk.json"),
+    },
+    defaultScope: "global",
+  },
+  doctor: {
+    sample: (command, cwd) => JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "execute_bash", tool_input: { command }, cwd }),
+    // Kiro's answer is a suggestion on stderr with exit 2.
+    answered: (run, rewritten) => run.status === 2 && run.stderr.includes(rewritten),
+  },
 };

@@ -2,7 +2,25 @@
 // subprocess per command) and rewrites the bash tool's command before it runs.
 // It never decides a permission: OpenCode does. If the library cannot be
 // imported, it falls back to `rtk rewrite`.
-import type { RtkPaths } from "./targets.js";
+import { join } from "node:path";
+import { NO_RULES } from "../permissions/sources.js";
+import { configHome, project } from "./targets.js";
+import type { Host, RtkPaths } from "./types.js";
+
+export const opencode: Host = {
+  name: "opencode",
+  title: "OpenCode",
+  tier: "plugin",
+  rules: NO_RULES,
+  install: {
+    target: { kind: "file", marker: "rtk:opencode-plugin", content: opencodePlugin },
+    scopes: {
+      global: (w) => join(configHome(w), "opencode", "plugins", "rtk.ts"),
+      project: (w) => join(project(w, ".opencode"), ".opencode", "plugins", "rtk.ts"),
+    },
+    defaultScope: "global",
+  },
+};
 
 export function opencodePlugin(paths: RtkPaths): string {
   return `// rtk:opencode-plugin — written by \`rtk init --agent opencode\`; \`rtk init --agent opencode --uninstall\` removes it.

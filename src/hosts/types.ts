@@ -1,7 +1,8 @@
-// A host adapter only translates: decode the host's event, encode rtk's outcome
-// in the host's own shape. It holds no command knowledge and no filtering.
+// A host is one file: how its events are decoded and answered, where rtk installs
+// itself, where its rules live and how doctor tests it. An adapter only
+// translates: it holds no command knowledge and no filtering.
 import type { Env } from "../config/hooks.js";
-import type { RuleFamily } from "../permissions/sources.js";
+import type { RuleLoader } from "../permissions/sources.js";
 
 export type Outcome =
   /** `ask`: a rule of the host asks for this command; the answer must make the host ask (or say nothing), never leave it to the host's rules, which cannot see `rtk …` as the command. */
@@ -26,11 +27,8 @@ export interface Decoded<C> {
   ctx: C;
 }
 
+/** How a hook host's events are read and answered. */
 export interface HookAdapter<C = unknown> {
-  /** The name used in `rtk hook <name>` and `rtk init --agent <name>`. */
-  name: string;
-  title: string;
-  rules: RuleFamily;
   /** The shell command of the event, or null when the event is not one (another tool, another event). */
   /** `env`: the hook's environment (where the host's own files are); `warn`: one line on stderr. */
   decode(event: unknown, env: Env, warn: (msg: string) => void): Decoded<C> | null;
@@ -50,3 +48,108 @@ export function str(v: unknown): string | undefined {
 }
 
 export const json = (v: unknown): HookAnswer => ({ stdout: JSON.stringify(v), exitCode: 0 });
+
+/** How a command reaches rtk (spec/hosts.md): a hook answers, a plugin rewrites in-process, rules-only asks the model. */
+export type Tier = "hook" | "plugin" | "rules-only";
+
+export type Scope = "global" | "project";
+
+export interface Where {
+  env: Env;
+  cwd: string;
+}
+
+/** An entry in a JSON file: the array at `arrayPath` holds our entries. */
+export interface JsonTarget {
+  kind: "json";
+  arrayPath: readonly string[];
+  /** Keys a new file starts with besides the array path. */
+  skeleton: Record<string, unknown>;
+  /** The entries to add for the hook command. */
+  entries(command: string): unknown[];
+}
+
+export interface FileTarget {
+  kind: "file";
+  /** A line that marks the file as ours. */
+  marker: string;
+  content(paths: RtkPaths): string;
+}
+
+export interface BlockTarget {
+  kind: "block";
+  content: string;
+}
+
+export type Target = JsonTarget | FileTarget | BlockTarget;
+
+export interface RtkPaths {
+  /** The launcher hooks run. */
+  bin: string;
+  /** The library bundle in-process plugins import. */
+  lib: string;
+}
+
+/** What `rtk init` installs for a host, and where. */
+export interface HostInstall {
+  name: string;
+  title: string;
+  target: Target;
+  scopes: Partial<Record<Scope, (w: Where) => string>>;
+  defaultScope: Scope;
+  /** Printed after a successful install. */
+  note?: string;
+}
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** The command that fixes it. */
+  fix?: string;
+}
+
+/** What the installed hook command did with a sample event. */
+export interface SelfTestRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface HostDoctor {
+  /** A representative event of the host for `command`. */
+  sample(command: string, cwd: string): string;
+  /** Whether the hook's answer to the sample carries `rewritten` (default: on stdout with exit 0). */
+  answered?(run: SelfTestRun, rewritten: string): boolean;
+  /** Checks of the host's own settings beyond the hook. */
+  checks?(where: Where): Check[];
+}
+
+export interface Host {
+  /** The name in `rtk hook`, `rtk init --agent` and `rtk rewrite --host`. */
+  name: string;
+  title: string;
+  /** Absent for a host rtk only reads the rules of. */
+  tier?: Tier;
+  /** Other names `rtk rewrite --host` takes for the same rules. */
+  aliases?: readonly string[];
+  /** Where the host keeps its permission rules (the matching is permissions/'s). */
+  rules: RuleLoader;
+  hook?: HookAdapter<any>;
+  install?: Omit<HostInstall, "name" | "title">;
+  doctor?: HostDoctor;
+}
+
+/** The Claude-shaped event most hosts send, for doctor's self-test. */
+export function claudeLikeSample(command: string, cwd: string, toolName: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: "rtk-doctor",
+    transcript_path: "/dev/null",
+    cwd,
+    hook_event_name: "PreToolUse",
+    tool_name: toolName,
+    tool_input: { command, description: "rtk doctor self-test" },
+    tool_use_id: "rtk-doctor",
+    ...extra,
+  });
+}

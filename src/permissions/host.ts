@@ -3,15 +3,15 @@ import type { Env } from "../config/hooks.js";
 import type { PermissionSource, VerdictResult } from "../rewrite/rewrite.js";
 import type { InputFacts } from "../rewrite/facts.js";
 import type * as A from "../ast/nodes.js";
-import { loadRules, type RuleFamily, type RuleFile } from "./sources.js";
+import { loadRules, type RuleFamily, type RuleFile, type RuleLoader } from "./sources.js";
 import type { PartOptions } from "./parts.js";
 import { judge, type RuleSet } from "./verdict.js";
 
-export function hostPermissions(family: RuleFamily, cwd: string, env: Env, warn: (msg: string) => void, parts: PartOptions = {}): PermissionSource {
+export function hostPermissions(loader: RuleLoader, cwd: string, env: Env, warn: (msg: string) => void, parts: PartOptions = {}): PermissionSource {
   let loaded: ReturnType<typeof loadRules> | undefined;
   return (script, src, facts) => {
-    loaded ??= loadRules(family, cwd, env, warn);
-    return verdictOf(script, src, facts, loaded.rules, parts, { rules: family, files: loaded.files.filter((f) => f.status !== "missing") });
+    loaded ??= loadRules(loader, cwd, env, warn);
+    return verdictOf(script, src, facts, loaded.rules, parts, { rules: loader.family, files: loaded.files.filter((f) => f.status !== "missing") });
   };
 }
 

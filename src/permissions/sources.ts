@@ -7,24 +7,17 @@ import { dirname, join, resolve } from "node:path";
 import type { Env } from "../config/hooks.js";
 import type { RuleSet } from "./verdict.js";
 
-export type RuleFamily = "claude" | "cursor" | "gemini" | "factory" | "none";
+/** The name a rule source is reported by (`explain --json`'s `rules`). */
+export type RuleFamily = string;
 
-const HOST_RULES: Readonly<Record<string, RuleFamily>> = {
-  claude: "claude", "claude-code": "claude", copilot: "claude", codex: "claude", devin: "claude",
-  cursor: "cursor",
-  gemini: "gemini",
-  factory: "factory", droid: "factory",
-  windsurf: "none", cline: "none", roo: "none", agents: "none", "rules-only": "none", opencode: "none", kiro: "none", none: "none",
-};
-
-/** Every host name `--host` takes. */
-export function ruleHosts(): string[] {
-  return Object.keys(HOST_RULES);
+/** Where one family of hosts keeps its rules: read into `rules` through `add`. */
+export interface RuleLoader {
+  family: RuleFamily;
+  read(ctx: RuleCtx, add: RuleAdder): void;
 }
 
-export function ruleFamily(host: string): RuleFamily | null {
-  return Object.hasOwn(HOST_RULES, host) ? HOST_RULES[host]! : null;
-}
+/** Adds a file's entries to one list; `tool` names the host's shell tool in `Tool(pattern)` entries (null: bare patterns). */
+export type RuleAdder = (into: "deny" | "ask" | "allow", entries: unknown, tool: string | null) => void;
 
 export interface RuleFile {
   path: string;
@@ -37,71 +30,83 @@ export interface LoadedRules {
   files: RuleFile[];
 }
 
-interface Ctx {
+export interface RuleCtx {
   cwd: string;
   env: Env;
   warn: (msg: string) => void;
   files: RuleFile[];
 }
 
-export function loadRules(family: RuleFamily, cwd: string, env: Env, warn: (msg: string) => void): LoadedRules {
-  const ctx: Ctx = { cwd: resolve(cwd), env, warn, files: [] };
+export function loadRules(loader: RuleLoader, cwd: string, env: Env, warn: (msg: string) => void): LoadedRules {
+  const ctx: RuleCtx = { cwd: resolve(cwd), env, warn, files: [] };
   const rules = { deny: [] as string[], ask: [] as string[], allow: [] as string[] };
-  const add = (into: string[], entries: unknown, tool: string | null) => {
+  loader.read(ctx, (into, entries, tool) => {
     if (!Array.isArray(entries)) return;
     for (const e of entries) {
       if (typeof e !== "string") continue;
       const p = tool === null ? e : toolPattern(e, tool);
-      if (p !== null) into.push(p);
+      if (p !== null) rules[into].push(p);
     }
-  };
-  switch (family) {
-    case "claude":
-      for (const doc of claudeFiles(ctx).map((f) => readJson(f, ctx))) {
-        const perms = obj(obj(doc)?.["permissions"]);
-        add(rules.deny, perms?.["deny"], "Bash");
-        add(rules.ask, perms?.["ask"], "Bash");
-        add(rules.allow, perms?.["allow"], "Bash");
-      }
-      break;
-    case "cursor": {
-      const perms = obj(obj(readJson(join(home(env), ".cursor", "cli-config.json"), ctx))?.["permissions"]);
-      add(rules.deny, perms?.["deny"], "Shell");
-      add(rules.allow, perms?.["allow"], "Shell");
-      break;
-    }
-    case "gemini": {
-      const project = projectRoot(ctx.cwd, ".gemini", home(env));
-      const file = project && geminiTrusted(project, ctx) ? join(project, ".gemini", "settings.json") : join(home(env), ".gemini", "settings.json");
-      const doc = obj(readJson(file, ctx));
-      const tools = obj(doc?.["tools"]);
-      for (const tool of ["run_shell_command", "ShellTool"]) {
-        add(rules.allow, tools?.["allowed"], tool);
-        add(rules.ask, tools?.["confirmationRequired"], tool);
-        // Gemini matches its excluded commands against the command it runs: `rtk …` would slip past them.
-        add(rules.deny, tools?.["exclude"], tool);
-        add(rules.deny, doc?.["excludeTools"], tool);
-      }
-      break;
-    }
-    case "factory": {
-      const dirs = [join(home(env), ".factory")];
-      const project = projectRoot(ctx.cwd, ".factory", home(env));
-      if (project) dirs.push(join(project, ".factory"));
-      for (const d of unique(dirs)) {
-        for (const name of ["settings.json", "settings.local.json"]) {
-          const doc = obj(readJson(join(d, name), ctx));
-          add(rules.deny, doc?.["commandDenylist"], null);
-          add(rules.deny, doc?.["commandBlocklist"], null);
-        }
-      }
-      break;
-    }
-    case "none":
-      break;
-  }
+  });
   return { rules, files: ctx.files };
 }
+
+export const CLAUDE_RULES: RuleLoader = {
+  family: "claude",
+  read(ctx, add) {
+    for (const doc of claudeFiles(ctx).map((f) => readJson(f, ctx))) {
+      const perms = obj(obj(doc)?.["permissions"]);
+      add("deny", perms?.["deny"], "Bash");
+      add("ask", perms?.["ask"], "Bash");
+      add("allow", perms?.["allow"], "Bash");
+    }
+  },
+};
+
+export const CURSOR_RULES: RuleLoader = {
+  family: "cursor",
+  read(ctx, add) {
+    const perms = obj(obj(readJson(join(home(ctx.env), ".cursor", "cli-config.json"), ctx))?.["permissions"]);
+    add("deny", perms?.["deny"], "Shell");
+    add("allow", perms?.["allow"], "Shell");
+  },
+};
+
+export const GEMINI_RULES: RuleLoader = {
+  family: "gemini",
+  read(ctx, add) {
+    const project = projectRoot(ctx.cwd, ".gemini", home(ctx.env));
+    const file = project && geminiTrusted(project, ctx) ? join(project, ".gemini", "settings.json") : join(home(ctx.env), ".gemini", "settings.json");
+    const doc = obj(readJson(file, ctx));
+    const tools = obj(doc?.["tools"]);
+    for (const tool of ["run_shell_command", "ShellTool"]) {
+      add("allow", tools?.["allowed"], tool);
+      add("ask", tools?.["confirmationRequired"], tool);
+      // Gemini matches its excluded commands against the command it runs: `rtk …` would slip past them.
+      add("deny", tools?.["exclude"], tool);
+      add("deny", doc?.["excludeTools"], tool);
+    }
+  },
+};
+
+export const FACTORY_RULES: RuleLoader = {
+  family: "factory",
+  read(ctx, add) {
+    const dirs = [join(home(ctx.env), ".factory")];
+    const project = projectRoot(ctx.cwd, ".factory", home(ctx.env));
+    if (project) dirs.push(join(project, ".factory"));
+    for (const d of unique(dirs)) {
+      for (const name of ["settings.json", "settings.local.json"]) {
+        const doc = obj(readJson(join(d, name), ctx));
+        add("deny", doc?.["commandDenylist"], null);
+        add("deny", doc?.["commandBlocklist"], null);
+      }
+    }
+  },
+};
+
+/** Hosts without rules of their own (plugins, rules-only files, Kiro). */
+export const NO_RULES: RuleLoader = { family: "none", read() {} };
 
 /** `Bash(git push:*)` → `git push:*`; a bare `Bash` → `*`; another tool's entry → null. */
 function toolPattern(entry: string, tool: string): string | null {
@@ -116,7 +121,7 @@ export function home(env: Env): string {
   return env["HOME"] || homedir();
 }
 
-function claudeFiles(ctx: Ctx): string[] {
+function claudeFiles(ctx: RuleCtx): string[] {
   const user = ctx.env["CLAUDE_CONFIG_DIR"] || join(home(ctx.env), ".claude");
   const files: string[] = ["/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json"];
   const project = projectRoot(ctx.cwd, ".claude", home(ctx.env));
@@ -138,7 +143,7 @@ export function projectRoot(cwd: string, folder: string, home?: string): string 
   }
 }
 
-function geminiTrusted(project: string, ctx: Ctx): boolean {
+function geminiTrusted(project: string, ctx: RuleCtx): boolean {
   const doc = obj(readJson(join(home(ctx.env), ".gemini", "trustedFolders.json"), ctx));
   if (!doc) return false;
   let trusted = false;
@@ -152,7 +157,7 @@ function geminiTrusted(project: string, ctx: Ctx): boolean {
   return trusted;
 }
 
-function readJson(path: string, ctx: Ctx): unknown {
+function readJson(path: string, ctx: RuleCtx): unknown {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

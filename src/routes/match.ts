@@ -12,6 +12,8 @@ export interface RouteMatch {
   tool: string;
   /** Index in argv of the word naming the tool. */
   toolIndex: number;
+  /** Index in argv of the subcommand: past the tool's own options (its ToolSpec). */
+  subIndex: number;
   /** An argument makes the output something the filter must not touch. */
   indirect: boolean;
 }
@@ -123,7 +125,7 @@ function matchTool(tool: string, argv: Argv, toolIndex: number, registry: Regist
   for (const route of rows) {
     if (route.sub && !subMatches(route.sub, argv, subAt, toolIndex)) continue;
     const indirect = route.indirectIf ? argv.slice(toolIndex + 1).some((w) => w !== null && route.indirectIf!.includes(w)) : false;
-    return { route, tool, toolIndex, indirect };
+    return { route, tool, toolIndex, subIndex: subAt, indirect };
   }
   return null;
 }

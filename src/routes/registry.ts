@@ -1,4 +1,3 @@
-import { AVAILABLE_FILTERS } from "../filters/available.js";
 import { files } from "./files.js";
 import { git } from "./git.js";
 import { javascript } from "./javascript.js";
@@ -30,13 +29,14 @@ export function buildRegistry(families: readonly RouteFamily[], active: (row: Ro
   return { byTool, tools };
 }
 
-let active: Registry | undefined;
 let all: Registry | undefined;
+const routed = new WeakMap<ReadonlySet<string>, Registry>();
 
-/** The rows whose filter exists: what rtk routes. */
-export function activeRegistry(): Registry {
-  active ??= buildRegistry(FAMILIES, (r) => AVAILABLE_FILTERS.has(r.filter));
-  return active;
+/** The rows whose filter is among `filters` (the caller knows which exist): what rtk routes. */
+export function routedRegistry(filters: ReadonlySet<string>): Registry {
+  let r = routed.get(filters);
+  if (!r) routed.set(filters, (r = buildRegistry(FAMILIES, (row) => filters.has(row.filter))));
+  return r;
 }
 
 /** Every row, whether its filter exists or not (for tests and `rtk explain --all-routes`). */

@@ -3,11 +3,11 @@
 // of the config matches runs through that one, anything else runs as it is. A
 // declarative filter never replaces a sensitive route's filter (env, printenv).
 import { matchRoute } from "../routes/match.js";
-import { activeRegistry, fullRegistry } from "../routes/registry.js";
+import { registryFor } from "../routing.js";
 import { loadConfig, settingValue, warnConfigProblems, type EffectiveConfig } from "../config/load.js";
 import { CHARS_PER_TOKEN, type Limits } from "../filters/budget.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../filters/declarative.js";
-import { FILTERS } from "../filters/index.js";
+import { FILTERS } from "../filters/catalog.js";
 import { RTK_OPTIONS } from "./options.js";
 import { runFiltered, runPassthrough } from "./run.js";
 
@@ -26,7 +26,7 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
     process.stderr.write("usage: rtk [--raw] <command> [args…]  (see `rtk help`)\n");
     return 2;
   }
-  const registry = env["RTK_ROUTES"] === "all" ? fullRegistry() : activeRegistry();
+  const registry = registryFor(env);
   const match = matchRoute(argv, registry);
   if (raw || match?.indirect) return runPassthrough(argv, env);
   const builtin = match ? FILTERS.get(match.route.filter) : undefined;
@@ -43,7 +43,7 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
     const def = [...config.filters, ...config.broken].find((f) => f.name === match.route.id);
     warn(`rtk: the filter "${match.route.id}"${def ? ` at ${def.file}:${def.line}` : ""} is not used: ${match.route.tool} output holds secrets, which only rtk's own filter masks`);
   }
-  if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, route: match.route }, { env, raw, recall, limits });
+  if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, { env, raw, recall, limits });
   if (declared.broken) {
     warn(`rtk: the filter ${declared.broken.name === null ? "" : JSON.stringify(declared.broken.name) + " "}at ${declared.broken.file}:${declared.broken.line} has errors; the command runs unfiltered`);
     return runPassthrough(argv, env);
@@ -51,7 +51,7 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   if (!declared.filter) return runPassthrough(argv, env);
   const filter = declarativeFilter(declared.filter, { listChars: limits.list });
   const route = match?.route ?? declarativeRoute(declared.filter, argv);
-  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, route }, { env, raw, recall, limits });
+  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, subIndex: match?.subIndex ?? 1, route }, { env, raw, recall, limits });
 }
 
 /** The budgets of a route: `[limits]`, with the route's own list budget when `route_tokens` names it. */

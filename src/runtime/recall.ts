@@ -23,9 +23,9 @@
 // handle ever printed still gives the same bytes, and the store holds one copy.
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
-import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { Env } from "../config/hooks.js";
+import { dataDir } from "../config/paths.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 export interface RecallMeta {
@@ -46,12 +46,6 @@ export interface RecallMeta {
 }
 
 export const MAX_RECALL_BYTES = 16 * 1024 * 1024;
-
-export function dataDir(env: Env): string {
-  if (env["RTK_DATA_DIR"]) return env["RTK_DATA_DIR"];
-  const base = env["XDG_DATA_HOME"] || join(env["HOME"] || homedir(), ".local", "share");
-  return join(base, "rtk");
-}
 
 export function recallDir(env: Env): string {
   return join(dataDir(env), "recall");

@@ -9,7 +9,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { Env } from "../config/hooks.js";
 import type { Limits } from "../filters/budget.js";
 import type { CompactOutput, Filter, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
-import { AnsiByteStripper, stripAnsi } from "./ansi.js";
+import { AnsiByteStripper, stripAnsi } from "../text/ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
 import { MAX_RECALL_BYTES, RunRecall, type RecallSettings } from "./recall.js";
 

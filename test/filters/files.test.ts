@@ -699,7 +699,7 @@ describe("env and printenv mask secrets, keep every name", () => {
 function inputFor(argv: string[], route: string): FilterInput {
   const row = allRoutes().find((r) => r.id === route);
   assert.ok(row, `route ${route}`);
-  return { argv, toolIndex: 0, route: row };
+  return { argv, toolIndex: 0, subIndex: 1, route: row };
 }
 
 /** Feeds lines to a filter as the runner does; returns its compact output and what it emitted. */

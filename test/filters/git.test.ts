@@ -220,7 +220,7 @@ describe("memory stays bounded", () => {
   /** Feeds a filter a synthetic `git log -p` of about `mb` MiB, one line at a time. */
   function feed(filter: Filter, sub: string, mb: number): { out: string; heapGrowth: number } {
     const ids: string[] = [];
-    const run = filter.start({ argv: ["git", sub, "-p"], toolIndex: 0, route: { id: `git.${sub}`, tool: "git", filter: filter.id, savings: 0, pipeSafe: false } }, { recall: { id: () => (ids.push("abcdef0"), "abcdef0") }, emit: { out() {}, err() {} } });
+    const run = filter.start({ argv: ["git", sub, "-p"], toolIndex: 0, subIndex: 1, route: { id: `git.${sub}`, tool: "git", filter: filter.id, savings: 0, pipeSafe: false } }, { recall: { id: () => (ids.push("abcdef0"), "abcdef0") }, emit: { out() {}, err() {} } });
     global.gc?.();
     const before = process.memoryUsage().heapUsed;
     let bytes = 0;
@@ -267,7 +267,7 @@ describe("memory stays bounded", () => {
     // A budget past the memory cap, so that the cap is what cuts.
     const limits = { list: 64 * 1024 * 1024, content: 64 * 1024 * 1024 };
     for (const pad of [0, 7, 19, 33]) {
-      const run = gitLog.start({ argv: ["git", "log"], toolIndex: 0, route: { id: "git.log", tool: "git", filter: "git.log", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, limits, emit: { out() {}, err() {} } });
+      const run = gitLog.start({ argv: ["git", "log"], toolIndex: 0, subIndex: 1, route: { id: "git.log", tool: "git", filter: "git.log", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, limits, emit: { out() {}, err() {} } });
       for (let n = 0; n < 30000; n++) {
         for (const l of [`commit ${n.toString(16).padStart(40, "a")}`, `Author: Ann Lee${"e".repeat(pad)} <ann@example.com>`, "Date:   Mon Mar 4 10:15:00 2024 +0100", "", `    Change ${n}`, ""]) run.line("out", l);
       }
@@ -287,7 +287,7 @@ describe("memory stays bounded", () => {
 describe("the list budget: nothing omitted below it, cut to it above", () => {
   const route = (id: string, tool = "git") => ({ id, tool, filter: id, savings: 0, pipeSafe: false });
   const run = (filter: Filter, argv: string[], out: string[], limits?: { list: number; content: number }) => {
-    const r = filter.start({ argv, toolIndex: 0, route: route(filter.id) }, { recall: { id: () => "abcdef0" }, ...(limits ? { limits } : {}), emit: { out() {}, err() {} } });
+    const r = filter.start({ argv, toolIndex: 0, subIndex: 1, route: route(filter.id) }, { recall: { id: () => "abcdef0" }, ...(limits ? { limits } : {}), emit: { out() {}, err() {} } });
     for (const l of out) r.line("out", l);
     return r.end(0)!.stdout;
   };
@@ -360,7 +360,7 @@ describe("the fixture world", () => {
 describe("edge shapes, fed to the filters directly", () => {
   const route = (id: string, filter: string) => ({ id, tool: "git", filter, savings: 0, pipeSafe: false });
   function run(filter: Filter, argv: string[], out: string[], err: string[] = [], exit = 0) {
-    const r = filter.start({ argv, toolIndex: 0, route: route(`git.${argv[1]}`, filter.id) }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+    const r = filter.start({ argv, toolIndex: 0, subIndex: 1, route: route(`git.${argv[1]}`, filter.id) }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
     for (const l of out) r.line("out", l);
     for (const l of err) r.line("err", l);
     return r.end(exit);
@@ -520,14 +520,14 @@ describe("edge shapes, fed to the filters directly", () => {
   }
 
   test("status: a path that looks like a hint is still a path", () => {
-    const r = gitStatus.start({ argv: ["git", "status"], toolIndex: 0, route: route("git.status", "git.status") }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+    const r = gitStatus.start({ argv: ["git", "status"], toolIndex: 0, subIndex: 1, route: route("git.status", "git.status") }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
     for (const l of ["On branch main", "Untracked files:", '  (use "git add <file>..." to include in what will be committed)', "\t(draft).txt", "", "nothing added to commit but untracked files present"]) r.line("out", l);
     assert.equal(r.end(0)?.stdout, "* main\n? untracked (1): (draft).txt\n");
   });
 });
 
 test("a hunk of huge lines keeps its memory bounded", () => {
-  const r = gitDiff.start({ argv: ["git", "diff"], toolIndex: 0, route: { id: "git.diff", tool: "git", filter: "git.diff", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+  const r = gitDiff.start({ argv: ["git", "diff"], toolIndex: 0, subIndex: 1, route: { id: "git.diff", tool: "git", filter: "git.diff", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
   for (const l of ["diff --git a/min.js b/min.js", "index 1111111..2222222 100644", "--- a/min.js", "+++ b/min.js", "@@ -1,30 +1,30 @@"]) r.line("out", l);
   const big = "x".repeat(512 * 1024);
   for (let i = 0; i < 30; i++) r.line("out", `-${i}${big}`);

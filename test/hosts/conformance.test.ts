@@ -13,9 +13,10 @@ import { after, before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
 import { spawn } from "node:child_process";
 import { launch, RTK, type Run } from "../support/launch.js";
+import { HOOK_HOSTS } from "../../src/hosts/index.js";
+import { HOST_CASES } from "./cases/index.js";
+import { REASON_MARK, type HostCase, type Recorded } from "./cases/types.js";
 
-const REASON = "rtk: token-optimised rewrite";
-const KIRO_LINE = (cmd: string) => `rtk: run \`${cmd}\` instead (same command, compact output)`;
 
 before(() => {
   ensureBuilt();
@@ -95,186 +96,33 @@ function assertJson(r: Run, expected: unknown, what: string) {
   assert.deepEqual(parsed, expected, `${what}: stdout ${r.stdout}`);
 }
 
-// ---- recorded events ----------------------------------------------------------------------
-// Realistic full events, as each host sends them (field sets follow the hosts' hook docs).
+// ---- the hosts' cases ----------------------------------------------------------------------
+// Realistic full events, as each host sends them, and the answers spec/hosts.md gives
+// (one file per host in cases/).
 
-type Host = "claude" | "cursor" | "gemini" | "copilot1" | "copilot2" | "codex" | "kiro";
+type Host = string;
+const CASE = new Map(HOST_CASES.map((c) => [c.id, c]));
+const caseOf = (h: Host): HostCase => CASE.get(h) ?? assert.fail(`no conformance case ${h}`);
 
-interface Recorded {
-  /** The event as the host sends it. */
-  event: Record<string, unknown>;
-  /** The original tool input (what `updatedInput` / `modifiedArgs` must keep). */
-  toolInput: Record<string, unknown>;
-}
+const recorded = (host: Host, command: string, cwd: string): Recorded => caseOf(host).recorded(command, cwd);
+const cliName = (h: Host) => caseOf(h).cli;
+const ALL_HOSTS: Host[] = HOST_CASES.map((c) => c.id);
 
-function recorded(host: Host, command: string, cwd: string): Recorded {
-  switch (host) {
-    case "claude": {
-      const toolInput = { command, description: "Show the working tree status", timeout: 120000 };
-      return {
-        toolInput,
-        event: {
-          session_id: "3f2b8c1e-7d4a-4b9e-a6f1-0c5d2e8b9a71",
-          transcript_path: "/home/dev/.claude/projects/-home-dev-work-app/3f2b8c1e-7d4a-4b9e-a6f1-0c5d2e8b9a71.jsonl",
-          cwd,
-          permission_mode: "default",
-          hook_event_name: "PreToolUse",
-          tool_name: "Bash",
-          tool_input: toolInput,
-          tool_use_id: "toolu_01HX7kQ9vJc2mN4pR8sT6wYb",
-        },
-      };
-    }
-    case "cursor": {
-      const toolInput = { command };
-      return {
-        toolInput,
-        event: {
-          conversation_id: "c0a80164-5b1e-4f3a-9d2c-7e6f5a4b3c21",
-          generation_id: "g-8e7d6c5b-4a39-4281-b0f1-e2d3c4b5a697",
-          model: "claude-4.5-sonnet",
-          hook_event_name: "preToolUse",
-          cursor_version: "2.1.32",
-          workspace_roots: [cwd],
-          user_email: "dev@example.com",
-          tool_name: "Shell",
-          tool_input: toolInput,
-          tool_use_id: "call_5pQ2rS8tU1vW4xY7",
-          cwd,
-        },
-      };
-    }
-    case "gemini": {
-      const toolInput = { command, description: "Show the working tree status", dir_path: "." };
-      return {
-        toolInput,
-        event: {
-          session_id: "a1b2c3d4-e5f6-4789-8abc-def012345678",
-          transcript_path: "/home/dev/.gemini/tmp/6f1e2d/chats/session-2026-01-15T10-04-a1b2c3d4.json",
-          cwd,
-          hook_event_name: "BeforeTool",
-          timestamp: "2026-01-15T10:04:12.345Z",
-          tool_name: "run_shell_command",
-          tool_input: toolInput,
-        },
-      };
-    }
-    case "copilot1": {
-      // VS Code agent mode: Claude-style names for the tool, camelCase for the rest.
-      const toolInput = { command, explanation: "Show the working tree status", isBackground: false };
-      return {
-        toolInput,
-        event: {
-          timestamp: "2026-01-15T10:04:12.345Z",
-          cwd,
-          sessionId: "vscode-7b3e9f12-4c8d-4a6e-b1f0-2d9c8e7a6b54",
-          hookEventName: "PreToolUse",
-          transcript_path: "/home/dev/.config/Code/User/workspaceStorage/9a8b/chatSessions/7b3e9f12.json",
-          tool_name: "run_in_terminal",
-          tool_input: toolInput,
-          tool_use_id: "call_Hk2mP9qR4sT7vW1x",
-        },
-      };
-    }
-    case "copilot2": {
-      // Copilot CLI: camelCase, toolArgs as a JSON string.
-      const toolInput = { command, description: "Show the working tree status" };
-      return { toolInput, event: { timestamp: 1768471452345, cwd, toolName: "bash", toolArgs: JSON.stringify(toolInput) } };
-    }
-    case "codex": {
-      const toolInput = { command };
-      return {
-        toolInput,
-        event: {
-          session_id: "019a3c5e-8f2d-7b41-a9e6-3c0d5f7e2b18",
-          transcript_path: "/home/dev/.codex/sessions/2026/01/15/rollout-2026-01-15T10-04-12-019a3c5e.jsonl",
-          cwd,
-          hook_event_name: "PreToolUse",
-          model: "gpt-5.1-codex",
-          turn_id: "019a3c5e-9a01-7c22-b3d4-5e6f7a8b9c0d",
-          permission_mode: "default",
-          tool_name: "Bash",
-          tool_input: toolInput,
-          tool_use_id: "call_Zx9Yw8Vu7Ts6Rq5P",
-        },
-      };
-    }
-    case "kiro": {
-      const toolInput = { command, summary: "Show the working tree status" };
-      return { toolInput, event: { hook_event_name: "PreToolUse", cwd, tool_name: "execute_bash", tool_input: toolInput } };
-    }
-  }
-}
-
-const cliName = (h: Host) => (h === "copilot1" || h === "copilot2" ? "copilot" : h);
-const ALL_HOSTS: Host[] = ["claude", "cursor", "gemini", "copilot1", "copilot2", "codex", "kiro"];
-
-// ---- expected answers, from spec/hosts.md ---------------------------------------------------
-
-const claudeRewrite = (command: string, allow: boolean, toolInput: Record<string, unknown>) => ({
-  hookSpecificOutput: {
-    hookEventName: "PreToolUse",
-    ...(allow ? { permissionDecision: "allow" } : {}),
-    permissionDecisionReason: REASON,
-    updatedInput: { ...toolInput, command },
-  },
-});
-
-/** What the host must get for a rewrite; null = no JSON (Kiro answers by exit code). */
-function rewriteAnswer(host: Host, command: string, allow: boolean, toolInput: Record<string, unknown>): unknown {
-  switch (host) {
-    case "claude":
-    case "copilot1":
-      return claudeRewrite(command, allow, toolInput);
-    case "codex":
-      // Codex applies a replacement only with an explicit allow: every rewrite is rewrite+allow.
-      return claudeRewrite(command, true, toolInput);
-    case "cursor":
-      return { continue: true, permission: allow ? "allow" : "ask", updated_input: { command } };
-    case "gemini":
-      return allow ? { decision: "allow", hookSpecificOutput: { tool_input: { command } } } : { hookSpecificOutput: { tool_input: { command } } };
-    case "copilot2":
-      // Spec: `permissionDecisionReason:"…"` — its text is not given; we expect the same reason as Claude's answer.
-      return { modifiedArgs: { ...toolInput, command }, permissionDecisionReason: REASON, ...(allow ? { permissionDecision: "allow" } : {}) };
-    case "kiro":
-      return null;
-  }
-}
+/** What the host must get for a rewrite; null = no JSON (the host answers by exit code). */
+const rewriteAnswer = (host: Host, command: string, allow: boolean, toolInput: Record<string, unknown>): unknown => caseOf(host).rewriteAnswer(command, allow, toolInput);
 
 /** The answer when one of the host's ask rules matches the command. */
 function askAnswer(host: Host, command: string, toolInput: Record<string, unknown>): unknown {
-  switch (host) {
-    case "claude":
-    case "copilot1":
-      return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: REASON, updatedInput: { ...toolInput, command } } };
-    case "cursor":
-      return { continue: true, permission: "ask", updated_input: { command } };
-    default:
-      return passAnswer(host);
-  }
+  const c = caseOf(host);
+  return c.askAnswer ? c.askAnswer(command, toolInput) : c.passAnswer;
 }
 
 /** The pass-through answer: null = nothing on stdout. */
-function passAnswer(host: Host): unknown {
-  return host === "cursor" || host === "gemini" ? {} : null;
-}
+const passAnswer = (host: Host): unknown => caseOf(host).passAnswer;
 
-const REASON_MARK = "<a reason naming the rule>";
-
-/** The active-deny answer; the reason's text is free but must name the rule that matched. */
+/** The active-deny answer; the reason's text is free but must name the rule. */
 function activeDenyAnswer(host: Host): unknown {
-  switch (host) {
-    case "claude":
-    case "copilot1":
-    case "codex":
-      return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: REASON_MARK } };
-    case "copilot2":
-      return { permissionDecision: "deny", permissionDecisionReason: REASON_MARK };
-    case "cursor":
-      return { continue: true, permission: "deny" };
-    default:
-      throw new Error(`${host} has no deny list`);
-  }
+  return caseOf(host).activeDenyAnswer ?? assert.fail(`${host} has no deny list`);
 }
 
 /** Replaces the free-text deny reason by a mark after checking that it names the rule. */
@@ -302,16 +150,21 @@ function assertPass(host: Host, r: Run, what: string) {
 }
 
 function assertRewrite(host: Host, r: Run, command: string, allow: boolean, toolInput: Record<string, unknown>, what: string) {
-  if (host === "kiro") {
-    assert.equal(r.status, 2, `${what}: Kiro answers a rewrite with exit 2 (stderr: ${r.stderr})`);
-    assert.equal(r.stdout, "", `${what}: Kiro's stdout stays empty`);
-    assert.deepEqual(lines(r.stderr), [KIRO_LINE(command)], `${what}: Kiro's stderr is the one suggestion line`);
+  const line = caseOf(host).rewriteLine;
+  if (line) {
+    assert.equal(r.status, 2, `${what}: ${host} answers a rewrite with exit 2 (stderr: ${r.stderr})`);
+    assert.equal(r.stdout, "", `${what}: ${host}'s stdout stays empty`);
+    assert.deepEqual(lines(r.stderr), [line(command)], `${what}: ${host}'s stderr is the one suggestion line`);
     return;
   }
   assert.equal(r.status, 0, `${what}: exit code (stderr: ${r.stderr})`);
   assertJson(r, rewriteAnswer(host, command, allow, toolInput), what);
   assert.equal(r.stderr, "", `${what}: nothing on stderr`);
 }
+
+test("every host with a hook has conformance cases, and every case a host", () => {
+  assert.deepEqual([...new Set(HOST_CASES.map((c) => c.cli))].sort(), [...HOOK_HOSTS.keys()].sort());
+});
 
 // ---- the outcome matrix -------------------------------------------------------------------------
 
@@ -322,9 +175,9 @@ interface Case {
   check: (host: Host, r: Run, rec: Recorded) => void;
 }
 
-const WITH_DENY: Host[] = ["claude", "cursor", "copilot1", "copilot2", "codex"];
-const WITH_ALLOW: Host[] = ["claude", "cursor", "gemini", "copilot1", "copilot2", "codex"];
-const WITH_ASK: Host[] = ["claude", "gemini", "copilot1", "copilot2", "codex"];
+const WITH_DENY: Host[] = HOST_CASES.filter((c) => c.lists.deny).map((c) => c.id);
+const WITH_ALLOW: Host[] = HOST_CASES.filter((c) => c.lists.allow).map((c) => c.id);
+const WITH_ASK: Host[] = HOST_CASES.filter((c) => c.lists.ask).map((c) => c.id);
 
 const CASES: Case[] = [
   {
@@ -462,39 +315,22 @@ describe("the original tool input is kept whole", { concurrency: true }, () => {
 /** An event of the host whose tool input lacks (Copilot CLI: `toolArgs`) entirely. */
 function withoutToolInput(host: Host, cwd: string): Record<string, unknown> {
   const e = { ...recorded(host, "git status", cwd).event };
-  if (host === "copilot2") delete e["toolArgs"];
-  else delete e["tool_input"];
+  delete e[caseOf(host).inputField];
   return e;
 }
 
 /** Another tool's event, as the host sends it. */
 function otherTool(host: Host, cwd: string): Record<string, unknown> {
-  const e = { ...recorded(host, "git status", cwd).event };
-  switch (host) {
-    case "claude":
-      return { ...e, tool_name: "Read", tool_input: { file_path: join(cwd, "README.md") } };
-    case "cursor":
-      return { ...e, tool_name: "Read", tool_input: { file_path: join(cwd, "README.md") } };
-    case "gemini":
-      return { ...e, tool_name: "read_file", tool_input: { absolute_path: join(cwd, "README.md") } };
-    case "copilot1":
-      return { ...e, tool_name: "read_file", tool_input: { filePath: join(cwd, "README.md"), startLine: 1, endLine: 50 } };
-    case "copilot2":
-      return { ...e, toolName: "view", toolArgs: JSON.stringify({ path: join(cwd, "README.md") }) };
-    case "codex":
-      // apply_patch carries its patch in tool_input.command: it is not a shell command.
-      return { ...e, tool_name: "apply_patch", tool_input: { command: "git status" } };
-    case "kiro":
-      return { ...e, tool_name: "fs_read", tool_input: { operations: [{ mode: "Line", path: join(cwd, "README.md") }] } };
-  }
+  return caseOf(host).otherTool({ ...recorded(host, "git status", cwd).event }, cwd);
 }
 
 /** A valid event over 1 MiB (a `git status` with a huge description). */
 function hugeEvent(host: Host, cwd: string): string {
   const pad = "x".repeat(2 * 1024 * 1024);
+  const c = caseOf(host);
   const rec = recorded(host, "git status", cwd);
-  if (host === "copilot2") return JSON.stringify({ ...rec.event, toolArgs: JSON.stringify({ command: "git status", description: pad }) });
-  return JSON.stringify({ ...rec.event, tool_input: { ...rec.toolInput, description: pad } });
+  if (c.inputAsString) return JSON.stringify({ ...rec.event, [c.inputField]: JSON.stringify({ command: "git status", description: pad }) });
+  return JSON.stringify({ ...rec.event, [c.inputField]: { ...rec.toolInput, description: pad } });
 }
 
 function assertFailOpen(host: Host, r: Run, what: string) {
@@ -695,7 +531,7 @@ describe("pathological commands: past the limits, the pass-through answer (no re
       const command = allowedCommand(40);
       const rec = recorded(host, command, ruled.project);
       const r = await hook(name, JSON.stringify(rec.event), ruled);
-      const allow = host !== "kiro";
+      const allow = caseOf(host).lists.allow;
       assertRewrite(host, r, command.replaceAll("git status", "rtk git status"), allow, rec.toolInput, `${host} control`);
     });
     test(`${host}: a 1 MB command whose every part the rules allow`, async () => {
@@ -729,7 +565,7 @@ describe("pathological commands: past the limits, the pass-through answer (no re
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stdout, /deny/, `${host}: ${r.stdout.slice(0, 300)}`);
       // Cursor's deny carries no reason.
-      if (host !== "cursor") assert.match(r.stdout, /too long for rtk to check/);
+      if (JSON.stringify(caseOf(host).activeDenyAnswer).includes(REASON_MARK)) assert.match(r.stdout, /too long for rtk to check/);
     });
   }
   test("claude: the padded command without any deny or ask rule is left to the host (fail open)", async () => {
@@ -815,7 +651,7 @@ describe("an event rtk cannot hand back exactly: the pass-through answer", { con
     test(`${host}: a lone surrogate (\\ud800) in the command`, async () => {
       const text = JSON.stringify(recorded(host, "git status --short XX", empty.project).event);
       // In Copilot CLI's toolArgs (a JSON string inside the event) the escape is escaped once more.
-      const r = await hook(cliName(host), text.replace("XX", host === "copilot2" ? "\\\\ud800" : "\\ud800"), empty);
+      const r = await hook(cliName(host), text.replace("XX", caseOf(host).inputAsString ? "\\\\ud800" : "\\ud800"), empty);
       assertFailOpen(host, r, `${host} lone surrogate`);
       assert.match(r.stderr, /lone surrogate/);
     });

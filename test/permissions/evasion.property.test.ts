@@ -16,7 +16,7 @@ import { outcomeOf } from "../../src/hosts/hook.js";
 import { verdictOf } from "../../src/permissions/host.js";
 import { matchesPattern } from "../../src/permissions/pattern.js";
 import type { RuleSet } from "../../src/permissions/verdict.js";
-import { activeRegistry } from "../../src/routes/registry.js";
+import { activeRegistry } from "../../src/routing.js";
 import { rewriteCommand } from "../../src/rewrite/rewrite.js";
 
 const RUNS = Number(process.env["RTK_PROPERTY_RUNS"] ?? 4000);
@@ -160,9 +160,9 @@ describe("no allow and no bare rewrite when bash would run a denied or asked com
           assert.notEqual(out.permissionDecision, "allow", `${what}: Claude answer ${claude.stdout}`);
           if (out.updatedInput) assert.equal(out.permissionDecision, "ask", `${what}: Claude rewrite without a decision`);
         }
-        const cur = cursor.encode(outcome, undefined as never);
+        const cur = cursor.hook!.encode(outcome, undefined as never);
         if (cur.stdout) assert.notEqual(JSON.parse(cur.stdout).permission, "allow", `${what}: Cursor answer ${cur.stdout}`);
-        const gem = gemini.encode(outcome, undefined as never);
+        const gem = gemini.hook!.encode(outcome, undefined as never);
         if (gem.stdout) {
           const g = JSON.parse(gem.stdout);
           assert.notEqual(g.decision, "allow", `${what}: Gemini answer ${gem.stdout}`);

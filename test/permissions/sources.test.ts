@@ -13,7 +13,8 @@ import { dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { parse } from "../../grammar/parse.js";
 import { rewrite } from "../../src/api.js";
-import { loadRules, ruleFamily } from "../../src/permissions/sources.js";
+import { hostNamed } from "../../src/hosts/index.js";
+import { loadRules } from "../../src/permissions/sources.js";
 import { judge, type PermissionReport } from "../../src/permissions/verdict.js";
 import { fullRegistry } from "../../src/routes/registry.js";
 import { ensureBuilt } from "../support/build.js";
@@ -64,8 +65,8 @@ interface Judged extends PermissionReport {
 
 /** The verdict of `host`'s rules, read from the sandbox, on `cmd`. */
 function verdictOf(sb: Sandbox, host: string, cmd: string, opts: { env?: Record<string, string>; cwd?: string } = {}): Judged {
-  const family = ruleFamily(host);
-  assert.ok(family !== null, `known host ${host}`);
+  const family = hostNamed(host)?.rules;
+  assert.ok(family !== undefined, `known host ${host}`);
   const warnings: string[] = [];
   const { rules } = loadRules(family, opts.cwd ?? sb.cwd, sb.env(opts.env), (m) => warnings.push(m));
   const p = parse(cmd);

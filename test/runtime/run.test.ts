@@ -14,7 +14,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileS
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { AnsiByteStripper } from "../../src/runtime/ansi.js";
+import { AnsiByteStripper } from "../../src/text/ansi.js";
 import { ensureBuilt } from "../support/build.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
@@ -575,7 +575,7 @@ for (const c of cases) {
   cur = { stdout: "", stderr: "", writes: [], t0: Date.now(), code: null, ms: 0 };
   const filter = { id: "test", streaming: () => c.mode === "stream", start: (input, ctx) => filters[c.mode](ctx) };
   try {
-    cur.code = await runFiltered(filter, { argv: c.argv, toolIndex: 0, route }, { env: process.env, raw: false });
+    cur.code = await runFiltered(filter, { argv: c.argv, toolIndex: 0, subIndex: 1, route }, { env: process.env, raw: false });
   } catch (e) {
     cur.error = String(e && e.stack || e);
   }

@@ -251,7 +251,7 @@ function success(input: FilterInput, sub: string, lines: readonly Line[], recall
 
 /** The working-tree status `git stash pop/apply` prints, compacted as `git status` is. */
 function flushStatus(input: FilterInput, status: readonly Line[], kept: Line[], recall: RecallRef): void {
-  const statusInput: FilterInput = { argv: ["git", "status"], toolIndex: 0, route: input.route };
+  const statusInput: FilterInput = { argv: ["git", "status"], toolIndex: 0, subIndex: 1, route: input.route };
   const run = gitStatus.start(statusInput, { recall, emit: { out() {}, err() {} } });
   for (const l of status) run.line(l.stream, l.text);
   const out = run.end(0);

@@ -1,22 +1,10 @@
-// Helpers the git filters share: where the subcommand's own arguments start,
-// git's progress chatter, its default date format, and a holder that caps what a
+// Helpers the git filters share: the subcommand's own arguments, git's progress chatter, its default date format, and a holder that caps what a
 // filter keeps in memory and renders commit hashes at one abbreviation length.
 import type { FilterInput } from "../types.js";
 
-/** Git's options that stand before the subcommand and take a value (`git -C dir log`). */
-const VALUE_OPTIONS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix"]);
-
 /** The subcommand word and the arguments after it. */
 export function subcommandArgs(input: FilterInput): { sub: string; args: readonly string[] } {
-  const argv = input.argv;
-  let i = input.toolIndex + 1;
-  while (i < argv.length) {
-    const w = argv[i]!;
-    if (!w.startsWith("-")) break;
-    const eq = w.indexOf("=");
-    i += eq < 0 && VALUE_OPTIONS.has(w) ? 2 : 1;
-  }
-  return { sub: argv[i] ?? "", args: argv.slice(i + 1) };
+  return { sub: input.argv[input.subIndex] ?? "", args: input.argv.slice(input.subIndex + 1) };
 }
 
 /** The arguments before a `--` (after it everything is a path). */

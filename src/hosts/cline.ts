@@ -1,0 +1,14 @@
+// Cline / Roo: no hook; an instructions file asks the model to type `rtk …` itself.
+import { join } from "node:path";
+import { NO_RULES } from "../permissions/sources.js";
+import { project, RULES_BLOCK } from "./targets.js";
+import type { Host } from "./types.js";
+
+export const cline: Host = {
+  name: "cline",
+  title: "Cline / Roo",
+  tier: "rules-only",
+  aliases: ["roo"],
+  rules: NO_RULES,
+  install: { target: { kind: "block", content: RULES_BLOCK }, scopes: { project: (w) => join(project(w, ".git"), ".clinerules") }, defaultScope: "project" },
+};

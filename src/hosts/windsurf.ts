@@ -1,0 +1,13 @@
+// Windsurf: no hook; an instructions file asks the model to type `rtk …` itself.
+import { join } from "node:path";
+import { NO_RULES } from "../permissions/sources.js";
+import { project, RULES_BLOCK } from "./targets.js";
+import type { Host } from "./types.js";
+
+export const windsurf: Host = {
+  name: "windsurf",
+  title: "Windsurf",
+  tier: "rules-only",
+  rules: NO_RULES,
+  install: { target: { kind: "block", content: RULES_BLOCK }, scopes: { project: (w) => join(project(w, ".git"), ".windsurfrules") }, defaultScope: "project" },
+};

@@ -1,0 +1,20 @@
+import { join } from "node:path";
+import { REASON, REASON_MARK, type HostCase } from "./types.js";
+
+/** Copilot CLI: camelCase, toolArgs as a JSON string. */
+export const copilotCli: HostCase = {
+  id: "copilot2",
+  cli: "copilot",
+  lists: { allow: true, ask: true, deny: true },
+  recorded(command, cwd) {
+    const toolInput = { command, description: "Show the working tree status" };
+    return { toolInput, event: { timestamp: 1768471452345, cwd, toolName: "bash", toolArgs: JSON.stringify(toolInput) } };
+  },
+  // The spec gives `permissionDecisionReason:"…"` without its text: the same reason as Claude's answer.
+  rewriteAnswer: (command, allow, toolInput) => ({ modifiedArgs: { ...toolInput, command }, permissionDecisionReason: REASON, ...(allow ? { permissionDecision: "allow" } : {}) }),
+  passAnswer: null,
+  activeDenyAnswer: { permissionDecision: "deny", permissionDecisionReason: REASON_MARK },
+  otherTool: (e, cwd) => ({ ...e, toolName: "view", toolArgs: JSON.stringify({ path: join(cwd, "README.md") }) }),
+  inputField: "toolArgs",
+  inputAsString: true,
+};

@@ -1,0 +1,33 @@
+import { join } from "node:path";
+import type { HostCase } from "./types.js";
+
+export const cursor: HostCase = {
+  id: "cursor",
+  cli: "cursor",
+  lists: { allow: true, ask: false, deny: true },
+  recorded(command, cwd) {
+    const toolInput = { command };
+    return {
+      toolInput,
+      event: {
+        conversation_id: "c0a80164-5b1e-4f3a-9d2c-7e6f5a4b3c21",
+        generation_id: "g-8e7d6c5b-4a39-4281-b0f1-e2d3c4b5a697",
+        model: "claude-4.5-sonnet",
+        hook_event_name: "preToolUse",
+        cursor_version: "2.1.32",
+        workspace_roots: [cwd],
+        user_email: "dev@example.com",
+        tool_name: "Shell",
+        tool_input: toolInput,
+        tool_use_id: "call_5pQ2rS8tU1vW4xY7",
+        cwd,
+      },
+    };
+  },
+  rewriteAnswer: (command, allow) => ({ continue: true, permission: allow ? "allow" : "ask", updated_input: { command } }),
+  askAnswer: (command) => ({ continue: true, permission: "ask", updated_input: { command } }),
+  passAnswer: {},
+  activeDenyAnswer: { continue: true, permission: "deny" },
+  otherTool: (e, cwd) => ({ ...e, tool_name: "Read", tool_input: { file_path: join(cwd, "README.md") } }),
+  inputField: "tool_input",
+};

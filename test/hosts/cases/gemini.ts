@@ -1,0 +1,27 @@
+import { join } from "node:path";
+import type { HostCase } from "./types.js";
+
+export const gemini: HostCase = {
+  id: "gemini",
+  cli: "gemini",
+  lists: { allow: true, ask: true, deny: false },
+  recorded(command, cwd) {
+    const toolInput = { command, description: "Show the working tree status", dir_path: "." };
+    return {
+      toolInput,
+      event: {
+        session_id: "a1b2c3d4-e5f6-4789-8abc-def012345678",
+        transcript_path: "/home/dev/.gemini/tmp/6f1e2d/chats/session-2026-01-15T10-04-a1b2c3d4.json",
+        cwd,
+        hook_event_name: "BeforeTool",
+        timestamp: "2026-01-15T10:04:12.345Z",
+        tool_name: "run_shell_command",
+        tool_input: toolInput,
+      },
+    };
+  },
+  rewriteAnswer: (command, allow) => (allow ? { decision: "allow", hookSpecificOutput: { tool_input: { command } } } : { hookSpecificOutput: { tool_input: { command } } }),
+  passAnswer: {},
+  otherTool: (e, cwd) => ({ ...e, tool_name: "read_file", tool_input: { absolute_path: join(cwd, "README.md") } }),
+  inputField: "tool_input",
+};

@@ -1,0 +1,11 @@
+// Every hook host's conformance cases. Adding a host is adding its file and a line here.
+import { claude } from "./claude.js";
+import { codex } from "./codex.js";
+import { copilotCli } from "./copilot-cli.js";
+import { copilotVscode } from "./copilot-vscode.js";
+import { cursor } from "./cursor.js";
+import { gemini } from "./gemini.js";
+import { kiro } from "./kiro.js";
+import type { HostCase } from "./types.js";
+
+export const HOST_CASES: readonly HostCase[] = [claude, cursor, gemini, copilotVscode, copilotCli, codex, kiro];
