@@ -17,10 +17,11 @@
 // it at its end, or removes it when it kept nothing.
 //
 // The same raw output of the same command (argv, working folder, exit code and
-// bytes) is kept once. The new entry's id was printed before its output was
-// whole, so the new entry keeps the text and each older identical entry becomes
-// an alias of it (its metadata names the new id, its text is removed): every
-// handle ever printed still gives the same bytes, and the store holds one copy.
+// bytes) is kept once. A run whose output is whole before it names an entry
+// names the identical one already kept (the same id). One that printed its id
+// before its output was whole keeps its text, and each older identical entry
+// becomes an alias of it (its metadata names the new id, its text is removed):
+// every handle ever printed still gives the same bytes, and the store holds one copy.
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
@@ -287,6 +288,10 @@ export class RunRecall {
   private store: RecallStore | null = null;
   private slot: RecallSlot | null = null;
   private asked: string | null = null;
+  /** The run's whole output, once it is known before an id is asked for: an identical entry is then reused. */
+  private finished: { argv: readonly string[]; exitCode: number; chunks: () => Iterable<Buffer> } | null = null;
+  /** The id handed out is an existing entry's: nothing is saved. */
+  private reused = false;
 
   constructor(
     private readonly env: Env,
@@ -294,12 +299,23 @@ export class RunRecall {
     private readonly allowed: boolean,
   ) {}
 
+  /** Says the output is whole (the child ended): an id asked for from now on may be an identical earlier entry's. */
+  complete(argv: readonly string[], exitCode: number, chunks: () => Iterable<Buffer>): void {
+    this.finished = { argv, exitCode, chunks };
+  }
+
   id(): string {
     if (this.asked !== null) return this.asked;
     this.asked = "unavailable";
     if (!this.allowed || this.settings?.enabled === false) return this.asked;
     try {
       this.store = openRecallDir(recallDir(this.env));
+      const same = this.finished && sameEntry(this.store.dir, this.finished.argv, this.finished.exitCode, this.finished.chunks());
+      if (same) {
+        this.reused = true;
+        this.asked = same;
+        return same;
+      }
       this.slot = reserveRecall(this.store);
       if (this.slot) this.asked = this.slot.id;
     } catch {
@@ -315,6 +331,7 @@ export class RunRecall {
 
   save(meta: Omit<RecallMeta, "id" | "bytes" | "truncated" | "cwd" | "sha256" | "aliasOf">, fill: (write: (b: Buffer) => boolean) => void): void {
     this.id();
+    if (this.reused) return;
     const slot = this.slot;
     if (!slot || !this.store) return;
     this.slot = null;
@@ -346,6 +363,26 @@ export function readRecallMeta(dir: string, id: string): RecallMeta | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * An entry holding exactly these bytes for the same command (argv, working
+ * folder, exit code), or null: a rerun's handle is the entry already kept.
+ */
+function sameEntry(dir: string, argv: readonly string[], exitCode: number, chunks: Iterable<Buffer>): string | null {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  for (const b of chunks) {
+    const part = bytes + b.length > MAX_RECALL_BYTES ? b.subarray(0, MAX_RECALL_BYTES - bytes) : b;
+    hash.update(part);
+    bytes += part.length;
+    if (bytes >= MAX_RECALL_BYTES) return null;
+  }
+  const sha = hash.digest("hex");
+  const cwd = process.cwd();
+  const key = JSON.stringify(argv);
+  const found = listRecall(dir).find((m) => m.sha256 === sha && m.bytes === bytes && !m.truncated && m.exitCode === exitCode && m.cwd === cwd && JSON.stringify(m.argv) === key);
+  return found && readRecallText(dir, found.id)?.length === bytes ? found.id : null;
 }
 
 /** How many aliases a read follows (a chain forms only when identical runs end at the same time). */

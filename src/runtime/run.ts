@@ -204,6 +204,10 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   }
   for (const sp of splitters) sp.end();
 
+  // The output is whole: a marker printed from here on may name an identical entry kept by an earlier run.
+  if (!streaming) entry.complete(input.argv, status, () => (function* () {
+    for (const [, b] of capture.chunks()) yield b;
+  })());
   // Lines are text: content whose bytes are not (invalid UTF-8, NUL) would come out changed, so it passes as it is.
   const asBytes = verbatim && splitters.some((sp) => sp.binary);
   let compact: CompactOutput | null = null;
