@@ -470,7 +470,12 @@ describe("memory stays bounded on a 200 MB output", () => {
     return h.digest("hex");
   }
 
-  test("routed `git status` (stand-in) printing 200 MB git does not recognise: raw output byte-identical, peak RSS < 150 MB, no spill file left", { timeout: 60000 }, async () => {
+  // Node 22 and later let the heap grow further before collecting: the same run peaks at
+  // 128 MB on Node 20.20 and 164–172 MB on Node 24.22 (`node -e 0`: 40 and 43 MB). The
+  // bound is what keeps memory from growing with the output, on each.
+  const BOUND_MB = Number(process.versions.node.split(".")[0]) >= 22 ? 190 : 150;
+
+  test(`routed \`git status\` (stand-in) printing 200 MB git does not recognise: raw output byte-identical, peak RSS < ${BOUND_MB} MB, no spill file left`, { timeout: 60000 }, async () => {
     const git = fakeTool(b, `yes '${LINE.trimEnd()}' | head -c ${SIZE}`);
     const rssFile = join(b.root, "rss");
     const useTime = existsSync("/usr/bin/time");
@@ -499,7 +504,7 @@ describe("memory stays bounded on a 200 MB output", () => {
     assert.equal(p.stderr(), "");
     assert.equal(bytes, SIZE);
     assert.equal(hash.digest("hex"), expectedHash(), "the raw output, byte for byte");
-    assert.ok(peakKb > 0 && peakKb < 150 * 1024, `peak RSS ${Math.round(peakKb / 1024)} MB`);
+    assert.ok(peakKb > 0 && peakKb < BOUND_MB * 1024, `peak RSS ${Math.round(peakKb / 1024)} MB`);
     assert.deepEqual(readdirSync(b.tmp).filter((f) => f.startsWith(".rtk-spill")), [], "the spill file is removed");
     assert.ok(!existsSync(join(b.data, "rtk", "recall")) || readdirSync(join(b.data, "rtk", "recall")).length === 0, "a successful run with nothing omitted keeps no recall entry");
   });
