@@ -46,6 +46,16 @@ export function claudeAnswer(outcome: Outcome, ctx: ClaudeCtx, allowAlways = fal
   }
 }
 
+/** A Claude-shaped settings file: our command under `hooks.PreToolUse`, for the Bash tool (Codex's hooks.json has the same shape). */
+export function preToolUseTarget(timeout?: number) {
+  return {
+    kind: "json" as const,
+    arrayPath: ["hooks", "PreToolUse"],
+    skeleton: {},
+    entries: (command: string) => [{ matcher: "Bash", hooks: [commandHook(command, timeout)] }],
+  };
+}
+
 export const claude: Host = {
   name: "claude",
   title: "Claude Code",
@@ -59,12 +69,7 @@ export const claude: Host = {
     passThrough: SILENT,
   },
   install: {
-    target: {
-      kind: "json",
-      arrayPath: ["hooks", "PreToolUse"],
-      skeleton: {},
-      entries: (command) => [{ matcher: "Bash", hooks: [commandHook(command, 10)] }],
-    },
+    target: preToolUseTarget(10),
     scopes: {
       global: (w) => join(w.env["CLAUDE_CONFIG_DIR"] || join(home(w), ".claude"), "settings.json"),
       project: (w) => join(project(w, ".claude"), ".claude", "settings.json"),

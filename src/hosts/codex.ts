@@ -11,12 +11,12 @@ import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/co
 import { judge } from "../permissions/verdict.js";
 import { fullRegistry } from "../routes/registry.js";
 import { COMMAND_LIMITS, longerThan } from "../rewrite/limits.js";
-import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
+import { claudeAnswer, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { CLAUDE_RULES } from "../permissions/sources.js";
-import { commandHook, home, project } from "./targets.js";
+import { home, project } from "./targets.js";
 import { claudeLikeSample, SILENT, json, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Outcome, type Where } from "./types.js";
 
 const PERMISSION_MODES = new Set([
@@ -47,12 +47,7 @@ export const codex: Host = {
   passThrough: SILENT,
   },
   install: {
-    target: {
-      kind: "json",
-      arrayPath: ["hooks", "PreToolUse"],
-      skeleton: {},
-      entries: (command) => [{ matcher: "Bash", hooks: [commandHook(command)] }],
-    },
+    target: preToolUseTarget(),
     scopes: {
       global: (w) => join(w.env["CODEX_HOME"] || join(home(w), ".codex"), "hooks.json"),
       project: (w) => join(project(w, ".codex"), ".codex", "hooks.json"),
