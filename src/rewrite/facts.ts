@@ -124,7 +124,8 @@ export function inputFacts(script: A.Script): InputFacts {
     }
   });
   // A variable read as arithmetic is evaluated as an expression (`a[$(…)]` runs): only a number this input stored before is plain.
-  const numeric = numericNames(script);
+  // The second walk is taken only when some arithmetic reads a name.
+  const numeric = arithmetic.length ? numericNames(script) : new Map<string, number>();
   const risky = arithmetic.find((r) => {
     const at = numeric.get(r.name);
     return at === undefined || at > r.at;

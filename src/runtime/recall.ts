@@ -382,7 +382,17 @@ function sameEntry(dir: string, argv: readonly string[], exitCode: number, chunk
   const cwd = process.cwd();
   const key = JSON.stringify(argv);
   const found = listRecall(dir).find((m) => m.sha256 === sha && m.bytes === bytes && !m.truncated && m.exitCode === exitCode && m.cwd === cwd && JSON.stringify(m.argv) === key);
-  return found && readRecallText(dir, found.id)?.length === bytes ? found.id : null;
+  // Its text is there, whole (a look at its size: the bytes were hashed when it was kept).
+  return found && textSize(dir, found.id) === bytes ? found.id : null;
+}
+
+function textSize(dir: string, id: string): number | null {
+  try {
+    const st = lstatSync(join(dir, `${id}.txt`));
+    return st.isFile() ? st.size : null;
+  } catch {
+    return null;
+  }
 }
 
 /** How many aliases a read follows (a chain forms only when identical runs end at the same time). */

@@ -26,6 +26,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { loadCodexRestrictions, MAX_PATTERNS, type CodexSystemPaths } from "../../src/permissions/codex-rules.js";
 import { parseRulesFile } from "../../src/permissions/codex-starlark.js";
+import { codex as codexCase } from "../hosts/cases/codex.js";
 import { ensureBuilt } from "../support/build.js";
 import { launch, type Run } from "../support/launch.js";
 
@@ -62,19 +63,9 @@ function put(path: string, text: string | Buffer) {
   writeFileSync(path, text);
 }
 
+/** A recorded Codex event, as the conformance cases have it. */
 function event(command: string, cwd: string): string {
-  return JSON.stringify({
-    session_id: "019a3c5e-8f2d-7b41-a9e6-3c0d5f7e2b18",
-    transcript_path: null,
-    cwd,
-    hook_event_name: "PreToolUse",
-    model: "gpt-5.1-codex",
-    turn_id: "019a3c5e-9a01-7c22-b3d4-5e6f7a8b9c0d",
-    permission_mode: "default",
-    tool_name: "Bash",
-    tool_input: { command },
-    tool_use_id: "call_Zx9Yw8Vu7Ts6Rq5P",
-  });
+  return JSON.stringify(codexCase.recorded(command, cwd).event);
 }
 
 function hook(w: World, command: string, env: Record<string, string> = {}): Promise<Run> {
