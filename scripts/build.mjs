@@ -29,12 +29,25 @@ const common = {
   logLevel: "warning",
 };
 
+// The hook path needs only which filters exist, not their code: its bundle gets
+// the catalog's ids, read from the catalog itself at build time.
+const filterIds = await catalogIds();
+const idsOnly = {
+  name: "filter-ids",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]filters[\\/]catalog\.ts$/ }, () => ({
+      contents: `export const FILTER_IDS: ReadonlySet<string> = new Set(${JSON.stringify(filterIds)});`,
+      loader: "ts",
+    }));
+  },
+};
+
 const results = await Promise.all([
   build({ ...common, entryPoints: ["src/cli/entry.ts"], outfile: "dist/rtk.cjs", format: "cjs", banner: { js: "#!/usr/bin/env node" } }),
   // The full CLI as a module, for the snapshot start of every command but the hot ones.
   build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: "dist/rtk-main.cjs", format: "cjs" }),
   // Minified: the snapshot keeps the script's source, and a smaller heap starts faster.
-  build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs", minify: true }),
+  build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs", minify: true, plugins: [idsOnly] }),
   build({ ...common, entryPoints: ["src/cli/run-entry.ts"], outfile: "dist/rtk-run.cjs", format: "cjs", minify: true }),
   build({ ...common, entryPoints: ["src/cli/snapshot-build.ts"], outfile: "dist/snapshot-build.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.cjs", format: "cjs" }),
@@ -86,6 +99,14 @@ if (built) {
   spawnSync("touch", ["-r", process.execPath, "dist/rtk.blob.node"]);
 } else {
   for (const [blob] of blobs) rmSync(blob, { force: true });
+}
+
+/** The ids of the filters in src/filters/catalog.ts. */
+async function catalogIds() {
+  const out = await build({ ...common, metafile: false, entryPoints: ["src/filters/catalog.ts"], format: "cjs", write: false });
+  const mod = { exports: {} };
+  new Function("module", "exports", "require", out.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));
+  return [...mod.exports.FILTER_IDS].sort();
 }
 
 /** The licence of every package bundled into dist/, from its own LICENSE file. */

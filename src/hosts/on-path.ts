@@ -13,13 +13,8 @@ export function findOnPath(name: string, pathVar: string | undefined, cwd: strin
   if (pathVar === undefined) return null;
   for (const entry of pathVar.split(":")) {
     const file = resolve(cwd, entry === "" ? "." : entry, name);
-    try {
-      if (!statSync(file).isFile()) continue;
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // Not there, or not executable: the shell goes on to the next entry too.
-    }
+    // Not there, or not executable: the shell goes on to the next entry too.
+    if (statSync(file, { throwIfNoEntry: false })?.isFile() && executable(file)) return file;
   }
   return null;
 }
@@ -34,9 +29,18 @@ export function selfLauncher(env: Record<string, string | undefined>): string | 
   return existsSync(launcher) ? launcher : null;
 }
 
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function real(p: string): string | null {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return null;
   }
