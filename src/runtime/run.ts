@@ -9,6 +9,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { Env } from "../config/hooks.js";
 import type { Limits } from "../filters/budget.js";
 import type { CompactOutput, Filter, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
+import { diskProbe } from "../fs/probe.js";
 import { AnsiByteStripper, stripAnsi } from "../text/ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
 import { MAX_RECALL_BYTES, RunRecall, type RecallSettings } from "./recall.js";
@@ -96,7 +97,7 @@ export async function runPassthrough(argv: readonly string[], env: Env): Promise
 }
 
 export async function runFiltered(filter: Filter, input: FilterInput, opts: RunOptions): Promise<number> {
-  if (filter.inherits?.(input)) return runPassthrough(filter.prepare ? filter.prepare(input) : input.argv, opts.env);
+  if (filter.inherits?.(input, diskProbe)) return runPassthrough(filter.prepare ? filter.prepare(input) : input.argv, opts.env);
   const signals = signalForwarder();
   // A sensitive filter's output is never kept: its handles say "unavailable".
   const entry = new RunRecall(opts.env, opts.recall, !filter.sensitive);
@@ -126,6 +127,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   try {
     run = filter.start(input, {
       recall,
+      files: diskProbe,
       ...(opts.limits ? { limits: opts.limits } : {}),
       emit: { out: (l) => void out.write(1, l + "\n"), err: (l) => void out.write(2, l + "\n") },
     });
