@@ -206,15 +206,16 @@ class GrepRun implements FilterRun {
 
   /** A line of the one file searched: `12:text`, `12-text`, or (without numbers) the matched line. */
   private singleLine(text: string): void {
-    let h: Hit = { file: "", n: "", sep: ":", body: text };
-    if (this.mode.lineNumbers) {
-      const m = /^(\d+)([:-])(.*)$/.exec(text);
-      if (!m) return void this.others.add(text);
-      h = { file: "", n: m[1]!, sep: m[2]!, body: m[3]! };
-    }
-    const match = h.sep === ":";
+    if (!this.mode.lineNumbers) return this.holdSingle("", ":", text);
+    const m = /^(\d+)([:-])(.*)$/.exec(text);
+    if (!m) return void this.others.add(text);
+    this.holdSingle(m[1]!, m[2]!, m[3]!);
+  }
+
+  private holdSingle(n: string, sep: string, body: string): void {
+    const match = sep === ":";
     if (this.heldChars > HELD_CHARS) return void (match ? this.singleUnheld.matches++ : this.singleUnheld.context++);
-    const line = this.render(h);
+    const line = this.render({ file: "", n, sep, body });
     this.heldChars += line.length + 1;
     this.single.push({ text: line, match });
   }
@@ -309,11 +310,11 @@ function layout(sized: readonly SizedGroup[], budget: number, restReserve: numbe
 
 /** A shown file: its name, its first lines, and the count of the rest. */
 function fileBlock(s: SizedGroup, perFile: number, isMatch: (l: string) => boolean, recall: RecallRef): string[] {
-  const { lines, hiddenMatches: heldOut, hiddenContext } = s.group;
-  const shown = lines.slice(0, Math.max(perFile, s.first));
-  const cutMatches = lines.slice(shown.length).filter(isMatch).length;
-  const matches = heldOut + cutMatches;
-  const context = hiddenContext + lines.length - shown.length - cutMatches;
+  const g = s.group;
+  const shown = g.lines.slice(0, Math.max(perFile, s.first));
+  const cutMatches = g.lines.slice(shown.length).filter(isMatch).length;
+  const matches = g.hiddenMatches + cutMatches;
+  const context = g.hiddenContext + g.lines.length - shown.length - cutMatches;
   const out = [display(s.file), ...shown.map((l) => `  ${l}`)];
   if (matches || context) out.push(`  ${omitted(matches, what(matches, context), recall)}`);
   return out;
