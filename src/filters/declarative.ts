@@ -15,8 +15,8 @@ import type { FilterDef, InlineTest } from "../config/schema.js";
 import { toolName } from "../routes/match.js";
 import type { RouteRow } from "../routes/types.js";
 import { stripAnsi } from "../text/ansi.js";
-import { HeadTail } from "./budget.js";
-import { linesText, omitted, type CompactOutput, type Filter, type FilterRun, type RecallRef } from "./types.js";
+import { LineWindow } from "./kit.js";
+import { linesText, type CompactOutput, type Filter, type FilterRun, type RecallRef } from "./types.js";
 
 export interface DeclarativeLimits {
   /** The list budget in characters (`[limits] list_tokens`, or the route's own). */
@@ -68,7 +68,7 @@ export function declarativeRoute(def: FilterDef, argv: readonly string[]): Route
 }
 
 export function declarativeRun(def: FilterDef, limits: DeclarativeLimits, recall: RecallRef): FilterRun {
-  const window = () => (def.head === null && def.tail === null ? new BudgetWindow(limits.listChars) : new Window(def.head ?? 0, def.tail ?? 0));
+  const window = () => (def.head === null && def.tail === null ? LineWindow.within(limits.listChars) : LineWindow.counted(def.head ?? 0, def.tail ?? 0));
   const streams = { out: window(), err: window() };
   return {
     line(stream, text) {
@@ -92,61 +92,6 @@ function transform(def: FilterDef, text: string): string | null {
   let line = text;
   for (const r of def.replace) line = line.replace(r.pattern, r.with);
   return line;
-}
-
-/** The lines that fit the budget: all of them, or a head and a tail with the count between. */
-class BudgetWindow {
-  private readonly kept: HeadTail<string>;
-
-  constructor(budget: number) {
-    this.kept = new HeadTail(budget, (l) => l.length + 1);
-  }
-
-  get total(): number {
-    return this.kept.total;
-  }
-
-  push(line: string): void {
-    this.kept.push(line);
-  }
-
-  lines(recall: RecallRef): string[] {
-    const hidden = this.kept.hidden;
-    if (hidden === 0) return [...this.kept.head, ...this.kept.tail];
-    return [...this.kept.head, omitted(hidden, hidden === 1 ? "line" : "lines", recall), ...this.kept.tail];
-  }
-}
-
-/** The first `head` lines, the last `tail` lines, and how many went by in between. */
-class Window {
-  total = 0;
-  private readonly first: string[] = [];
-  private readonly last: string[] = [];
-  private next = 0;
-
-  constructor(
-    private readonly head: number,
-    private readonly tail: number,
-  ) {}
-
-  push(line: string): void {
-    this.total++;
-    if (this.first.length < this.head) this.first.push(line);
-    else if (this.tail > 0) {
-      if (this.last.length < this.tail) this.last.push(line);
-      else {
-        this.last[this.next] = line;
-        this.next = (this.next + 1) % this.tail;
-      }
-    }
-  }
-
-  lines(recall: RecallRef): string[] {
-    const last = [...this.last.slice(this.next), ...this.last.slice(0, this.next)];
-    const hidden = this.total - this.first.length - last.length;
-    if (hidden === 0) return [...this.first, ...last];
-    return [...this.first, omitted(hidden, hidden === 1 ? "line" : "lines", recall), ...last];
-  }
 }
 
 export interface InlineTestResult {

@@ -25,8 +25,21 @@ export interface RecallRef {
   id(): string;
 }
 
+/**
+ * What a filter may ask about a path on its command line (the runtime answers
+ * from the disk; a test hands a fake). Symlinks are followed.
+ */
+export interface FileProbe {
+  isFile(path: string): boolean;
+  isDirectory(path: string): boolean;
+  /** A FIFO, socket or character device: a read of it may never end by itself. */
+  isStream(path: string): boolean;
+}
+
 export interface FilterContext {
   recall: RecallRef;
+  /** The files on the command line, as the filter may ask about them (nothing exists when not given). */
+  files?: FileProbe;
   /** The omission budgets (characters of compact output); the defaults when not given. */
   limits?: Limits;
   /** Streaming filters write lines as the run goes (the tool's stdout to stdout, stderr to stderr). */
@@ -81,8 +94,9 @@ export interface Filter {
    * The tool's own output is the compact form (a followed file, a device):
    * it runs with rtk's stdio, so its bytes, their timing and its end when the
    * reader goes (`| head`) are the tool's own. Nothing is kept for recall.
+   * `files` answers about the paths it names (nothing exists when not given).
    */
-  inherits?: (input: FilterInput) => boolean;
+  inherits?: (input: FilterInput, files?: FileProbe) => boolean;
   /** Emits while the tool runs (watch and follow invocations): may only drop, shorten or collapse lines. */
   streaming?: (input: FilterInput) => boolean;
   /**

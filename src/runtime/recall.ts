@@ -279,10 +279,13 @@ export interface RecallSettings {
 }
 
 /**
- * The recall entry of one run. `id()` reserves it the first time (or says
- * "unavailable": recall off, the store refused, or `allowed` false for output
- * that must never be kept); `save` fills it, reserving one if none was asked
- * for; `close` removes a reserved entry that was not filled.
+ * The recall session of one run. `id()` reserves its entry the first time (or
+ * says "unavailable": recall off, the store refused, or `allowed` false for
+ * output that must never be kept), lazily: a run that hides nothing makes
+ * none; `complete` says the output is whole (a rerun's identical entry may
+ * then be named instead); `save` fills the entry, reserving one if none was
+ * asked for, and sweeps the store; `keep` saves when the run's end calls for
+ * it; `close` removes a reserved entry that was not filled.
  */
 export class RunRecall {
   private store: RecallStore | null = null;
@@ -342,6 +345,17 @@ export class RunRecall {
     } catch {
       // The recall store never changes the command's output or exit code.
     }
+  }
+
+  /**
+   * The run's end: its raw output is kept when a handle to it was printed, or
+   * when `wanted` (a failed run's output is what the agent will look for).
+   */
+  keep(meta: Omit<RecallMeta, "id" | "bytes" | "truncated" | "cwd" | "sha256" | "aliasOf">, chunks: () => Iterable<Buffer>, wanted = false): void {
+    if (!this.allowed || (this.reserved === null && !wanted)) return;
+    this.save(meta, (write) => {
+      for (const b of chunks()) if (!write(b)) break;
+    });
   }
 
   close(): void {

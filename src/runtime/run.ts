@@ -5,12 +5,14 @@
 // when the filter fails, does not recognise the output, or would not be shorter.
 import { execa } from "execa";
 import { constants as osConstants } from "node:os";
-import { StringDecoder } from "node:string_decoder";
 import type { Env } from "../config/hooks.js";
 import type { Limits } from "../filters/budget.js";
-import type { CompactOutput, Filter, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
-import { AnsiByteStripper, stripAnsi } from "../text/ansi.js";
+import type { CompactOutput, Filter, FilterContext, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
+import { diskProbe } from "../fs/probe.js";
+import { AnsiByteStripper } from "../text/ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
+import { chooseOutput, type OutputChoice, overlongNote, partialRecallNote, withheldNote } from "./choose-output.js";
+import { LineSplitter, MAX_LINE, formed } from "./line-splitter.js";
 import { MAX_RECALL_BYTES, RunRecall, type RecallSettings } from "./recall.js";
 
 export type { RecallSettings };
@@ -96,7 +98,7 @@ export async function runPassthrough(argv: readonly string[], env: Env): Promise
 }
 
 export async function runFiltered(filter: Filter, input: FilterInput, opts: RunOptions): Promise<number> {
-  if (filter.inherits?.(input)) return runPassthrough(filter.prepare ? filter.prepare(input) : input.argv, opts.env);
+  if (filter.inherits?.(input, diskProbe)) return runPassthrough(filter.prepare ? filter.prepare(input) : input.argv, opts.env);
   const signals = signalForwarder();
   // A sensitive filter's output is never kept: its handles say "unavailable".
   const entry = new RunRecall(opts.env, opts.recall, !filter.sensitive);
@@ -111,65 +113,27 @@ export async function runFiltered(filter: Filter, input: FilterInput, opts: RunO
 async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, signals: ReturnType<typeof signalForwarder>, entry: RunRecall): Promise<number> {
   const argv = filter.prepare ? filter.prepare(input) : input.argv;
   const streaming = filter.streaming?.(input) ?? false;
-  /** How lines reach the filter: a patch the tool colours is read as text from its first coloured line on. */
-  let form = filter.lineForm?.(input) ?? "terminal";
+  const form = filter.lineForm?.(input) ?? "terminal";
   const verbatim = form === "verbatim";
   // A streaming run (follow, watch) may go on for hours: keep only what the recall store can hold.
   const capture = new RawCapture(undefined, streaming ? MAX_RECALL_BYTES : Infinity);
+  const raw = () => rawChunks(capture);
+  const meta = (status: number) => ({ argv: [...input.argv], exitCode: status, route: input.route.id, time: Date.now() });
   const recall: RecallRef = { id: () => entry.id() };
   const out = new Output();
-  let run: FilterRun | null = null;
-  /** The filter failed: a buffered run prints the raw output at the end, a streaming one hands the rest over raw. */
-  let failed = false;
+  const feed = new FilterFeed(filter, input, form, streaming ? out : null, {
+    recall,
+    files: diskProbe,
+    ...(opts.limits ? { limits: opts.limits } : {}),
+    emit: { out: (l) => void out.write(1, l + "\n"), err: (l) => void out.write(2, l + "\n") },
+  });
   /** The raw output could not be kept: everything is passed through as it comes. */
   let passing = false;
-  try {
-    run = filter.start(input, {
-      recall,
-      ...(opts.limits ? { limits: opts.limits } : {}),
-      emit: { out: (l) => void out.write(1, l + "\n"), err: (l) => void out.write(2, l + "\n") },
-    });
-  } catch {
-    failed = true;
-  }
-  const fd = (s: Stream): 1 | 2 => (s === 0 ? 1 : 2);
-  /** Lines longer than the splitter holds: each reached the filter cut. */
-  let overlong = 0;
-  const feed = (s: Stream, raw: string, ended: boolean, plain: boolean, cut: number) => {
-    if (passing) return;
-    if (cut) overlong++;
-    if (!failed && run) {
-      try {
-        // A tool that colours its output starts a line with an escape sequence: from there on, a patch's escapes are colour.
-        if (form === "patch" && !plain && raw.startsWith("\x1b")) form = "text";
-        run.line(s === 0 ? "out" : "err", plain ? raw : formed(raw, form), cut || undefined);
-        return;
-      } catch {
-        failed = true;
-      }
-    }
-    // From the line the streaming filter failed on, the raw lines follow as they come.
-    if (streaming) void out.write(fd(s), ended ? raw + "\n" : raw);
-  };
 
-  const child = execa(argv[0]!, argv.slice(1), {
-    stdin: "inherit",
-    stdout: "pipe",
-    stderr: "pipe",
-    buffer: false,
-    reject: false,
-    stripFinalNewline: false,
-    encoding: "buffer",
-    env: toolEnv(opts.env),
-    extendEnv: false,
-    windowsHide: true,
-  });
-  signals.attach(child);
-  // rtk ending first (its reader went, a crash) leaves no child behind.
-  const orphanGuard = () => void child.kill("SIGTERM");
-  process.once("exit", orphanGuard);
-  const splitters = [new LineSplitter((l, e, p, c) => feed(0, l, e, p, c)), new LineSplitter((l, e, p, c) => feed(1, l, e, p, c))];
-  const onData = (s: Stream) => (b: Buffer) => {
+  const splitters = ([0, 1] as const).map((s) => new LineSplitter((l, ended, plain, cut) => {
+    if (!passing) feed.line(s, l, ended, plain, cut);
+  }));
+  const r = await runPiped(argv, opts.env, signals, (s, b) => {
     if (passing) return void out.write(fd(s), b);
     if (!capture.add(s, b)) {
       // The raw output can no longer be kept (no room for the spill file): print what
@@ -179,11 +143,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
       return;
     }
     splitters[s]!.push(b);
-  };
-  child.stdout?.on("data", onData(0));
-  child.stderr?.on("data", onData(1));
-  const r = await child;
-  process.off("exit", orphanGuard);
+  });
   const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
   if (fail) {
     process.stderr.write(fail.message + "\n");
@@ -191,134 +151,147 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     return fail.status;
   }
   const status = exitStatus(r);
-  const keep = () =>
-    entry.save({ argv: [...input.argv], exitCode: status, route: input.route.id, time: Date.now() }, (write) => {
-      for (const [, b] of capture.chunks()) if (!write(b)) break;
-    });
   if (passing) {
     await out.flush();
     // A handle already printed names an entry: it gets what was kept.
-    if (entry.reserved !== null) keep();
+    entry.keep(meta(status), raw);
     capture.dispose();
     return status;
   }
   for (const sp of splitters) sp.end();
 
   // The output is whole: a marker printed from here on may name an identical entry kept by an earlier run.
-  if (!streaming) entry.complete(input.argv, status, () => (function* () {
-    for (const [, b] of capture.chunks()) yield b;
-  })());
+  if (!streaming) entry.complete(input.argv, status, raw);
   // Lines are text: content whose bytes are not (invalid UTF-8, NUL) would come out changed, so it passes as it is.
-  const asBytes = verbatim && splitters.some((sp) => sp.binary);
-  let compact: CompactOutput | null = null;
-  if (!failed && run && !asBytes) {
-    try {
-      compact = run.end(status);
-    } catch {
-      failed = true;
-    }
-  }
-  const size = compact ? Buffer.byteLength(compact.stdout) + Buffer.byteLength(compact.stderr) : 0;
-  if (filter.sensitive && failed) {
-    process.stderr.write(`rtk: the ${filter.id} filter failed; its output is withheld because it may hold secrets (\`rtk proxy ${argv.join(" ")}\` prints it)\n`);
-  } else if (filter.sensitive && compact && !streaming) {
-    void out.write(1, compact.stdout);
-    void out.write(2, compact.stderr);
-  } else if (streaming) {
-    if (compact) {
-      void out.write(1, compact.stdout);
-      void out.write(2, compact.stderr);
-    }
-  } else if (opts.raw || compact === null || size >= capture.total) {
-    // The raw output stands in for a compact form: without escape sequences, unless it is content or asked for raw.
-    const plainBytes = !opts.raw && !verbatim;
-    const strippers = [new AnsiByteStripper(), new AnsiByteStripper()];
-    for (const [s, b] of capture.chunks()) await out.write(fd(s), plainBytes ? strippers[s]!.push(b) : b);
-    if (plainBytes) for (const s of [0, 1] as const) await out.write(fd(s), strippers[s]!.end());
-  } else {
-    void out.write(1, compact.stdout);
-    void out.write(2, compact.stderr);
-    // What the compact form was made from is not all there was: say so, and where it all is.
-    if (overlong && !verbatim) void out.write(2, `rtk: ${overlong} ${overlong === 1 ? "line" : "lines"} longer than ${MAX_LINE / (1 << 20)} MiB reached the filter cut; the whole output: [rtk recall ${recall.id()}]\n`);
-    if (capture.total > MAX_RECALL_BYTES && entry.reserved !== null) {
-      void out.write(2, `rtk: [rtk recall ${entry.reserved}] holds the first ${MAX_RECALL_BYTES / (1 << 20)} MiB of the ${(capture.total / (1 << 20)).toFixed(1)} MiB output\n`);
-    }
-  }
+  const compact = verbatim && splitters.some((sp) => sp.binary) ? null : feed.end(status);
+  const choice = chooseOutput({
+    sensitive: filter.sensitive ?? false,
+    streaming,
+    raw: opts.raw,
+    failed: feed.failed,
+    compact,
+    rawBytes: capture.total,
+    verbatim,
+    overlong: feed.overlong,
+    recallLimit: MAX_RECALL_BYTES,
+  });
+  await printChoice(choice, out, capture, () => recall.id(), entry, withheldNote(filter.id, argv));
   await out.flush();
 
-  // An entry whose handle was printed is filled whatever the run kept.
-  if ((entry.reserved !== null || (status !== 0 && capture.total > 0)) && !filter.sensitive) keep();
+  // An entry whose handle was printed is filled whatever the run kept; a failed run's output is kept too.
+  entry.keep(meta(status), raw, status !== 0 && capture.total > 0);
   capture.dispose();
   return status;
 }
 
-/** Past this, a line without its end is handed over in pieces (a 100 MB line must not be held). */
-const MAX_LINE = 1 << 20;
+/** Runs the tool with its stdout and stderr piped to `onData`, signals forwarded, no child left behind if rtk ends first. */
+async function runPiped(argv: readonly string[], env: Env, signals: ReturnType<typeof signalForwarder>, onData: (s: Stream, b: Buffer) => void) {
+  const child = execa(argv[0]!, argv.slice(1), {
+    stdin: "inherit",
+    stdout: "pipe",
+    stderr: "pipe",
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+    encoding: "buffer",
+    env: toolEnv(env),
+    extendEnv: false,
+    windowsHide: true,
+  });
+  signals.attach(child);
+  // rtk ending first (its reader went, a crash) leaves no child behind.
+  const orphanGuard = () => void child.kill("SIGTERM");
+  process.once("exit", orphanGuard);
+  child.stdout?.on("data", (b: Buffer) => onData(0, b));
+  child.stderr?.on("data", (b: Buffer) => onData(1, b));
+  try {
+    return await child;
+  } finally {
+    process.off("exit", orphanGuard);
+  }
+}
+
+/** Prints what chooseOutput chose. `id` names the run's recall entry (asking reserves it). */
+async function printChoice(choice: OutputChoice, out: Output, capture: RawCapture, id: () => string, entry: RunRecall, withheld: string): Promise<void> {
+  switch (choice.print) {
+    case "withheld":
+      process.stderr.write(withheld);
+      break;
+    case "nothing":
+      break;
+    case "raw": {
+      // The raw output stands in for a compact form: without escape sequences, unless it is content or asked for raw.
+      const strippers = [new AnsiByteStripper(), new AnsiByteStripper()];
+      for (const [s, b] of capture.chunks()) await out.write(fd(s), choice.plain ? strippers[s]!.push(b) : b);
+      if (choice.plain) for (const s of [0, 1] as const) await out.write(fd(s), strippers[s]!.end());
+      break;
+    }
+    case "compact":
+      void out.write(1, choice.compact.stdout);
+      void out.write(2, choice.compact.stderr);
+      // What the compact form was made from is not all there was: say so, and where it all is.
+      if (choice.overlong) void out.write(2, overlongNote(choice.overlong, MAX_LINE, id()));
+      if (choice.partialRecall && entry.reserved !== null) void out.write(2, partialRecallNote(entry.reserved, MAX_RECALL_BYTES, capture.total));
+  }
+}
+
+const fd = (s: Stream): 1 | 2 => (s === 0 ? 1 : 2);
+
+function* rawChunks(capture: RawCapture): Generator<Buffer> {
+  for (const [, b] of capture.chunks()) yield b;
+}
 
 /**
- * Splits a byte stream into lines; `ended` says whether the line had its
- * newline, `plain` that it holds no CR and no escape byte (most chunks hold
- * none, and a byte search per chunk is cheaper than two searches per line).
- * A line longer than MAX_LINE is handed over as its first MAX_LINE characters,
- * with `cut` the count of those dropped (memory holds no more than that).
+ * The filter's side of a run: each line as its line form has it, and a
+ * failure anywhere taken as "print the raw output". A streaming run (`echo`
+ * given) hands the lines from the one its filter failed on over raw, as they come.
  */
-class LineSplitter {
-  private decoder = new StringDecoder("utf8");
-  private carry = "";
-  private carryPlain = true;
-  /** Inside a line past MAX_LINE: the characters dropped so far, or -1. */
-  private dropped = -1;
-  /**
-   * The bytes are not all UTF-8 text without NULs: some reached the filter as
-   * U+FFFD (a U+FFFD of the text's own counts too; printing its bytes is as exact).
-   */
-  binary = false;
+class FilterFeed {
+  private run: FilterRun | null = null;
+  /** The filter threw: a buffered run prints the raw output at the end, a streaming one hands the rest over raw. */
+  failed = false;
+  /** Lines longer than the splitter holds: each reached the filter cut. */
+  overlong = 0;
 
-  constructor(private readonly emit: (line: string, ended: boolean, plain: boolean, cut: number) => void) {}
-
-  push(b: Buffer): void {
-    const plain = b.indexOf(0x0d) < 0 && b.indexOf(0x1b) < 0 && b.indexOf(0x9b) < 0;
-    let fresh = this.decoder.write(b);
-    this.binary ||= b.indexOf(0) >= 0 || fresh.includes("\ufffd");
-    if (this.dropped >= 0) {
-      const nl = fresh.indexOf("\n");
-      this.carryPlain &&= plain;
-      if (nl < 0) {
-        this.dropped += fresh.length;
-        return;
-      }
-      this.emit(this.carry, true, this.carryPlain, this.dropped + nl);
-      this.carry = "";
-      this.carryPlain = true;
-      this.dropped = -1;
-      fresh = fresh.slice(nl + 1);
-    }
-    const text = this.carry + fresh;
-    let start = 0;
-    let linePlain = plain && this.carryPlain;
-    for (;;) {
-      const nl = text.indexOf("\n", start);
-      if (nl < 0) break;
-      this.emit(text.slice(start, nl), true, linePlain, 0);
-      linePlain = plain;
-      start = nl + 1;
-    }
-    this.carry = text.slice(start);
-    this.carryPlain = linePlain;
-    if (this.carry.length > MAX_LINE) {
-      this.dropped = this.carry.length - MAX_LINE;
-      this.carry = this.carry.slice(0, MAX_LINE);
+  constructor(
+    filter: Filter,
+    input: FilterInput,
+    /** How lines reach the filter: a patch the tool colours is read as text from its first coloured line on. */
+    private form: LineForm,
+    private readonly echo: Output | null,
+    ctx: FilterContext,
+  ) {
+    try {
+      this.run = filter.start(input, ctx);
+    } catch {
+      this.failed = true;
     }
   }
 
-  end(): void {
-    const tail = this.decoder.end();
-    this.binary ||= tail.includes("\ufffd");
-    if (this.dropped >= 0) this.emit(this.carry, false, false, this.dropped + tail.length);
-    else if (this.carry + tail) this.emit(this.carry + tail, false, false, 0);
-    this.carry = "";
-    this.carryPlain = true;
-    this.dropped = -1;
+  line(s: Stream, raw: string, ended: boolean, plain: boolean, cut: number): void {
+    if (cut) this.overlong++;
+    if (!this.failed && this.run) {
+      try {
+        // A tool that colours its output starts a line with an escape sequence: from there on, a patch's escapes are colour.
+        if (this.form === "patch" && !plain && raw.startsWith("\x1b")) this.form = "text";
+        this.run.line(s === 0 ? "out" : "err", plain ? raw : formed(raw, this.form), cut || undefined);
+        return;
+      } catch {
+        this.failed = true;
+      }
+    }
+    if (this.echo) void this.echo.write(fd(s), ended ? raw + "\n" : raw);
+  }
+
+  /** The compact form, or null when there is none (the filter failed, or did not recognise the output). */
+  end(status: number): CompactOutput | null {
+    if (this.failed || !this.run) return null;
+    try {
+      return this.run.end(status);
+    } catch {
+      this.failed = true;
+      return null;
+    }
   }
 }
 
@@ -329,27 +302,6 @@ function toolEnv(env: Env): NodeJS.ProcessEnv {
   const out = rest as NodeJS.ProcessEnv;
   if (unset === "1") delete out["PWD"];
   return out;
-}
-
-/** A raw line as the filter's line form has it (see LineForm). */
-function formed(raw: string, form: LineForm): string {
-  switch (form) {
-    case "terminal":
-      return stripAnsi(terminalLine(raw));
-    case "text":
-      return stripAnsi(raw);
-    case "patch":
-      return raw;
-    case "verbatim":
-      return raw;
-  }
-}
-
-/** What a terminal shows of a line: a CR at its end dropped, only the last CR-separated segment. */
-function terminalLine(line: string): string {
-  const l = line.endsWith("\r") ? line.slice(0, -1) : line;
-  const cr = l.lastIndexOf("\r");
-  return cr >= 0 ? l.slice(cr + 1) : l;
 }
 
 /** Writes to stdout/stderr in order, waiting for a full pipe to drain. */

@@ -20,6 +20,7 @@ import { content } from "../../src/filters/files/content.js";
 import { wc } from "../../src/filters/files/wc.js";
 import { env as envFilter, isSecretName, maskValue } from "../../src/filters/files/env.js";
 import { humanSize } from "../../src/filters/files/common.js";
+import { diskProbe } from "../../src/fs/probe.js";
 import type { CompactOutput, Filter, FilterInput } from "../../src/filters/types.js";
 import type { Limits } from "../../src/filters/budget.js";
 import { allRoutes } from "../../src/routes/registry.js";
@@ -702,10 +703,10 @@ function inputFor(argv: string[], route: string): FilterInput {
   return { argv, toolIndex: 0, subIndex: 1, route: row };
 }
 
-/** Feeds lines to a filter as the runner does; returns its compact output and what it emitted. */
+/** Feeds lines to a filter as the runner does (with the disk's file probe); returns its compact output and what it emitted. */
 function feed(filter: Filter, argv: string[], route: string, out: readonly string[], err: readonly string[] = [], exit = 0, limits?: Limits): { compact: CompactOutput | null; emitted: string[] } {
   const emitted: string[] = [];
-  const run = filter.start(inputFor(argv, route), { recall: { id: () => "abc1234" }, ...(limits ? { limits } : {}), emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(l) } });
+  const run = filter.start(inputFor(argv, route), { recall: { id: () => "abc1234" }, files: diskProbe, ...(limits ? { limits } : {}), emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(l) } });
   for (const l of out) run.line("out", l);
   for (const l of err) run.line("err", l);
   return { compact: run.end(exit), emitted };
@@ -930,7 +931,7 @@ describe("in process", () => {
   });
 
   test("content: a follow run, or a read of a device, runs with rtk's own stdio; cat of a regular file does not", () => {
-    const inherits = (argv: string[]) => content.inherits!(inputFor(argv, argv[0]!));
+    const inherits = (argv: string[]) => content.inherits!(inputFor(argv, argv[0]!), diskProbe);
     assert.equal(inherits(["tail", "-f", "x"]), true);
     assert.equal(inherits(["tail", "-n", "5", "-F", "x"]), true);
     assert.equal(inherits(["tail", "--follow=name", "x"]), true);

@@ -1,7 +1,10 @@
 // What the listing, search and content filters share: reading a tool's options,
-// keeping stderr whole within a memory bound, and the size arithmetic that
-// keeps a compact form shorter than the raw one.
+// the size arithmetic that keeps a compact form shorter than the raw one, and
+// the order that puts a project's own files before its dependencies.
 import { omitted, type FilterInput, type RecallRef } from "../types.js";
+
+// Kept here too: the listing filters and those written against this module take it from here.
+export { ErrorLines } from "../kit.js";
 
 /** The words after the tool word. */
 export function toolArgs(input: FilterInput): readonly string[] {
@@ -70,32 +73,6 @@ export function parseArgs(args: readonly string[], spec: OptionSpec): ParsedArgs
 export function given(p: ParsedArgs, short: string, long: readonly string[] = []): boolean {
   for (const c of short) if (p.short.has(c)) return true;
   return long.some((l) => p.long.has(l));
-}
-
-/**
- * The tool's stderr, kept whole (errors are facts) up to a memory bound; past
- * it the rest is counted and left to the recall entry.
- */
-export class ErrorLines {
-  private lines: string[] = [];
-  private chars = 0;
-  private dropped = 0;
-
-  constructor(private readonly maxChars = 256 * 1024) {}
-
-  add(text: string): void {
-    if (this.dropped || this.chars + text.length > this.maxChars) {
-      this.dropped++;
-      return;
-    }
-    this.lines.push(text);
-    this.chars += text.length + 1;
-  }
-
-  text(recall: RecallRef): string {
-    const out = this.dropped ? [...this.lines, omitted(this.dropped, "error lines", recall)] : this.lines;
-    return out.length ? out.join("\n") + "\n" : "";
-  }
 }
 
 /**

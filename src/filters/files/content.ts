@@ -13,10 +13,10 @@
 // Follow invocations (`tail -f`, `-F`, `--follow`) and reads of a FIFO, socket
 // or character device run with rtk's own stdio: their bytes arrive as the tool
 // writes them, unchanged, and the tool sees its reader go (`| head` ends it).
-import { statSync } from "node:fs";
 import { HeadTail, limitsOf, omittedLines } from "../budget.js";
-import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, given, parseArgs, toolArgs } from "./common.js";
+import { ErrorLines, NO_FILES } from "../kit.js";
+import { omitted, type FileProbe, type Filter, type FilterInput, type FilterRun } from "../types.js";
+import { given, parseArgs, toolArgs } from "./common.js";
 
 const MAX_LINE = 4000;
 /** Room kept in the budget for the markers, so the whole output stays within it. */
@@ -34,22 +34,14 @@ function isFollow(input: FilterInput): boolean {
 }
 
 /** Operands that never end by themselves, or end only when a writer closes them. */
-function readsStream(input: FilterInput): boolean {
+function readsStream(input: FilterInput, files: FileProbe): boolean {
   const tool = input.route.tool;
   const p = parseArgs(toolArgs(input), tool === "cat" ? { shortWithValue: "", longWithValue: [] } : SPEC);
-  return p.operands.some((f) => {
-    if (f === "-") return false;
-    try {
-      const st = statSync(f);
-      return st.isFIFO() || st.isSocket() || st.isCharacterDevice();
-    } catch {
-      return false;
-    }
-  });
+  return p.operands.some((f) => f !== "-" && files.isStream(f));
 }
 
-function streams(input: FilterInput): boolean {
-  return isFollow(input) || readsStream(input);
+function streams(input: FilterInput, files: FileProbe = NO_FILES): boolean {
+  return isFollow(input) || readsStream(input, files);
 }
 
 interface Held {

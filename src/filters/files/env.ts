@@ -26,8 +26,9 @@
 // output otherwise); only a listing whose every secret is one character long
 // prints as it is. `env` that runs a command passes its output through; `-0`
 // listings keep their NULs.
+import { ErrorLines } from "../kit.js";
 import { type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, given, parseArgs, toolArgs } from "./common.js";
+import { given, parseArgs, toolArgs } from "./common.js";
 
 /**
  * The secret-looking names, in one table: a `word` row matches a whole word of

@@ -21,8 +21,9 @@
 // stderr. Output that is not one path per line (`-printf`, `-print0`, `-ls`,
 // actions) passes through.
 import { limitsOf } from "../budget.js";
+import { ErrorLines, fitCount, groupByDir, withoutDotSlash } from "../kit.js";
 import { omitted, type Filter, type FilterRun } from "../types.js";
-import { ErrorLines, compareText, sortForeground, toolArgs } from "./common.js";
+import { compareText, sortForeground, toolArgs } from "./common.js";
 
 /** Characters kept in the budget for the marker that counts the rest by directory. */
 const MARKER_ROOM = 600;
@@ -65,14 +66,8 @@ export const find: Filter = {
         const hidden = total - (paths.length - rest.reduce((n, [, c]) => n + c, 0));
         if (hidden) {
           // The directories named fit in the room kept for the marker.
-          const named: string[] = [];
-          let chars = 0;
-          for (const [dir, n] of rest.slice(0, MAX_DIRS_NAMED)) {
-            const e = `${dir} (${n})`;
-            if (chars + e.length + 2 > MARKER_ROOM - 80) break;
-            named.push(e);
-            chars += e.length + 2;
-          }
+          const entries = rest.map(([dir, n]) => `${dir} (${n})`);
+          const named = entries.slice(0, fitCount(entries, MARKER_ROOM - 80, (e) => e.length + 2, { max: MAX_DIRS_NAMED }));
           const more = rest.length - named.length;
           const where = named.length ? `: ${named.join(", ")}${more ? `, ${more} more dirs` : ""}` : "";
           lines.push(omitted(hidden, "paths", recall) + where);
@@ -117,21 +112,7 @@ const PLAIN = /^[^\s']\S*$/;
  * `rest` counts the others by directory.
  */
 export function groupPaths(raw: readonly string[], maxChars = Infinity): { lines: string[]; rest: [string, number][] } {
-  const groups = new Map<string, string[]>();
-  const alone: string[] = [];
-  for (const r of raw) {
-    const path = r.startsWith("./") && r.length > 2 ? r.slice(2) : r;
-    const slash = path.lastIndexOf("/");
-    // Start points (`.`, `src/`, `/`) and top-level names have no directory to share.
-    if (slash < 0 || slash === path.length - 1) {
-      alone.push(path);
-      continue;
-    }
-    const dir = path.slice(0, slash + 1);
-    const names = groups.get(dir);
-    if (names) names.push(path.slice(slash + 1));
-    else groups.set(dir, [path.slice(slash + 1)]);
-  }
+  const { groups, alone } = groupByDir(raw.map(withoutDotSlash));
   foldSingles(groups);
   const items: { key: string; dir: string; names: string[] }[] = alone.map((p) => ({ key: p, dir: "", names: [p] }));
   for (const [dir, names] of groups) {

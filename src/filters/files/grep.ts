@@ -27,10 +27,10 @@
 // `--json`, `--files`, `--vimgrep`, `--heading`, `-b`, `-Z`, …) pass through.
 // Lines not recognised (rg's binary-file notices) are kept after the groups;
 // stderr (grep's binary-file notices and errors) is kept whole.
-import { statSync } from "node:fs";
 import { largestFit, limitsOf } from "../budget.js";
-import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, backgroundRoot, cutLine, given, parseArgs, sortForeground, toolArgs, type OptionSpec, type ParsedArgs } from "./common.js";
+import { BoundedLines, ErrorLines, counted, filesOf, fitCount, noun, remembered, runsByDir, withoutDotSlash } from "../kit.js";
+import { omitted, type CompactOutput, type FileProbe, type Filter, type FilterContext, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
+import { backgroundRoot, cutLine, given, parseArgs, sortForeground, toolArgs, type OptionSpec, type ParsedArgs } from "./common.js";
 
 /** A matched line longer than this (minified code, data) is cut around the match. */
 const MAX_LINE = 1000;
@@ -68,40 +68,32 @@ interface GrepMode {
   needle: { text: string; fold: boolean } | null;
 }
 
-function modeOf(input: FilterInput): GrepMode {
+function modeOf(input: FilterInput, files: FileProbe): GrepMode {
   const rg = input.route.tool === "rg";
   const p = parseArgs(toolArgs(input), rg ? RG_SPEC : GREP_SPEC);
   const passThrough = rg
     ? given(p, "lcqob0pVh", ["files", "files-with-matches", "files-without-match", "count", "count-matches", "json", "only-matching", "quiet", "vimgrep", "column", "null", "null-data", "byte-offset", "heading", "pretty", "type-list", "help", "version", "debug", "trace"])
     : given(p, "lLcqoZzbTV", ["files-with-matches", "files-without-match", "count", "quiet", "silent", "only-matching", "null", "null-data", "byte-offset", "initial-tab", "help", "version"]);
   const explicitPatterns = given(p, "ef", ["regexp", "file"]);
-  const files = explicitPatterns ? p.operands : p.operands.slice(1);
+  const operands = explicitPatterns ? p.operands : p.operands.slice(1);
   const lineNumbers = given(p, "n", ["line-number"]) && !(rg && given(p, "N", ["no-line-number"]));
   const context = given(p, "ABC", ["after-context", "before-context", "context"]);
   return {
     passThrough: passThrough || (!lineNumbers && context),
     lineNumbers,
-    names: namesShown(rg, p, files),
+    names: namesShown(rg, p, operands, files),
     needle: needleOf(rg, p, explicitPatterns),
   };
 }
 
-function namesShown(rg: boolean, p: ParsedArgs, files: readonly string[]): boolean | null {
+function namesShown(rg: boolean, p: ParsedArgs, operands: readonly string[], files: FileProbe): boolean | null {
   if (given(p, "H", ["with-filename"])) return true;
   if (rg ? given(p, "I", ["no-filename"]) : given(p, "h", ["no-filename"])) return false;
-  if (files.length >= 2) return true;
-  if (rg) return files.length === 1 ? isDirectory(files[0]!) : null;
+  if (operands.length >= 2) return true;
+  if (rg) return operands.length === 1 ? files.isDirectory(operands[0]!) : null;
   const recursive = given(p, "rR", ["recursive", "dereference-recursive"]) || p.values.get("d")?.includes("recurse") || p.long.get("directories") === "recurse";
   if (!recursive) return false;
-  return files.length === 0 || isDirectory(files[0]!);
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+  return operands.length === 0 || files.isDirectory(operands[0]!);
 }
 
 /** The pattern, when it is one plain string that can be found in a matched line. */
@@ -128,200 +120,261 @@ interface Hit {
   body: string;
 }
 
+interface Counts {
+  matches: number;
+  context: number;
+}
+
+/** A line of the output of one file searched alone (no names in it). */
+interface SingleLine {
+  text: string;
+  match: boolean;
+}
+
 export const grep: Filter = {
   id: "grep",
   // A CR is part of a name or of a matched line.
   lineForm: () => "text",
-  start(input, ctx): FilterRun {
-    const { recall } = ctx;
-    const mode = modeOf(input);
-    // Without line numbers every line is a match (context without them passes through).
-    const isMatch = mode.lineNumbers ? isMatchLine : () => true;
-    let names = mode.names;
-    const err = new ErrorLines();
-    const groups = new Map<string, FileGroup>();
-    const single: { text: string; match: boolean }[] = [];
-    const others: string[] = [];
-    let hiddenOthers = 0;
-    let heldChars = 0;
-    const hidden = { matches: 0, context: 0, files: 0 };
-    let lastHiddenFile: string | null = null;
-    let current: string | null = null;
-    const single_ = { matches: 0, context: 0 };
-    const isFile = fileCheck();
+  start: (input, ctx) => new GrepRun(input, ctx),
+};
 
-    const render = (h: Hit) => {
-      const body = h.body;
-      let at = 0;
-      if (mode.needle && h.sep === ":") at = Math.max(0, (mode.needle.fold ? body.toLowerCase() : body).indexOf(mode.needle.text));
-      const cut = cutLine(body, MAX_LINE, recall, at, mode.needle?.text.length ?? 0);
-      return mode.lineNumbers ? `${h.n}${h.sep}${cut.text}` : cut.text;
-    };
+/**
+ * One run: lines are read into the groups of their files (or into the lines of
+ * the one file searched), held within HELD_CHARS and MAX_FILES_HELD; past
+ * those bounds they are counted only. The budget is applied at the end.
+ */
+class GrepRun implements FilterRun {
+  private readonly files: FileProbe;
+  private readonly mode: GrepMode;
+  /** Whether each line starts with a file name; null until the output tells. */
+  private names: boolean | null;
+  /** Without line numbers every line is a match (context without them passes through). */
+  private readonly isMatch: (line: string) => boolean;
+  private readonly err = new ErrorLines();
+  private readonly groups = new Map<string, FileGroup>();
+  /** Files past MAX_FILES_HELD, and their lines: counted only. */
+  private readonly unheld = { files: 0, matches: 0, context: 0 };
+  private lastUnheldFile: string | null = null;
+  private readonly single: SingleLine[] = [];
+  private readonly singleUnheld: Counts = { matches: 0, context: 0 };
+  /** Lines not recognised (rg's binary-file notices): kept after the groups, the first 200. */
+  private readonly others = new BoundedLines<string>(Infinity, undefined, "started", 200);
+  /** Characters of lines held, by the groups and the single file together. */
+  private heldChars = 0;
+  /** The file of the previous line: a name that holds separators is read as it first. */
+  private current: string | null = null;
 
-    const record = (h: Hit) => {
-      const context = h.sep === "-";
-      let g = groups.get(h.file);
-      if (!g) {
-        // Past MAX_FILES_HELD files, the rest are counted only (memory stays bounded).
-        if (groups.size >= MAX_FILES_HELD) {
-          if (h.file !== lastHiddenFile) hidden.files++;
-          lastHiddenFile = h.file;
-          if (context) hidden.context++;
-          else hidden.matches++;
-          return;
-        }
-        g = { lines: [], hiddenMatches: 0, hiddenContext: 0 };
-        groups.set(h.file, g);
-      }
-      if (heldChars > HELD_CHARS) {
-        if (context) g.hiddenContext++;
-        else g.hiddenMatches++;
+  constructor(
+    input: FilterInput,
+    private readonly ctx: FilterContext,
+  ) {
+    this.files = remembered(filesOf(ctx));
+    this.mode = modeOf(input, this.files);
+    this.names = this.mode.names;
+    this.isMatch = this.mode.lineNumbers ? isMatchLine : () => true;
+  }
+
+  line(stream: "out" | "err", text: string): void {
+    if (stream === "err") return this.err.add(text);
+    if (this.mode.passThrough || text === "--") return;
+    this.names ??= this.namesFrom(text);
+    if (!this.names) return this.singleLine(text);
+    const h = this.mode.lineNumbers ? parseNamed(text, this.current, this.files.isFile) : parseNamedPlain(text, this.current, this.files.isFile);
+    if (!h) return void this.others.add(text);
+    this.current = h.file;
+    this.record(h);
+  }
+
+  end(): CompactOutput | null {
+    if (this.mode.passThrough || (!this.groups.size && !this.single.length && !this.others.items.length && !this.unheld.files)) return null;
+    const { recall } = this.ctx;
+    const budget = limitsOf(this.ctx).list;
+    const out = [...this.groupLines(budget), ...singleLines(this.single, this.singleUnheld, budget, recall), ...this.others.items];
+    if (this.others.dropped) out.push(omitted(this.others.dropped, "lines", recall));
+    return { stdout: out.join("\n") + "\n", stderr: this.err.text(recall) };
+  }
+
+  /** Whether the output names files, from its first line. */
+  private namesFrom(text: string): boolean {
+    const isFile = this.files.isFile;
+    // `12:…` is a line of one file, unless an existing file's name starts that way (`2024-01-02.log:3:…`).
+    if (this.mode.lineNumbers) return !/^\d+[:-]/.test(text) || isFile(parseNamed(text, null, isFile)?.file ?? "");
+    // Only the output tells: a line that starts with an existing file and `:` names it.
+    const colon = text.indexOf(":");
+    return colon > 0 && isFile(text.slice(0, colon));
+  }
+
+  /** A line of the one file searched: `12:text`, `12-text`, or (without numbers) the matched line. */
+  private singleLine(text: string): void {
+    if (!this.mode.lineNumbers) return this.holdSingle("", ":", text);
+    const m = /^(\d+)([:-])(.*)$/.exec(text);
+    if (!m) return void this.others.add(text);
+    this.holdSingle(m[1]!, m[2]!, m[3]!);
+  }
+
+  private holdSingle(n: string, sep: string, body: string): void {
+    const match = sep === ":";
+    if (this.heldChars > HELD_CHARS) return void (match ? this.singleUnheld.matches++ : this.singleUnheld.context++);
+    const line = this.render({ file: "", n, sep, body });
+    this.heldChars += line.length + 1;
+    this.single.push({ text: line, match });
+  }
+
+  private record(h: Hit): void {
+    const context = h.sep === "-";
+    let g = this.groups.get(h.file);
+    if (!g) {
+      // Past MAX_FILES_HELD files, the rest are counted only (memory stays bounded).
+      if (this.groups.size >= MAX_FILES_HELD) {
+        if (h.file !== this.lastUnheldFile) this.unheld.files++;
+        this.lastUnheldFile = h.file;
+        if (context) this.unheld.context++;
+        else this.unheld.matches++;
         return;
       }
-      const line = render(h);
-      heldChars += line.length + 3;
-      g.lines.push(line);
-    };
-
-    return {
-      line(stream, text) {
-        if (stream === "err") return err.add(text);
-        if (mode.passThrough || text === "--") return;
-        // `12:…` is a line of one file, unless an existing file's name starts that way (`2024-01-02.log:3:…`).
-        if (names === null && mode.lineNumbers) names = !/^\d+[:-]/.test(text) || isFile(parseNamed(text, null, isFile)?.file ?? "");
-        if (names === null) {
-          // Only the output tells: a line that starts with an existing file and `:` names it.
-          const colon = text.indexOf(":");
-          names = colon > 0 && isFile(text.slice(0, colon));
-        }
-        if (!names && !mode.lineNumbers) {
-          if (heldChars > HELD_CHARS) {
-            single_.matches++;
-            return;
-          }
-          const line = render({ file: "", n: "", sep: ":", body: text });
-          heldChars += line.length + 1;
-          single.push({ text: line, match: true });
-          return;
-        }
-        if (!names) {
-          const m = /^(\d+)([:-])(.*)$/.exec(text);
-          if (!m) return other(text);
-          if (heldChars > HELD_CHARS) {
-            if (m[2] === "-") single_.context++;
-            else single_.matches++;
-            return;
-          }
-          const line = render({ file: "", n: m[1]!, sep: m[2]!, body: m[3]! });
-          heldChars += line.length + 1;
-          single.push({ text: line, match: m[2] === ":" });
-          return;
-        }
-        const h = mode.lineNumbers ? parseNamed(text, current, isFile) : parseNamedPlain(text, current, isFile);
-        if (!h) return other(text);
-        current = h.file;
-        record(h);
-      },
-      end() {
-        if (mode.passThrough || (!groups.size && !single.length && !others.length && !hidden.files)) return null;
-        const out: string[] = [];
-        const budget = limitsOf(ctx).list;
-        const restReserve = Math.min(REST_RESERVE, Math.floor(budget / 6));
-        const files = sortForeground([...groups.keys()], display);
-        const sized = files.map((f) => {
-          const g = groups.get(f)!;
-          const pre = [0];
-          for (const l of g.lines) pre.push(pre[pre.length - 1]! + l.length + 3);
-          return { f, g, pre, first: firstBlockEnd(g.lines, isMatch) };
-        });
-        // What a file costs with at most k of its lines shown (at least its first match block).
-        const cost = (i: number, k: number) => {
-          const { f, g, pre, first } = sized[i]!;
-          const shown = Math.min(g.lines.length, Math.max(k, first));
-          const cut = shown < g.lines.length || g.hiddenMatches + g.hiddenContext > 0;
-          return display(f).length + 1 + pre[shown]! + (cut ? MARKER_COST : 0);
-        };
-        const costAll = (k: number) => sized.reduce((n, _, i) => n + cost(i, k), 0);
-        const longest = sized.reduce((n, s) => Math.max(n, s.g.lines.length), 0);
-        // Every file whole when it fits; else as many lines of each as fit (the same cap for all); else the first files.
-        let perFile = longest;
-        let shownFiles = sized.length;
-        if (costAll(longest) > budget) {
-          perFile = largestFit(longest, budget, costAll);
-          if (perFile === 0) {
-            let left = budget - restReserve;
-            shownFiles = 0;
-            while (shownFiles < sized.length && (shownFiles === 0 || cost(shownFiles, 0) <= left)) left -= cost(shownFiles++, 0);
-          }
-        }
-        const rest = { matches: hidden.matches, context: hidden.context, files: 0 };
-        const named: { text: string; files: number; path?: string; matches?: number }[] = [];
-        const background = new Map<string, { files: number; matches: number }>();
-        sized.forEach(({ f, g, first }, i) => {
-          if (i >= shownFiles) {
-            // Past the budget: each file with its match count; the files of a dependency
-            // or build folder counted by that folder.
-            const matches = g.lines.filter(isMatch).length + g.hiddenMatches;
-            rest.matches += matches;
-            rest.context += g.lines.length + g.hiddenMatches + g.hiddenContext - matches;
-            rest.files++;
-            const root = backgroundRoot(display(f));
-            if (root === null) named.push({ text: `${display(f)} (${matches})`, files: 1, path: display(f), matches });
-            else {
-              const b = background.get(root) ?? { files: 0, matches: 0 };
-              b.files++;
-              b.matches += matches;
-              background.set(root, b);
-            }
-            return;
-          }
-          const shown = g.lines.slice(0, Math.max(perFile, first));
-          const cutMatches = g.lines.slice(shown.length).filter(isMatch).length;
-          const hiddenMatches = g.hiddenMatches + cutMatches;
-          const hiddenContext = g.hiddenContext + g.lines.length - shown.length - cutMatches;
-          out.push(display(f), ...shown.map((l) => `  ${l}`));
-          if (hiddenMatches || hiddenContext) out.push(`  ${omitted(hiddenMatches, what(hiddenMatches, hiddenContext), recall)}`);
-        });
-        for (const [root, b] of background) named.push({ text: `${root} (${b.files} ${b.files === 1 ? "file" : "files"}, ${b.matches} ${b.matches === 1 ? "match" : "matches"})`, files: b.files });
-        const restFiles = rest.files + hidden.files;
-        if (restFiles) {
-          const listed: typeof named = [];
-          let chars = 0;
-          for (const e of named) {
-            if (listed.length >= MAX_FILES_NAMED || chars + e.text.length > restReserve - 80) break;
-            listed.push(e);
-            chars += e.text.length + 2;
-          }
-          const unnamed = restFiles - listed.reduce((n, e) => n + e.files, 0);
-          const list = namedList(listed) + (unnamed ? `${listed.length ? ", " : ""}${unnamed} more` : "");
-          out.push(`${omitted(rest.matches, `${what(rest.matches, rest.context)} in ${restFiles} more ${restFiles === 1 ? "file" : "files"}`, recall)}: ${list}`);
-        }
-        // One file's lines: all when they fit, else the first that do, the rest counted.
-        const singleChars = single.reduce((n, s) => n + s.text.length + 1, 0);
-        let shownSingle = single.length;
-        if (singleChars > budget || single_.matches + single_.context > 0) {
-          let left = budget - MARKER_COST;
-          shownSingle = 0;
-          while (shownSingle < single.length && (shownSingle === 0 || single[shownSingle]!.text.length + 1 <= left)) left -= single[shownSingle++]!.text.length + 1;
-        }
-        for (const s of single.slice(shownSingle)) {
-          if (s.match) single_.matches++;
-          else single_.context++;
-        }
-        out.push(...single.slice(0, shownSingle).map((s) => s.text));
-        if (single_.matches || single_.context) out.push(omitted(single_.matches, what(single_.matches, single_.context), recall));
-        out.push(...others);
-        if (hiddenOthers) out.push(omitted(hiddenOthers, "lines", recall));
-        return { stdout: out.join("\n") + "\n", stderr: err.text(recall) };
-      },
-    };
-
-    function other(text: string): void {
-      if (others.length < 200) others.push(text);
-      else hiddenOthers++;
+      g = { lines: [], hiddenMatches: 0, hiddenContext: 0 };
+      this.groups.set(h.file, g);
     }
-  },
-};
+    if (this.heldChars > HELD_CHARS) {
+      if (context) g.hiddenContext++;
+      else g.hiddenMatches++;
+      return;
+    }
+    const line = this.render(h);
+    this.heldChars += line.length + 3;
+    g.lines.push(line);
+  }
+
+  /** A line as shown: its number and separator (when numbered), its text cut around the match when too long. */
+  private render(h: Hit): string {
+    const needle = this.mode.needle;
+    let at = 0;
+    if (needle && h.sep === ":") at = Math.max(0, (needle.fold ? h.body.toLowerCase() : h.body).indexOf(needle.text));
+    const cut = cutLine(h.body, MAX_LINE, this.ctx.recall, at, needle?.text.length ?? 0);
+    return this.mode.lineNumbers ? `${h.n}${h.sep}${cut.text}` : cut.text;
+  }
+
+  /**
+   * The groups within the budget: every file whole when it fits; else as many
+   * lines of each as fit (the same cap for all); else the first files, and
+   * one marker naming the files past the budget.
+   */
+  private groupLines(budget: number): string[] {
+    const { recall } = this.ctx;
+    const restReserve = Math.min(REST_RESERVE, Math.floor(budget / 6));
+    const sized = sortForeground([...this.groups.keys()], display).map((f) => sizedGroup(f, this.groups.get(f)!, this.isMatch));
+    const { perFile, shownFiles } = layout(sized, budget, restReserve);
+    const out: string[] = [];
+    for (const s of sized.slice(0, shownFiles)) out.push(...fileBlock(s, perFile, this.isMatch, recall));
+    const past = pastBudget(sized.slice(shownFiles), this.isMatch);
+    const files = past.files + this.unheld.files;
+    if (files) {
+      const matches = this.unheld.matches + past.matches;
+      const context = this.unheld.context + past.context;
+      out.push(`${omitted(matches, `${what(matches, context)} in ${files} more ${noun(files, "file")}`, recall)}: ${restList(past.named, files, restReserve)}`);
+    }
+    return out;
+  }
+}
+
+/** A file's group with what its lines cost as shown: `pre[k]` the first k, `first` the lines up to its first match block. */
+interface SizedGroup {
+  file: string;
+  group: FileGroup;
+  pre: number[];
+  first: number;
+}
+
+function sizedGroup(file: string, group: FileGroup, isMatch: (l: string) => boolean): SizedGroup {
+  const pre = [0];
+  for (const l of group.lines) pre.push(pre[pre.length - 1]! + l.length + 3);
+  return { file, group, pre, first: firstBlockEnd(group.lines, isMatch) };
+}
+
+/** What a file costs with at most k of its lines shown (at least its first match block). */
+function groupCost(s: SizedGroup, k: number): number {
+  const shown = Math.min(s.group.lines.length, Math.max(k, s.first));
+  const cut = shown < s.group.lines.length || s.group.hiddenMatches + s.group.hiddenContext > 0;
+  return display(s.file).length + 1 + s.pre[shown]! + (cut ? MARKER_COST : 0);
+}
+
+/** Lines shown per file, and how many files (from the first) are shown at all. */
+function layout(sized: readonly SizedGroup[], budget: number, restReserve: number): { perFile: number; shownFiles: number } {
+  const costAll = (k: number) => sized.reduce((n, s) => n + groupCost(s, k), 0);
+  const longest = sized.reduce((n, s) => Math.max(n, s.group.lines.length), 0);
+  if (costAll(longest) <= budget) return { perFile: longest, shownFiles: sized.length };
+  const perFile = largestFit(longest, budget, costAll);
+  if (perFile > 0) return { perFile, shownFiles: sized.length };
+  return { perFile, shownFiles: fitCount(sized, budget - restReserve, (s) => groupCost(s, 0), { atLeast: 1 }) };
+}
+
+/** A shown file: its name, its first lines, and the count of the rest. */
+function fileBlock(s: SizedGroup, perFile: number, isMatch: (l: string) => boolean, recall: RecallRef): string[] {
+  const g = s.group;
+  const shown = g.lines.slice(0, Math.max(perFile, s.first));
+  const cutMatches = g.lines.slice(shown.length).filter(isMatch).length;
+  const matches = g.hiddenMatches + cutMatches;
+  const context = g.hiddenContext + g.lines.length - shown.length - cutMatches;
+  const out = [display(s.file), ...shown.map((l) => `  ${l}`)];
+  if (matches || context) out.push(`  ${omitted(matches, what(matches, context), recall)}`);
+  return out;
+}
+
+/** A name in the marker of the files past the budget: a file with its matches, or a dependency folder's count. */
+interface NamedRest {
+  text: string;
+  files: number;
+  path?: string;
+  matches?: number;
+}
+
+/**
+ * The files past the budget, counted: each file with its match count; the
+ * files of a dependency or build folder counted by that folder (after the others).
+ */
+function pastBudget(sized: readonly SizedGroup[], isMatch: (l: string) => boolean): { files: number; matches: number; context: number; named: NamedRest[] } {
+  const past = { files: 0, matches: 0, context: 0, named: [] as NamedRest[] };
+  const background = new Map<string, { files: number; matches: number }>();
+  for (const { file, group: g } of sized) {
+    const matches = g.lines.filter(isMatch).length + g.hiddenMatches;
+    past.matches += matches;
+    past.context += g.lines.length + g.hiddenMatches + g.hiddenContext - matches;
+    past.files++;
+    const root = backgroundRoot(display(file));
+    if (root === null) {
+      past.named.push({ text: `${display(file)} (${matches})`, files: 1, path: display(file), matches });
+      continue;
+    }
+    const b = background.get(root) ?? { files: 0, matches: 0 };
+    b.files++;
+    b.matches += matches;
+    background.set(root, b);
+  }
+  for (const [root, b] of background) past.named.push({ text: `${root} (${counted(b.files, "file")}, ${counted(b.matches, "match", "matches")})`, files: b.files });
+  return past;
+}
+
+/** The names that fit in the room kept for them (at most MAX_FILES_NAMED), then how many files are not named. */
+function restList(named: readonly NamedRest[], files: number, restReserve: number): string {
+  const listed = named.slice(0, fitCount(named, restReserve - 78, (e) => e.text.length + 2, { max: MAX_FILES_NAMED }));
+  const unnamed = files - listed.reduce((n, e) => n + e.files, 0);
+  return namedList(listed) + (unnamed ? `${listed.length ? ", " : ""}${unnamed} more` : "");
+}
+
+/** One file's lines: all when they fit, else the first that do, the rest counted. */
+function singleLines(single: readonly SingleLine[], unheld: Counts, budget: number, recall: RecallRef): string[] {
+  const chars = single.reduce((n, s) => n + s.text.length + 1, 0);
+  const over = chars > budget || unheld.matches + unheld.context > 0;
+  const shown = over ? fitCount(single, budget - MARKER_COST, (s) => s.text.length + 1, { atLeast: 1 }) : single.length;
+  const hidden = { ...unheld };
+  for (const s of single.slice(shown)) {
+    if (s.match) hidden.matches++;
+    else hidden.context++;
+  }
+  const out = single.slice(0, shown).map((s) => s.text);
+  if (hidden.matches || hidden.context) out.push(omitted(hidden.matches, what(hidden.matches, hidden.context), recall));
+  return out;
+}
 
 /**
  * The files past the budget, in order: files of one directory share it
@@ -329,17 +382,15 @@ export const grep: Filter = {
  * top-level file and a folder's count are entries of their own. Entries are
  * apart by `, `.
  */
-function namedList(entries: readonly { text: string; path?: string; matches?: number }[]): string {
-  const parts: string[] = [];
-  let dir: string | null = null;
-  for (const e of entries) {
+function namedList(entries: readonly NamedRest[]): string {
+  const dirOf = (e: NamedRest) => {
     const slash = e.path?.lastIndexOf("/") ?? -1;
-    const d = e.path !== undefined && slash > 0 && !/\s/.test(e.path) ? e.path.slice(0, slash + 1) : null;
-    if (d !== null && d === dir) parts[parts.length - 1] += ` ${e.path!.slice(slash + 1)} (${e.matches})`;
-    else parts.push(d === null ? e.text : `${d} ${e.path!.slice(slash + 1)} (${e.matches})`);
-    dir = d;
-  }
-  return parts.join(", ");
+    return e.path !== undefined && slash > 0 && !/\s/.test(e.path) ? e.path.slice(0, slash + 1) : null;
+  };
+  const name = (e: NamedRest) => `${e.path!.slice(e.path!.lastIndexOf("/") + 1)} (${e.matches})`;
+  return runsByDir(entries, dirOf)
+    .map((run) => (run.dir === null ? run.items[0]!.text : `${run.dir} ${run.items.map(name).join(" ")}`))
+    .join(", ");
 }
 
 /**
@@ -368,9 +419,7 @@ function what(matches: number, context: number): string {
   return `${matches === 1 ? "match" : "matches"} (and ${context} context ${context === 1 ? "line" : "lines"})`;
 }
 
-function display(file: string): string {
-  return file.startsWith("./") && file.length > 2 ? file.slice(2) : file;
-}
+const display = withoutDotSlash;
 
 const SEPARATED = /^([:-])(\d+)\1/;
 
@@ -408,21 +457,4 @@ export function parseNamed(line: string, current: string | null, isFile: (path: 
   if (!splits.length) return null;
   const pick = splits.length === 1 ? splits[0]! : (splits.find((s) => isFile(line.slice(0, s.index))) ?? splits[0]!);
   return { file: line.slice(0, pick.index), sep: pick[1]!, n: pick[2]!, body: line.slice(pick.index + pick[0].length) };
-}
-
-/** Whether a path names a file, remembered for the run (bounded). */
-function fileCheck(): (path: string) => boolean {
-  const seen = new Map<string, boolean>();
-  return (path) => {
-    let r = seen.get(path);
-    if (r === undefined) {
-      try {
-        r = statSync(path).isFile();
-      } catch {
-        r = false;
-      }
-      if (seen.size < 1000) seen.set(path, r);
-    }
-    return r;
-  };
 }

@@ -28,8 +28,9 @@
 // (`[limits] list_tokens`) the first lines that fit are shown and the rest
 // is counted, with a recall handle.
 import { limitsOf } from "../budget.js";
+import { ErrorLines, fitCount } from "../kit.js";
 import { omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
-import { ErrorLines, given, humanSize, parseArgs, toolArgs, type ParsedArgs } from "./common.js";
+import { given, humanSize, parseArgs, toolArgs, type ParsedArgs } from "./common.js";
 
 /** Characters of lines held; past it, entries are counted only (memory stays bounded). */
 const HELD_CHARS = 4 * 1024 * 1024;
@@ -151,13 +152,8 @@ export const ls: Filter = {
         if (!changed) return null;
         // Every line while the whole fits the budget; else the first that do, the rest counted.
         const budget = limitsOf(ctx).list;
-        let chars = lines.reduce((n, l) => n + l.text.length + 1, 0);
-        let shown = lines.length;
-        if (chars > budget || unheld) {
-          chars = 0;
-          shown = 0;
-          while (shown < lines.length && chars + lines[shown]!.text.length + 1 <= budget - MARKER_ROOM) chars += lines[shown++]!.text.length + 1;
-        }
+        const chars = lines.reduce((n, l) => n + l.text.length + 1, 0);
+        const shown = chars > budget || unheld ? fitCount(lines, budget - MARKER_ROOM, (l) => l.text.length + 1) : lines.length;
         const out = lines.slice(0, shown).map((l) => l.text);
         const hiddenEntries = unheld + lines.slice(shown).filter((l) => l.isEntry).length;
         const hiddenListings = lines.slice(shown).filter((l) => l.isHeader).length;

@@ -9,8 +9,9 @@
 // shown fill the list budget (`[limits] list_tokens`), the rest is counted
 // where it was cut. Every count has a recall handle.
 import { limitsOf } from "../budget.js";
+import { ErrorLines } from "../kit.js";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
-import { ErrorLines, given, inBackground, parseArgs, toolArgs, withFlags } from "./common.js";
+import { given, inBackground, parseArgs, toolArgs, withFlags } from "./common.js";
 
 
 const SPEC = {

@@ -3,8 +3,9 @@
 // flags chose, in wc's order (lines, words, chars, bytes, max line length).
 // Past MAX_LINES lines the middle is counted, with a recall handle; the last
 // line (the total) always stays.
+import { ErrorLines } from "../kit.js";
 import { omitted, type Filter, type FilterRun } from "../types.js";
-import { ErrorLines, given, parseArgs, toolArgs } from "./common.js";
+import { given, parseArgs, toolArgs } from "./common.js";
 
 const MAX_LINES = 1000;
 

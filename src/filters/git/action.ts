@@ -9,6 +9,7 @@
 // success's lists (paths, refs, `git branch`'s lines) are whole while they fit
 // the list budget; past it the first that fit, the rest counted.
 import { limitsOf, type Limits } from "../budget.js";
+import { BoundedLines, listWithin, rawRun } from "../kit.js";
 import { linesText, omitted, type CompactOutput, type Filter, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
 import { namesGenerated } from "./diff-body.js";
 import { startHistory } from "./history.js";
@@ -33,7 +34,7 @@ export const gitAction: Filter = {
   start(input, { recall, limits }) {
     const { sub, args } = subcommandArgs(input);
     // `git stash list` with options (`--stat`, `-p`) is a log of its own: kept as git prints it.
-    if (sub === "stash" && args[0] === "list" && args.length > 1) return { line() {}, end: () => null };
+    if (sub === "stash" && args[0] === "list" && args.length > 1) return rawRun();
     // `git stash show -p` prints a patch: compacted as `git diff` compacts it.
     if (sub === "stash" && args[0] === "show") {
       return startHistory(recall, { body: "all", trimContext: true, commits: true, collapseGenerated: !namesGenerated(args), recognise: (l) => l.startsWith("diff --") });
@@ -43,25 +44,25 @@ export const gitAction: Filter = {
 };
 
 function startAction(input: FilterInput, sub: string, recall: RecallRef, limits: Limits): FilterRun {
-  const lines: Line[] = [];
-  let bytes = 0;
-  let over = 0;
+  const held = new BoundedLines<Line>(HELD_BYTES, (l) => l.text.length + 1);
   return {
     line(stream, text) {
-      if (bytes > HELD_BYTES) {
-        over++;
-        return;
-      }
-      lines.push({ stream, text });
-      bytes += text.length + 1;
+      held.add({ stream, text });
     },
     end(exitCode) {
+      const lines = held.items;
       if (!lines.length) return null;
       const kept = exitCode === 0 ? withinBudget(success(input, sub, lines, recall, limits.list), limits.list, recall) : failure(lines);
-      if (over) kept.push({ stream: "out", text: omitted(over, "lines", recall) });
+      if (held.dropped) kept.push({ stream: "out", text: omitted(held.dropped, "lines", recall) });
       return render(kept);
     },
   };
+}
+
+function success(input: FilterInput, sub: string, lines: readonly Line[], recall: RecallRef, budget: number): Line[] {
+  const reader = new SuccessReader(input, sub, recall);
+  for (const l of lines) reader.line(l);
+  return reader.end(budget / 2);
 }
 
 function render(lines: readonly Line[]): CompactOutput {
@@ -130,165 +131,170 @@ function withinBudget(kept: Line[], budget: number, recall: RecallRef): Line[] {
   return out;
 }
 
-/** The first items whose text fits in `chars` (at least one), and how many are left. */
-function fitting(items: readonly string[], chars: number): { shown: string[]; more: number } {
-  let used = 0;
-  let n = 0;
-  while (n < items.length && (n === 0 || used + items[n]!.length + 2 <= chars)) used += items[n++]!.length + 2;
-  return { shown: items.slice(0, n), more: items.length - n };
+/** What a line of a success is: part of the summary (which then stands where the first such line stood), a line to print, or nothing. */
+type Outcome = "summary" | Line | null;
+
+/**
+ * A line shape of a successful run and what it gives. The first rule that
+ * applies to a line (its subcommand, its condition, its pattern) decides;
+ * a line no rule takes is printed as it is.
+ */
+interface Rule {
+  re: RegExp;
+  /** Only for this subcommand. */
+  sub?: string;
+  /** Only when this holds of what was read so far. */
+  when?: (r: SuccessReader, l: Line) => boolean;
+  then: (m: RegExpExecArray, r: SuccessReader, l: Line) => Outcome;
 }
 
-function success(input: FilterInput, sub: string, lines: readonly Line[], recall: RecallRef, budget: number): Line[] {
-  const s: Summary = { head: null, remotes: [], tracking: [], files: null, insertions: 0, deletions: 0, paths: new Map(), added: [], removed: [] };
-  const kept: Line[] = [];
-  let remote: Remote | null = null;
-  let detachedAdvice = false;
-  let status: Line[] | null = null;
-  let summaryAt = -1;
-  const mark = () => {
-    if (summaryAt < 0) summaryAt = kept.length;
-  };
-  const tag = (path: string, note: string | null) => {
-    const notes = s.paths.get(path) ?? [];
+const STATUS_START = /^(?:On branch |HEAD detached |Changes to be committed:|Changes not staged for commit:|Untracked files:|Unmerged paths:)/;
+
+const RULES: readonly Rule[] = [
+  // `fetch --all`: each remote's `From <url>` line says where its refs came from.
+  { re: /^Fetching \S+$/, sub: "fetch", then: () => null },
+  // The advice git prints on entering a detached HEAD follows, up to the line saying where HEAD is.
+  { re: /^Note: switching to '.*'\.$/, then: (_, r, l) => ((r.detachedAdvice = true), l) },
+  // `stash pop/apply` prints the working tree's status: compacted as `git status` is.
+  { re: STATUS_START, sub: "stash", when: (_, l) => l.stream === "out", then: (_, r, l) => ((r.status = [l]), null) },
+  { re: /^(To|From) (.+)$/, then: (m, r) => ((r.remote = { where: `${m[1]} ${m[2]}`, refs: [] }), r.s.remotes.push(r.remote), "summary") },
+  { re: REF, when: (r) => r.remote !== null, then: (m, r) => (r.remote!.refs.push(`${m[3]}${m[4] ? ` -> ${m[4]}` : ""} ${m[2]}${m[5] ? ` (${m[5]})` : ""}`), null) },
+  { re: /^branch '(.+)' set up to track '(.+)'\.$/, then: (m, r) => (r.s.tracking.push(`${m[1]} tracks ${m[2]}`), "summary") },
+  { re: /^\[(.+) ([0-9a-f]{7,64})\] (.*)$/, sub: "commit", then: (m, r) => ((r.s.head = m[0]), "summary") },
+  { re: /^Updating ([0-9a-f]{7,64}\.\.[0-9a-f]{7,64})$/, then: (m, r) => ((r.s.head = r.s.head ? `${r.s.head} ${m[1]}` : m[1]!), "summary") },
+  {
+    re: /^(?:Fast-forward|Merge made by the '.+' strategy\.)$/,
+    then: (m, r) => {
+      const what = m[0].replace(/\.$/, "");
+      r.s.head = r.s.head ? `${what} ${r.s.head}` : what;
+      return "summary";
+    },
+  },
+  { re: /^Auto-merging /, then: () => null },
+  { re: /^ Date: /, sub: "commit", then: () => null },
+  {
+    re: STAT_SUMMARY,
+    then: (m, r) => {
+      r.s.files = Number(m[1]);
+      r.s.insertions = Number(m[2] ?? 0);
+      r.s.deletions = Number(m[3] ?? 0);
+      return "summary";
+    },
+  },
+  { re: /^ (create|delete) mode \d+ (.+)$/, then: (m, r) => (r.tag(m[2]!, m[1] === "create" ? "new" : "deleted"), "summary") },
+  { re: /^ (rename|copy) (.+) \((\d+%)\)$/, then: (m, r) => (r.tag(m[2]!, `${m[1] === "rename" ? "renamed" : "copied"} ${m[3]}`), "summary") },
+  { re: /^ mode change (\d+) => (\d+) (.+)$/, then: (m, r) => (r.tag(m[3]!, `mode ${m[1]} => ${m[2]}`), "summary") },
+  { re: STAT, when: (r) => r.s.head !== null, then: (m, r) => (r.tag(m[1]!, null), "summary") },
+  { re: /^(add|remove) '(.+)'$/, sub: "add", then: (m, r) => ((m[1] === "add" ? r.s.added : r.s.removed).push(m[2]!), "summary") },
+  { re: /^(Dropped .+) \(([0-9a-f]{40,64})\)$/, then: (m, _, l) => ({ stream: l.stream, text: `${m[1]} (${m[2]!.slice(0, 7)})` }) },
+  { re: /^([* +] )(\S+) +([0-9a-f]{7,64}) (.*)$/, sub: "branch", then: (m, _, l) => ({ stream: l.stream, text: `${m[1]}${m[2]} ${m[3]} ${m[4]}` }) },
+  // The remote pads its lines to clear a terminal's line: the padding goes.
+  { re: /^remote: /, then: (_, __, l) => ({ stream: l.stream, text: l.text.trimEnd() }) },
+];
+
+/** Reads a successful run's lines into its summary and the lines it prints (see RULES). */
+class SuccessReader {
+  readonly s: Summary = { head: null, remotes: [], tracking: [], files: null, insertions: 0, deletions: 0, paths: new Map(), added: [], removed: [] };
+  readonly kept: Line[] = [];
+  /** The remote of the last `To`/`From` line: the ref updates below it are its own. */
+  remote: Remote | null = null;
+  /** Inside the advice on entering a detached HEAD: dropped up to `HEAD is now at`. */
+  detachedAdvice = false;
+  /** The status `stash pop/apply` prints, held until it ends. */
+  status: Line[] | null = null;
+  /** Where the summary line goes: where its first line stood. */
+  private summaryAt = -1;
+  /** The previous line was a hosting service's request hint: the link that follows goes too. */
+  private requestHint = false;
+
+  constructor(
+    private readonly input: FilterInput,
+    private readonly sub: string,
+    private readonly recall: RecallRef,
+  ) {}
+
+  tag(path: string, note: string | null): void {
+    const notes = this.s.paths.get(path) ?? [];
     if (note) notes.push(note);
-    s.paths.set(path, notes);
-  };
-  let requestHint = false;
-  for (const l of lines) {
+    this.s.paths.set(path, notes);
+  }
+
+  line(l: Line): void {
     const t = l.text;
-    let m: RegExpExecArray | null;
-    // The link that follows a hosting service's request hint.
-    if (requestHint) {
-      requestHint = false;
-      if (/^remote: +\S+:\/\/\S+\s*$/.test(t)) continue;
+    if (this.requestHint) {
+      this.requestHint = false;
+      if (/^remote: +\S+:\/\/\S+\s*$/.test(t)) return;
     }
     if (REQUEST_HINT.test(t)) {
-      requestHint = true;
-      continue;
+      this.requestHint = true;
+      return;
     }
-    // The advice git prints on entering a detached HEAD, up to the line saying where HEAD is.
-    if (detachedAdvice) {
-      if (!/^HEAD is now at /.test(t)) continue;
-      detachedAdvice = false;
+    if (this.detachedAdvice) {
+      if (!/^HEAD is now at /.test(t)) return;
+      this.detachedAdvice = false;
     }
-    if (status) {
-      if (/^Dropped /.test(t)) {
-        flushStatus(input, status, kept, recall);
-        status = null;
-      } else {
-        status.push(l);
-        continue;
-      }
+    if (this.status) {
+      if (!/^Dropped /.test(t)) return void this.status.push(l);
+      this.flushStatus();
     }
-    if (chatter(t)) continue;
-    // `fetch --all`: each remote's `From <url>` line says where its refs came from.
-    if (sub === "fetch" && /^Fetching \S+$/.test(t)) continue;
-    if (/^Note: switching to '.*'\.$/.test(t)) {
-      detachedAdvice = true;
-      kept.push(l);
-    } else if (sub === "stash" && l.stream === "out" && /^(?:On branch |HEAD detached |Changes to be committed:|Changes not staged for commit:|Untracked files:|Unmerged paths:)/.test(t)) {
-      status = [l];
-    } else if ((m = /^(To|From) (.+)$/.exec(t))) {
-      remote = { where: `${m[1]} ${m[2]}`, refs: [] };
-      s.remotes.push(remote);
-      mark();
-    } else if (remote && (m = REF.exec(t))) {
-      remote.refs.push(`${m[3]}${m[4] ? ` -> ${m[4]}` : ""} ${m[2]}${m[5] ? ` (${m[5]})` : ""}`);
-    } else if ((m = /^branch '(.+)' set up to track '(.+)'\.$/.exec(t))) {
-      s.tracking.push(`${m[1]} tracks ${m[2]}`);
-      mark();
-    } else if ((m = /^\[(.+) ([0-9a-f]{7,64})\] (.*)$/.exec(t)) && sub === "commit") {
-      s.head = t;
-      mark();
-    } else if ((m = /^Updating ([0-9a-f]{7,64}\.\.[0-9a-f]{7,64})$/.exec(t))) {
-      s.head = s.head ? `${s.head} ${m[1]}` : m[1]!;
-      mark();
-    } else if (t === "Fast-forward" || /^Merge made by the '.+' strategy\.$/.test(t)) {
-      const what = t.replace(/\.$/, "");
-      s.head = s.head ? `${what} ${s.head}` : what;
-      mark();
-    } else if (/^Auto-merging /.test(t)) {
-      continue;
-    } else if (/^ Date: /.test(t) && sub === "commit") {
-      continue;
-    } else if ((m = STAT_SUMMARY.exec(t))) {
-      s.files = Number(m[1]);
-      s.insertions = Number(m[2] ?? 0);
-      s.deletions = Number(m[3] ?? 0);
-      mark();
-    } else if ((m = /^ (create|delete) mode \d+ (.+)$/.exec(t))) {
-      tag(m[2]!, m[1] === "create" ? "new" : "deleted");
-      mark();
-    } else if ((m = /^ (rename|copy) (.+) \((\d+%)\)$/.exec(t))) {
-      tag(m[2]!, `${m[1] === "rename" ? "renamed" : "copied"} ${m[3]}`);
-      mark();
-    } else if ((m = /^ mode change (\d+) => (\d+) (.+)$/.exec(t))) {
-      tag(m[3]!, `mode ${m[1]} => ${m[2]}`);
-      mark();
-    } else if ((m = STAT.exec(t)) && s.head !== null) {
-      tag(m[1]!, null);
-      mark();
-    } else if ((m = /^(add|remove) '(.+)'$/.exec(t)) && sub === "add") {
-      (m[1] === "add" ? s.added : s.removed).push(m[2]!);
-      mark();
-    } else if ((m = /^(Dropped .+) \(([0-9a-f]{40,64})\)$/.exec(t))) {
-      kept.push({ stream: l.stream, text: `${m[1]} (${m[2]!.slice(0, 7)})` });
-    } else if (sub === "branch" && (m = /^([* +] )(\S+) +([0-9a-f]{7,64}) (.*)$/.exec(t))) {
-      kept.push({ stream: l.stream, text: `${m[1]}${m[2]} ${m[3]} ${m[4]}` });
-    } else if (/^remote: /.test(t)) {
-      // The remote pads its lines to clear a terminal's line: the padding goes.
-      kept.push({ stream: l.stream, text: t.trimEnd() });
-    } else {
-      kept.push(l);
+    if (chatter(t)) return;
+    for (const rule of RULES) {
+      if ((rule.sub !== undefined && rule.sub !== this.sub) || (rule.when && !rule.when(this, l))) continue;
+      const m = rule.re.exec(t);
+      if (m) return this.take(rule.then(m, this, l));
     }
+    this.kept.push(l);
   }
-  if (status) flushStatus(input, status, kept, recall);
-  if (sub === "commit") s.paths.clear();
-  const line = summaryLine(s, recall, budget / 2);
-  if (line !== null) kept.splice(summaryAt < 0 ? kept.length : summaryAt, 0, { stream: "out", text: line });
-  return kept;
-}
 
-/** The working-tree status `git stash pop/apply` prints, compacted as `git status` is. */
-function flushStatus(input: FilterInput, status: readonly Line[], kept: Line[], recall: RecallRef): void {
-  const statusInput: FilterInput = { argv: ["git", "status"], toolIndex: 0, subIndex: 1, route: input.route };
-  const run = gitStatus.start(statusInput, { recall, emit: { out() {}, err() {} } });
-  for (const l of status) run.line(l.stream, l.text);
-  const out = run.end(0);
-  if (!out) {
-    kept.push(...status.filter((l) => !chatter(l.text)));
-    return;
+  /** The lines to print, the summary line among them; each of its lists whole while it fits in `chars`. */
+  end(chars: number): Line[] {
+    this.flushStatus();
+    if (this.sub === "commit") this.s.paths.clear();
+    const line = summaryLine(this.s, this.recall, chars);
+    if (line !== null) this.kept.splice(this.summaryAt < 0 ? this.kept.length : this.summaryAt, 0, { stream: "out", text: line });
+    return this.kept;
   }
-  for (const text of out.stdout.split("\n").filter(Boolean)) kept.push({ stream: "out", text });
-  for (const text of out.stderr.split("\n").filter(Boolean)) kept.push({ stream: "err", text });
+
+  private take(outcome: Outcome): void {
+    if (outcome === "summary") {
+      if (this.summaryAt < 0) this.summaryAt = this.kept.length;
+    } else if (outcome) this.kept.push(outcome);
+  }
+
+  /** The working-tree status `git stash pop/apply` prints, compacted as `git status` is. */
+  private flushStatus(): void {
+    const status = this.status;
+    if (!status) return;
+    this.status = null;
+    const statusInput: FilterInput = { argv: ["git", "status"], toolIndex: 0, subIndex: 1, route: this.input.route };
+    const run = gitStatus.start(statusInput, { recall: this.recall, emit: { out() {}, err() {} } });
+    for (const l of status) run.line(l.stream, l.text);
+    const out = run.end(0);
+    if (!out) {
+      this.kept.push(...status.filter((l) => !chatter(l.text)));
+      return;
+    }
+    for (const text of out.stdout.split("\n").filter(Boolean)) this.kept.push({ stream: "out", text });
+    for (const text of out.stderr.split("\n").filter(Boolean)) this.kept.push({ stream: "err", text });
+  }
 }
 
 /** The summary line; each of its lists is whole while it fits in `chars`. */
 function summaryLine(s: Summary, recall: RecallRef, chars: number): string | null {
   const parts: string[] = [];
-  for (const r of s.remotes) {
-    if (!r.refs.length) {
-      parts.push(r.where);
-      continue;
-    }
-    const { shown, more } = fitting(r.refs, chars);
-    parts.push(`${r.where}: ${shown.join(", ")}${more ? ` ${omitted(more, "refs", recall)}` : ""}`);
-  }
+  for (const r of s.remotes) parts.push(r.refs.length ? `${r.where}: ${listWithin(r.refs, chars, "refs", recall)}` : r.where);
   if (s.tracking.length) parts.push(s.tracking.join(", "));
   if (s.head !== null || s.files !== null || s.paths.size) {
     let text = s.head ?? "";
     if (s.files !== null) text += `${text ? " — " : ""}${changeSummary(s.files, s.insertions, s.deletions)}`;
     if (s.paths.size) {
       const entries = [...s.paths].map(([p, notes]) => (notes.length ? `${p} (${notes.join(", ")})` : p));
-      const { shown, more } = fitting(entries, chars);
-      text += `${text ? ": " : ""}${shown.join(", ")}${more ? ` ${omitted(more, "paths", recall)}` : ""}`;
+      text += `${text ? ": " : ""}${listWithin(entries, chars, "paths", recall)}`;
     }
     parts.push(text);
   }
   for (const [what, paths] of [["add", s.added], ["remove", s.removed]] as const) {
-    if (!paths.length) continue;
-    const { shown, more } = fitting(paths, chars);
-    parts.push(`${what} (${paths.length}): ${shown.join(", ")}${more ? ` ${omitted(more, "paths", recall)}` : ""}`);
+    if (paths.length) parts.push(`${what} (${paths.length}): ${listWithin(paths, chars, "paths", recall)}`);
   }
   return parts.length ? parts.join("; ") : null;
 }

@@ -6,6 +6,7 @@
 // unless the user named one. Stat and name lists (`--stat`, `--name-only`, …)
 // are already compact.
 import { DEFAULT_LIMITS } from "../budget.js";
+import { rawRun } from "../kit.js";
 import type { Filter, FilterInput } from "../types.js";
 import { namesGenerated } from "./diff-body.js";
 import { historyArgs, opaqueOutput, ownContext, ownFormat, startHistory } from "./history.js";
@@ -24,7 +25,7 @@ export const gitDiff: Filter = {
     const args = historyArgs(input);
     const show = sub === "show";
     const blob = showsBlob(input);
-    if (blob || opaqueOutput(args)) return { line() {}, end: () => null };
+    if (blob || opaqueOutput(args)) return rawRun();
     const own = ownFormat(args);
     return startHistory(recall, {
       body: "all",

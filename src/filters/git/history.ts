@@ -6,6 +6,7 @@
 // keeps the first lines that fit, patches a head and a tail, and the lines
 // between are counted (with the commits among them).
 import { DEFAULT_LIMITS, type Limits } from "../budget.js";
+import { BoundedLines, counted, fitCount } from "../kit.js";
 import { linesText, omitted, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
 import { CommitStream, type BodyPolicy } from "./commits.js";
 import { DiffBody } from "./diff-body.js";
@@ -54,9 +55,7 @@ export function startHistory(recall: RecallRef, opts: HistoryOptions, limits: Li
   const held = new Held();
   const patch = new DiffBody(held, recall, { trimContext: opts.trimContext, keepBlank: !opts.commits, collapseGenerated: opts.collapseGenerated });
   const commits = new CommitStream(held, patch, recall, opts.body);
-  const err: string[] = [];
-  let errBytes = 0;
-  let errOver = 0;
+  const err = new BoundedLines<string>(ERR_BYTES);
   const over = { lines: 0, commits: 0, files: 0 };
   let aborted = false;
   let first = true;
@@ -64,14 +63,7 @@ export function startHistory(recall: RecallRef, opts: HistoryOptions, limits: Li
   return {
     line(stream, text) {
       if (opaque) return;
-      if (stream === "err") {
-        if (errBytes > ERR_BYTES) errOver++;
-        else {
-          err.push(text);
-          errBytes += text.length + 1;
-        }
-        return;
-      }
+      if (stream === "err") return void err.add(text);
       if (first && text !== "") {
         first = false;
         if (opts.recognise && !opts.recognise(text)) {
@@ -110,23 +102,22 @@ export function startHistory(recall: RecallRef, opts: HistoryOptions, limits: Li
         // A list keeps its first lines (the newest commits); patches their head and tail (the summary is last).
         const room = budget - MARKER_ROOM;
         const headRoom = patch.filesTotal > 0 ? room / 2 : room;
-        let head = 0;
-        chars = 0;
-        while (head < out.length && (head === 0 || chars + out[head]!.length + 1 <= headRoom)) chars += out[head++]!.length + 1;
-        let tail = out.length;
-        if (patch.filesTotal > 0) while (tail > head && chars + out[tail - 1]!.length + 1 <= room) chars += out[--tail]!.length + 1;
+        const cost = (l: string) => l.length + 1;
+        const head = fitCount(out, headRoom, cost, { atLeast: 1 });
+        chars = out.slice(0, head).reduce((n, l) => n + cost(l), 0);
+        const tail = out.length - (patch.filesTotal > 0 ? fitCount(out.slice(head).reverse(), room - chars, cost) : 0);
         let commits = 0;
         for (let i = head; i < tail; i++) if (held.isCommit(i)) commits++;
-        out = [...out.slice(0, head), omitted(tail - head, `lines${commits ? ` (${commits} commit${commits === 1 ? "" : "s"})` : ""}`, recall), ...out.slice(tail)];
+        out = [...out.slice(0, head), omitted(tail - head, `lines${commits ? ` (${counted(commits, "commit")})` : ""}`, recall), ...out.slice(tail)];
       }
       if (over.lines) {
-        const what = [over.commits && `${over.commits} commit${over.commits === 1 ? "" : "s"}`, over.files && `${over.files} file${over.files === 1 ? "" : "s"}`].filter(Boolean);
+        const what = [over.commits && counted(over.commits, "commit"), over.files && counted(over.files, "file")].filter(Boolean);
         out.push(omitted(over.lines, `lines${what.length ? ` (${what.join(", ")})` : ""}`, recall));
       }
       if (commits.hiddenBody) out.push(omitted(commits.hiddenBody, "message body lines", recall));
       if (patch.trimmed) out.push(omitted(patch.trimmed, "context lines", recall));
-      if (errOver) err.push(omitted(errOver, "stderr lines", recall));
-      return { stdout: linesText(out), stderr: linesText(err) };
+      const errLines = err.dropped ? [...err.items, omitted(err.dropped, "stderr lines", recall)] : err.items;
+      return { stdout: linesText(out), stderr: linesText(errLines) };
     },
   };
 }

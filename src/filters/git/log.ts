@@ -4,6 +4,7 @@
 // log); every commit shown stays shown. A format of the user's own is kept as
 // it is; patches (`-p`) are compacted as `git diff` compacts them.
 import { DEFAULT_LIMITS } from "../budget.js";
+import { rawRun } from "../kit.js";
 import type { Filter } from "../types.js";
 import { namesGenerated } from "./diff-body.js";
 import { historyArgs, opaqueOutput, ownContext, ownFormat, startHistory } from "./history.js";
@@ -15,7 +16,7 @@ export const gitLog: Filter = {
   lineForm: () => "patch",
   start(input, { recall, limits }) {
     const args = historyArgs(input);
-    if (opaqueOutput(args)) return { line() {}, end: () => null };
+    if (opaqueOutput(args)) return rawRun();
     return startHistory(recall, {
       body: maxCount(optionArgs(args)) === 1 ? "all" : "meaningful",
       trimContext: !ownContext(args),

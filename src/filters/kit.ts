@@ -1,0 +1,265 @@
+// The shapes every filter family repeats, so that a new filter is its own
+// rules and little else: a head/tail window over lines with its exact marker,
+// a memory-bounded buffer that counts what it could not hold, "the first that
+// fit, then `… +N more`" lists within a character budget, paths grouped by
+// directory, and the file probe a filter asks instead of touching the disk.
+import { HeadTail } from "./budget.js";
+import { omitted, type FileProbe, type FilterContext, type FilterRun, type RecallRef } from "./types.js";
+
+export type { FileProbe };
+
+// ---------------------------------------------------------------- words
+
+/** `1 file`, `3 files`: a count with its noun. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The noun alone, singular for one. */
+export function noun(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
+}
+
+/** The run of a filter that recognises nothing: the raw output is printed. */
+export function rawRun(): FilterRun {
+  return { line() {}, end: () => null };
+}
+
+// ---------------------------------------------------------------- windows
+
+/**
+ * The first and last lines of a stream with the exact count of those between:
+ * by line counts (`head`/`tail` lines), or by a character budget (everything
+ * while it fits; past it, what fits in half the budget from the start and the
+ * newest lines in the rest). Memory holds the two ends only.
+ */
+export class LineWindow {
+  private readonly first: string[] = [];
+  private readonly last: string[] = [];
+  private next = 0;
+  private count = 0;
+  private readonly chars: HeadTail<string> | null;
+
+  private constructor(
+    private readonly head: number,
+    private readonly tail: number,
+    budget: number | null,
+  ) {
+    this.chars = budget === null ? null : new HeadTail(budget, (l) => l.length + 1);
+  }
+
+  /** The first `head` and the last `tail` lines. */
+  static counted(head: number, tail: number): LineWindow {
+    return new LineWindow(head, tail, null);
+  }
+
+  /** The lines that fit in `budget` characters (each line costs its length and its newline). */
+  static within(budget: number): LineWindow {
+    return new LineWindow(0, 0, budget);
+  }
+
+  get total(): number {
+    return this.chars ? this.chars.total : this.count;
+  }
+
+  /** Lines gone by between the two ends. */
+  get hidden(): number {
+    return this.chars ? this.chars.hidden : this.count - this.first.length - this.last.length;
+  }
+
+  push(line: string): void {
+    if (this.chars) return this.chars.push(line);
+    this.count++;
+    if (this.first.length < this.head) this.first.push(line);
+    else if (this.tail > 0) {
+      if (this.last.length < this.tail) this.last.push(line);
+      else {
+        this.last[this.next] = line;
+        this.next = (this.next + 1) % this.tail;
+      }
+    }
+  }
+
+  /** The head, the marker of the lines between (when any), the tail. */
+  lines(recall: RecallRef, one = "line", many = "lines"): string[] {
+    const head = this.chars ? this.chars.head : this.first;
+    const tail = this.chars ? this.chars.tail : [...this.last.slice(this.next), ...this.last.slice(0, this.next)];
+    const hidden = this.hidden;
+    if (hidden === 0) return [...head, ...tail];
+    return [...head, omitted(hidden, noun(hidden, one, many), recall), ...tail];
+  }
+}
+
+// ---------------------------------------------------------------- bounded buffer
+
+/**
+ * The first items of a stream held within a memory bound; past it the rest
+ * are counted only (a 200 MB run holds at most `maxChars`). Once one item is
+ * dropped every later one is, so what is held is always a prefix.
+ * - "whole": an item is held only when it fits in what is left;
+ * - "started": items are held while the bound is not yet passed (the last one
+ *   may pass it), as for text held up to a cap.
+ */
+export class BoundedLines<T = string> {
+  readonly items: T[] = [];
+  dropped = 0;
+  chars = 0;
+
+  constructor(
+    private readonly maxChars: number,
+    private readonly size: (item: T) => number = (item) => String(item).length + 1,
+    private readonly admit: "whole" | "started" = "started",
+    private readonly maxItems = Infinity,
+  ) {}
+
+  /** Whether the bound is passed: what comes next is only counted. */
+  get full(): boolean {
+    return this.dropped > 0 || this.chars > this.maxChars || this.items.length >= this.maxItems;
+  }
+
+  /** Holds the item, or counts it; true when it was held. */
+  add(item: T): boolean {
+    const n = this.size(item);
+    const over = this.admit === "whole" ? this.chars + n - 1 > this.maxChars : this.chars > this.maxChars;
+    if (this.dropped || over || this.items.length >= this.maxItems) {
+      this.dropped++;
+      return false;
+    }
+    this.items.push(item);
+    this.chars += n;
+    return true;
+  }
+}
+
+/**
+ * The tool's stderr, kept whole (errors are facts) up to a memory bound; past
+ * it the rest is counted and left to the recall entry.
+ */
+export class ErrorLines {
+  private readonly held: BoundedLines<string>;
+
+  constructor(maxChars = 256 * 1024, private readonly what = "error lines") {
+    this.held = new BoundedLines(maxChars, (l) => l.length + 1, "whole");
+  }
+
+  add(text: string): void {
+    this.held.add(text);
+  }
+
+  /** The lines held, and the marker of those that were not. */
+  lines(recall: RecallRef): string[] {
+    return this.held.dropped ? [...this.held.items, omitted(this.held.dropped, this.what, recall)] : [...this.held.items];
+  }
+
+  text(recall: RecallRef): string {
+    const out = this.lines(recall);
+    return out.length ? out.join("\n") + "\n" : "";
+  }
+}
+
+// ---------------------------------------------------------------- lists within a budget
+
+export interface FitOptions {
+  /** Shown whatever they cost (a list is never shown empty when it has one item). */
+  atLeast?: number;
+  /** Shown at the most. */
+  max?: number;
+}
+
+/** How many items, from the first, fit in `chars` when each costs `cost(item)`. */
+export function fitCount<T>(items: readonly T[], chars: number, cost: (item: T) => number, opts: FitOptions = {}): number {
+  const atLeast = opts.atLeast ?? 0;
+  const max = Math.min(items.length, opts.max ?? Infinity);
+  let used = 0;
+  let n = 0;
+  while (n < max && (n < atLeast || used + cost(items[n]!) <= chars)) used += cost(items[n++]!);
+  return n;
+}
+
+/** The first items whose text fits in `chars` with its separator (at least one), and how many are left. */
+export function fitting(items: readonly string[], chars: number, sep = ", "): { shown: string[]; more: number } {
+  const n = fitCount(items, chars, (i) => i.length + sep.length, { atLeast: 1 });
+  return { shown: items.slice(0, n), more: items.length - n };
+}
+
+/** `a, b, c … +N more <what> [rtk recall <id>]`: the first items that fit in `chars`, the rest counted. */
+export function listWithin(items: readonly string[], chars: number, what: string, recall: RecallRef, sep = ", "): string {
+  const { shown, more } = fitting(items, chars, sep);
+  return `${shown.join(sep)}${more ? ` ${omitted(more, what, recall)}` : ""}`;
+}
+
+// ---------------------------------------------------------------- paths
+
+/** A path without its leading `./` (`.` and `./` stay). */
+export function withoutDotSlash(path: string): string {
+  return path.startsWith("./") && path.length > 2 ? path.slice(2) : path;
+}
+
+/** A path's directory (with its slash) and name; null when it has none to share (`a.ts`, `src/`). */
+export function splitDir(path: string): { dir: string; name: string } | null {
+  const slash = path.lastIndexOf("/");
+  if (slash < 0 || slash === path.length - 1) return null;
+  return { dir: path.slice(0, slash + 1), name: path.slice(slash + 1) };
+}
+
+/** Paths by directory, in order of first appearance; `alone` the ones with no directory to share. */
+export function groupByDir(paths: Iterable<string>): { groups: Map<string, string[]>; alone: string[] } {
+  const groups = new Map<string, string[]>();
+  const alone: string[] = [];
+  for (const path of paths) {
+    const at = splitDir(path);
+    if (!at) {
+      alone.push(path);
+      continue;
+    }
+    const names = groups.get(at.dir);
+    if (names) names.push(at.name);
+    else groups.set(at.dir, [at.name]);
+  }
+  return { groups, alone };
+}
+
+/**
+ * Items in order, each run of neighbours in one directory together
+ * (`dirOf` gives an item's directory, or null for one that stands alone).
+ */
+export function runsByDir<T>(items: readonly T[], dirOf: (item: T) => string | null): { dir: string | null; items: T[] }[] {
+  const runs: { dir: string | null; items: T[] }[] = [];
+  for (const item of items) {
+    const dir = dirOf(item);
+    const last = runs[runs.length - 1];
+    if (dir !== null && last && last.dir === dir) last.items.push(item);
+    else runs.push({ dir, items: [item] });
+  }
+  return runs;
+}
+
+// ---------------------------------------------------------------- files
+
+/** What a filter may know of the files named on its command line: nothing exists. */
+export const NO_FILES: FileProbe = {
+  isFile: () => false,
+  isDirectory: () => false,
+  isStream: () => false,
+};
+
+/** The probe the runtime handed over (nothing exists when none was). */
+export function filesOf(ctx: Pick<FilterContext, "files">): FileProbe {
+  return ctx.files ?? NO_FILES;
+}
+
+/** A probe whose answers are remembered for the run (at most `max` paths: memory stays bounded). */
+export function remembered(probe: FileProbe, max = 1000): FileProbe {
+  const memo = (ask: (path: string) => boolean) => {
+    const seen = new Map<string, boolean>();
+    return (path: string) => {
+      let r = seen.get(path);
+      if (r === undefined) {
+        r = ask(path);
+        if (seen.size < max) seen.set(path, r);
+      }
+      return r;
+    };
+  };
+  return { isFile: memo((p) => probe.isFile(p)), isDirectory: memo((p) => probe.isDirectory(p)), isStream: memo((p) => probe.isStream(p)) };
+}

@@ -1,0 +1,97 @@
+// The tool's output as lines: bytes split at newlines (UTF-8 decoded across
+// chunks, a line longer than MAX_LINE handed over cut), and each line shaped as
+// the filter's line form asks (see LineForm).
+import { StringDecoder } from "node:string_decoder";
+import type { LineForm } from "../filters/types.js";
+import { stripAnsi } from "../text/ansi.js";
+
+/** Past this, a line without its end is handed over in pieces (a 100 MB line must not be held). */
+export const MAX_LINE = 1 << 20;
+
+/**
+ * Splits a byte stream into lines; `ended` says whether the line had its
+ * newline, `plain` that it holds no CR and no escape byte (most chunks hold
+ * none, and a byte search per chunk is cheaper than two searches per line).
+ * A line longer than MAX_LINE is handed over as its first MAX_LINE characters,
+ * with `cut` the count of those dropped (memory holds no more than that).
+ */
+export class LineSplitter {
+  private decoder = new StringDecoder("utf8");
+  private carry = "";
+  private carryPlain = true;
+  /** Inside a line past MAX_LINE: the characters dropped so far, or -1. */
+  private dropped = -1;
+  /**
+   * The bytes are not all UTF-8 text without NULs: some reached the filter as
+   * U+FFFD (a U+FFFD of the text's own counts too; printing its bytes is as exact).
+   */
+  binary = false;
+
+  constructor(private readonly emit: (line: string, ended: boolean, plain: boolean, cut: number) => void) {}
+
+  push(b: Buffer): void {
+    const plain = b.indexOf(0x0d) < 0 && b.indexOf(0x1b) < 0 && b.indexOf(0x9b) < 0;
+    let fresh = this.decoder.write(b);
+    this.binary ||= b.indexOf(0) >= 0 || fresh.includes("\ufffd");
+    if (this.dropped >= 0) {
+      const nl = fresh.indexOf("\n");
+      this.carryPlain &&= plain;
+      if (nl < 0) {
+        this.dropped += fresh.length;
+        return;
+      }
+      this.emit(this.carry, true, this.carryPlain, this.dropped + nl);
+      this.carry = "";
+      this.carryPlain = true;
+      this.dropped = -1;
+      fresh = fresh.slice(nl + 1);
+    }
+    const text = this.carry + fresh;
+    let start = 0;
+    let linePlain = plain && this.carryPlain;
+    for (;;) {
+      const nl = text.indexOf("\n", start);
+      if (nl < 0) break;
+      this.emit(text.slice(start, nl), true, linePlain, 0);
+      linePlain = plain;
+      start = nl + 1;
+    }
+    this.carry = text.slice(start);
+    this.carryPlain = linePlain;
+    if (this.carry.length > MAX_LINE) {
+      this.dropped = this.carry.length - MAX_LINE;
+      this.carry = this.carry.slice(0, MAX_LINE);
+    }
+  }
+
+  end(): void {
+    const tail = this.decoder.end();
+    this.binary ||= tail.includes("\ufffd");
+    if (this.dropped >= 0) this.emit(this.carry, false, false, this.dropped + tail.length);
+    else if (this.carry + tail) this.emit(this.carry + tail, false, false, 0);
+    this.carry = "";
+    this.carryPlain = true;
+    this.dropped = -1;
+  }
+}
+
+/** A raw line as the filter's line form has it (see LineForm). */
+export function formed(raw: string, form: LineForm): string {
+  switch (form) {
+    case "terminal":
+      return stripAnsi(terminalLine(raw));
+    case "text":
+      return stripAnsi(raw);
+    case "patch":
+      return raw;
+    case "verbatim":
+      return raw;
+  }
+}
+
+/** What a terminal shows of a line: a CR at its end dropped, only the last CR-separated segment. */
+function terminalLine(line: string): string {
+  const l = line.endsWith("\r") ? line.slice(0, -1) : line;
+  const cr = l.lastIndexOf("\r");
+  return cr >= 0 ? l.slice(cr + 1) : l;
+}
