@@ -12,7 +12,7 @@ const SHELL_TOOLS = ["execute_bash", "executeBash", "shell"];
 export const kiro: Host = {
   name: "kiro",
   title: "Kiro",
-  tier: "hook",
+  tier: "gate",
   rules: NO_RULES,
   hook: {
   decode(event) {
