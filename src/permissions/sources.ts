@@ -298,7 +298,7 @@ function readJson(path: string, ctx: RuleCtx): unknown {
     return null;
   }
   try {
-    const doc = JSON.parse(stripJsonComments(text.replace(/^\uFEFF+/, "")));
+    const doc = JSON.parse(stripTrailingCommas(stripJsonComments(text.replace(/^\uFEFF+/, ""))));
     ctx.files.push({ path, status: "read" });
     return doc;
   } catch (e) {
@@ -324,6 +324,25 @@ function stripJsonComments(text: string): string {
     } else if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       i = end < 0 ? text.length : end + 1;
+    } else out += c;
+  }
+  return out;
+}
+
+/** JSONC files (OpenCode's, VS Code's) may end a list or object with a comma; JSON cannot. */
+function stripTrailingCommas(text: string): string {
+  if (!text.includes(",")) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      out += text.slice(start, i + 1);
+    } else if (c === ",") {
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j]!)) j++;
+      if (text[j] !== "}" && text[j] !== "]") out += c;
     } else out += c;
   }
   return out;
