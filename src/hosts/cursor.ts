@@ -35,10 +35,10 @@ export const cursor: Host = {
       const command = str(obj(e["tool_input"])?.["command"]);
       return command === undefined ? null : { command, cwd, ctx: { replaces: true } };
     },
-    encode(outcome, ctx: CursorCtx) {
+    encode(outcome, ctx: CursorCtx | undefined) {
       switch (outcome.kind) {
         case "rewrite":
-          if (!ctx.replaces) return EMPTY;
+          if (ctx && !ctx.replaces) return EMPTY;
           return json({ continue: true, permission: outcome.allow ? "allow" : "ask", updated_input: { command: outcome.command } });
         case "active-deny":
           return json({ continue: true, permission: "deny", agent_message: outcome.reason });

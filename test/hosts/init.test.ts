@@ -177,10 +177,10 @@ const JSON_HOSTS: JsonHost[] = [
   {
     host: "kiro",
     file: { global: (b) => join(b.home, ".kiro", "hooks", "rtk.json"), project: (b) => join(b.project, ".kiro", "hooks", "rtk.json") },
-    // DISAGREES: spec names each entry `"name":"rtk"`; rtk writes `"rtk (execute_bash)"` etc.
+    // Kiro CLI's documented hook file: one entry, its matcher a regular expression, the timeout beside the action.
     fresh: (cmd) => ({
       version: "v1",
-      hooks: ["execute_bash", "executeBash", "shell"].map((matcher) => ({ name: "rtk", trigger: "PreToolUse", matcher, action: { type: "command", command: cmd, timeout: 5 } })),
+      hooks: [{ name: "rtk", trigger: "PreToolUse", matcher: "execute_bash|executeBash|shell", action: { type: "command", command: cmd }, timeout: 5 }],
     }),
     arrayPath: ["hooks"],
     userEntry: { name: "lint-on-save", trigger: "PostFileSave", matcher: "\\.ts$", action: { type: "command", command: "npm run lint" } },
@@ -647,16 +647,79 @@ describe("opencode plugin", { concurrency: true }, () => {
 
 // ---- --show ------------------------------------------------------------------------------------------------
 
-test("rtk init --show lists every host and which ones are installed", async () => {
+test("rtk init --show lists every host with its tier, where it would write and whether it is installed", async () => {
   const b = box();
   ok(await init(b, "claude", "--global"), "install claude");
   const r = await rtk(b, ["init", "--show"]);
   ok(r, "show");
-  for (const host of ["claude", "cursor", "gemini", "copilot", "codex", "kiro", "opencode", "windsurf", "cline", "agents"]) {
-    assert.match(r.stdout, new RegExp(host, "i"), `--show must list ${host}`);
+  const TIERS: Record<string, string> = {
+    claude: "hook that replaces",
+    cursor: "hook that replaces",
+    gemini: "hook that replaces",
+    copilot: "hook that replaces",
+    codex: "hook that replaces",
+    kiro: "gate only",
+    opencode: "plugin",
+    windsurf: "rules only",
+    cline: "rules only",
+    agents: "rules only",
+  };
+  for (const [host, tier] of Object.entries(TIERS)) {
+    const header = r.stdout.split("\n").find((l) => l.includes(`--agent ${host})`));
+    assert.ok(header, `--show must list ${host}: ${r.stdout}`);
+    assert.ok(header.endsWith(tier), `${host}'s tier is ${tier}: ${header}`);
   }
   const claude = r.stdout.split("\n").filter((l) => /claude/i.test(l));
-  assert.ok(claude.some((l) => /\binstalled\b/.test(l) && !/not installed/.test(l)), `claude shows as installed: ${claude.join("\n")}`);
+  assert.ok(claude.some((l) => /\binstalled\b/.test(l) && !/not installed/.test(l) && l.includes("~/.claude/settings.json")), `claude shows as installed, with its file: ${claude.join("\n")}`);
   const cursor = r.stdout.split("\n").filter((l) => /cursor/i.test(l));
   assert.ok(cursor.every((l) => !/\binstalled\b/.test(l) || /not installed/.test(l)), "cursor is not installed");
+  assert.ok(cursor.some((l) => l.includes("~/.cursor/hooks.json")), "where cursor would write");
+});
+
+describe("as a user meets init and uninstall", { concurrency: true }, () => {
+  test("cline: `.clinerules/` is a folder of rules → rtk's block is a file of its own inside it, removed on uninstall", async () => {
+    const b = box();
+    put(join(b.project, ".clinerules", "style.md"), "# Style\n\nTabs.\n");
+    const r = await init(b, "cline");
+    ok(r, "install");
+    const mine = join(b.project, ".clinerules", "rtk.md");
+    assert.ok(readFileSync(mine, "utf8").includes(BEGIN));
+    assert.equal(readFileSync(join(b.project, ".clinerules", "style.md"), "utf8"), "# Style\n\nTabs.\n");
+    const u = await init(b, "cline", "--uninstall");
+    ok(u, "uninstall");
+    assert.deepEqual(readdirSync(join(b.project, ".clinerules")), ["style.md"]);
+    assert.match(u.stdout, /rules block removed \(.*rtk\.md deleted: rtk had created it\)/, u.stdout);
+  });
+
+  test("messages say what was done: the hook went from a file that stays", async () => {
+    const b = box();
+    const file = join(b.home, ".claude", "settings.json");
+    put(file, '{"model": "opus"}\n');
+    const i = await init(b, "claude");
+    ok(i, "install");
+    assert.match(i.stdout, /hook installed in ~\/\.claude\/settings\.json/, i.stdout);
+    const u = await init(b, "claude", "--uninstall");
+    ok(u, "uninstall");
+    assert.match(u.stdout, /hook removed from ~\/\.claude\/settings\.json/, u.stdout);
+    assert.doesNotMatch(u.stdout, /deleted/);
+    assert.equal(readFileSync(file, "utf8"), '{"model": "opus"}\n');
+  });
+
+  test("every host defaults to its global install unless it only has a project one", async () => {
+    const b = box();
+    ok(await init(b, "copilot"), "copilot");
+    assert.ok(existsSync(join(b.home, ".copilot", "hooks", "rtk.json")), "Copilot has a user-level hook folder: global by default");
+    ok(await init(b, "agents"), "agents");
+    assert.ok(existsSync(join(b.project, "AGENTS.md")), "AGENTS.md only exists in a project");
+  });
+
+  test("the rules block names only routes that have a filter", async () => {
+    const b = box();
+    ok(await init(b, "agents"), "install");
+    const body = blockOf(readFileSync(join(b.project, "AGENTS.md"), "utf8"));
+    // A route whose filter is not built (npm's, say) would have the agent prefix a tool rtk only passes
+    // through; this env even routes those (RTK_ROUTES=all), and the block still leaves them out.
+    assert.doesNotMatch(body, /rtk npm\b|rtk cargo\b|rtk pytest\b/);
+    assert.match(body, /`rtk git status`/);
+  });
 });
