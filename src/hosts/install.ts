@@ -456,11 +456,15 @@ function installRecords(where: Where) {
     }
   };
   const save = (doc: Record<string, InstallRecord>) => {
-    if (Object.keys(doc).length === 0) return rmQuiet(path);
-    makeDirs(dirname(path), 0o700);
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(doc, null, 2) + "\n", { mode: 0o600 });
-    renameSync(tmp, path);
+    try {
+      if (Object.keys(doc).length === 0) return rmQuiet(path);
+      makeDirs(dirname(path), 0o700);
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(doc, null, 2) + "\n", { mode: 0o600 });
+      renameSync(tmp, path);
+    } catch {
+      // Without the record, uninstalling removes rtk's entry alone (the file itself stays).
+    }
   };
   const valid = (r: unknown): r is InstallRecord => {
     const o = r as InstallRecord | null;
