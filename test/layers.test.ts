@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { importCycles, importGraph, layerViolations, type ImportGraph, type LayerRule } from "./support/imports.js";
+import { allRoutes } from "../src/routes/registry.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -63,5 +65,56 @@ describe("the checks catch a violation", () => {
       "src/filters/leaky.ts → src/hosts/index.ts (filters know no host and no runtime)",
     ]);
     assert.deepEqual(importCycles(g), [["grammar/back.ts", "grammar/parse.ts", "grammar/back.ts"]]);
+  });
+});
+
+// ---- hosts name no tool -----------------------------------------------------------------
+// What a host tells an agent (the rules block) and what doctor runs come from the
+// route registry; a tool name written in a host file would go stale the day its
+// filter does (or promise one that never existed).
+
+/** The string literals of a TypeScript source, comments left out. */
+function literals(src: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === "/" && src[i + 1] === "/") i = src.indexOf("\n", i) < 0 ? src.length : src.indexOf("\n", i);
+    else if (c === "/" && src[i + 1] === "*") i = src.indexOf("*/", i + 2) < 0 ? src.length : src.indexOf("*/", i + 2) + 1;
+    else if (c === '"' || c === "'" || c === "`") {
+      let j = i + 1;
+      while (j < src.length && src[j] !== c) j += src[j] === "\\" ? 2 : 1;
+      out.push(src.slice(i + 1, j));
+      i = j;
+    }
+  }
+  return out;
+}
+
+/** The routed tools a source's literals name as a command: first word, or the word after `rtk `. */
+export function toolNamesIn(src: string, tools: readonly string[]): string[] {
+  const hits: string[] = [];
+  for (const lit of literals(src)) {
+    for (const tool of tools) {
+      const t = tool.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (new RegExp(`^\\s*${t}(\\s|$)|(^|[^\\w/-])rtk ${t}(?![\\w-])`).test(lit)) hits.push(`${tool} in ${JSON.stringify(lit.slice(0, 60))}`);
+    }
+  }
+  return hits;
+}
+
+describe("host files name no tool (the rules block and doctor's sample come from the routes)", () => {
+  const tools = [...new Set(allRoutes().map((r) => r.tool))];
+
+  test("no literal in src/hosts starts with a routed tool or puts `rtk` before one", () => {
+    const dir = join(ROOT, "src", "hosts");
+    const hits = readdirSync(dir)
+      .filter((f) => f.endsWith(".ts"))
+      .flatMap((f) => toolNamesIn(readFileSync(join(dir, f), "utf8"), tools).map((h) => `src/hosts/${f}: ${h}`));
+    assert.deepEqual(hits, []);
+  });
+
+  test("the check catches one (and not a comment)", () => {
+    const src = ['// `git status` in a comment is fine', 'const SAMPLE = "git status";', "const block = `use rtk ls here`;", 'const env = w.env["HOME"];'].join("\n");
+    assert.deepEqual(toolNamesIn(src, tools).sort(), ['git in "git status"', 'ls in "use rtk ls here"']);
   });
 });

@@ -96,6 +96,8 @@ const RULES_TITLE: Readonly<Record<RuleFamily, string>> = {
   cursor: "Cursor CLI permissions",
   gemini: "Gemini CLI settings",
   factory: "Factory settings",
+  copilot: "Claude Code settings and Copilot CLI's --deny-tool/--allow-tool",
+  opencode: "OpenCode permissions",
   none: "none (this host keeps no command rules rtk reads: every part is default)",
 };
 

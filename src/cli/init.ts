@@ -6,8 +6,8 @@ import { parseOptions } from "./args.js";
 import { unknownWord, usageError } from "./help.js";
 import { init, installStatus } from "../hosts/install.js";
 import { ON_PATH_FIX, rtkReach } from "../hosts/on-path.js";
-import { INSTALLS, installFor } from "../hosts/index.js";
-import type { RtkPaths, Scope } from "../hosts/types.js";
+import { hostNamed, INSTALLS, installFor } from "../hosts/index.js";
+import { TIER_LABEL, type RtkPaths, type Scope } from "../hosts/types.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 export function initCli(args: string[]): number {
@@ -16,14 +16,7 @@ export function initCli(args: string[]): number {
   if (opts._.length) return usageError("init", `unexpected \`${opts._[0]}\` (the host goes after --agent)`);
   const where = { env: process.env, cwd: process.cwd() };
   if (opts["show"]) {
-    for (const host of INSTALLS) {
-      for (const scope of ["global", "project"] as const) {
-        const s = installStatus(host, scope, where);
-        if (!s) continue;
-        const state = s.problem ? `problem: ${s.problem}` : s.installed ? `installed${s.command ? ` (${s.command})` : ""}` : "not installed";
-        process.stdout.write(`${host.title.padEnd(15)} ${scope.padEnd(8)} ${state}\n  ${s.file}\n`);
-      }
-    }
+    process.stdout.write(showHosts(where));
     return 0;
   }
   const name = opts["agent"] as string | undefined;
@@ -49,6 +42,25 @@ export function initCli(args: string[]): number {
   // With --link, the link's own report says whether rtk is on PATH now.
   if (host && !uninstall && status === 0 && link === undefined) warnIfNotOnPath();
   return status;
+}
+
+/** Every host rtk installs into: its tier, and per scope where it writes and whether rtk is there. */
+function showHosts(where: { env: NodeJS.ProcessEnv; cwd: string }): string {
+  const home = where.env["HOME"];
+  const shown = (f: string) => (home && f.startsWith(home + "/") ? "~" + f.slice(home.length) : f);
+  const lines: string[] = [];
+  for (const host of INSTALLS) {
+    const tier = hostNamed(host.name)?.tier;
+    lines.push(`${host.title} (rtk init --agent ${host.name}): ${tier ? TIER_LABEL[tier] : "—"}`);
+    for (const scope of ["global", "project"] as const) {
+      const s = installStatus(host, scope, where);
+      if (!s) continue;
+      const state = s.problem ? `problem: ${s.problem}` : s.installed ? "installed" : "not installed";
+      const label = `${scope}${scope === host.defaultScope ? " (default)" : ""}`;
+      lines.push(`  ${label.padEnd(18)} ${state.padEnd(14)} ${shown(s.file)}${s.installed && s.command ? `  [${s.command}]` : ""}`);
+    }
+  }
+  return lines.join("\n") + "\n";
 }
 
 /** A rewrite inserts the word `rtk`: without it on PATH, hooks leave every command alone. */

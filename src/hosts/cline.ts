@@ -1,7 +1,7 @@
 // Cline / Roo: no hook; an instructions file asks the model to type `rtk …` itself.
 import { join } from "node:path";
 import { NO_RULES } from "../permissions/sources.js";
-import { project, RULES_BLOCK } from "./targets.js";
+import { project, RULES_TARGET, rulesFileOrFolder } from "./targets.js";
 import type { Host } from "./types.js";
 
 export const cline: Host = {
@@ -10,5 +10,10 @@ export const cline: Host = {
   tier: "rules-only",
   aliases: ["roo"],
   rules: NO_RULES,
-  install: { target: { kind: "block", content: RULES_BLOCK }, scopes: { project: (w) => join(project(w, ".git"), ".clinerules") }, defaultScope: "project" },
+  install: {
+    target: RULES_TARGET,
+    // `.clinerules` is a file or a folder of rule files; in a folder, rtk's block is a file of its own.
+    scopes: { project: (w) => rulesFileOrFolder(join(project(w, ".git"), ".clinerules"), "rtk.md") },
+    defaultScope: "project",
+  },
 };

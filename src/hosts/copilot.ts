@@ -1,67 +1,81 @@
 // GitHub Copilot (VS Code agent mode, Copilot CLI): two event shapes, detected
-// from the input. The Claude-style one is answered as Claude Code; the CLI one
-// (`toolName` + `toolArgs` as a JSON string) with modifiedArgs.
+// from the input. VS Code's (`tool_name` + `tool_input`) is answered as Claude
+// Code; the CLI's (`toolName` + `toolArgs`, the arguments as a JSON string) with
+// `modifiedArgs`. Both read hook files in the CLI's format from
+// `.github/hooks/` and `~/.copilot/hooks/`.
 import { claudeAnswer, decodeClaudeShape, REWRITE_REASON, type ClaudeCtx } from "./claude.js";
 import { join } from "node:path";
-import { CLAUDE_RULES } from "../permissions/sources.js";
-import { commandHook, home, project } from "./targets.js";
+import { COPILOT_RULES } from "../permissions/sources.js";
+import { home, project } from "./targets.js";
 import { json, obj, SILENT, str, type Host } from "./types.js";
 
 type CopilotCtx = { shape: "claude"; claude: ClaudeCtx } | { shape: "cli"; args: Record<string, unknown> };
 
 const SHELL_TOOLS = ["bash", "Bash", "runTerminalCommand", "run_in_terminal"];
+/** Copilot CLI's shell tool on Windows: PowerShell syntax, which rtk's shell grammar does not read. */
+const UNREAD_SHELLS = ["powershell"];
 
 export const copilot: Host = {
   name: "copilot",
   title: "GitHub Copilot",
   tier: "hook",
-  rules: CLAUDE_RULES,
+  rules: COPILOT_RULES,
   hook: {
-  decode(event) {
-    const e = obj(event);
-    if (!e) return null;
-    if ("toolName" in e) {
-      if (!SHELL_TOOLS.includes(str(e["toolName"]) ?? "")) return null;
-      const raw = e["toolArgs"];
-      const args = typeof raw === "string" ? obj(JSON.parse(raw)) : obj(raw);
-      const command = str(args?.["command"]);
-      if (!args || command === undefined) return null;
-      return { command, cwd: str(e["cwd"]), ctx: { shape: "cli", args } };
-    }
-    const d = decodeClaudeShape(event, SHELL_TOOLS);
-    return d && { command: d.command, cwd: d.cwd, ctx: { shape: "claude", claude: d.ctx } };
-  },
-  encode(outcome, ctx: CopilotCtx) {
-    if (ctx.shape === "claude") return claudeAnswer(outcome, ctx.claude);
-    switch (outcome.kind) {
-      case "rewrite":
-        // The CLI shape has no way to replace the command and ask: Copilot judges it as typed.
-        if (outcome.ask) return SILENT;
-        return json({
-          modifiedArgs: { ...ctx.args, command: outcome.command },
-          permissionDecisionReason: REWRITE_REASON,
-          ...(outcome.allow ? { permissionDecision: "allow" } : {}),
-        });
-      case "active-deny":
-        return json({ permissionDecision: "deny", permissionDecisionReason: outcome.reason });
-      default:
-        return SILENT;
-    }
-  },
-  passThrough: SILENT,
+    decode(event) {
+      const e = obj(event);
+      if (!e) return null;
+      if ("toolName" in e) {
+        const tool = str(e["toolName"]) ?? "";
+        if (UNREAD_SHELLS.includes(tool) || !SHELL_TOOLS.includes(tool)) return null;
+        // Documented as a JSON string; an object is read the same way.
+        const raw = e["toolArgs"];
+        let args: Record<string, unknown> | null = null;
+        try {
+          args = typeof raw === "string" ? obj(JSON.parse(raw)) : obj(raw);
+        } catch {
+          return null;
+        }
+        const command = str(args?.["command"]);
+        if (!args || command === undefined) return null;
+        return { command, cwd: str(e["cwd"]), ctx: { shape: "cli", args } };
+      }
+      const d = decodeClaudeShape(event, SHELL_TOOLS);
+      return d && { command: d.command, cwd: d.cwd, ctx: { shape: "claude", claude: d.ctx } };
+    },
+    encode(outcome, ctx: CopilotCtx) {
+      if (ctx.shape === "claude") return claudeAnswer(outcome, ctx.claude);
+      switch (outcome.kind) {
+        case "rewrite": {
+          // No decision: the replaced arguments go through Copilot's own approval; an ask rule makes it ask.
+          const decision = outcome.ask ? "ask" : outcome.allow ? "allow" : null;
+          return json({
+            ...(decision ? { permissionDecision: decision } : {}),
+            permissionDecisionReason: REWRITE_REASON,
+            modifiedArgs: { ...ctx.args, command: outcome.command },
+          });
+        }
+        case "active-deny":
+          return json({ permissionDecision: "deny", permissionDecisionReason: outcome.reason });
+        default:
+          return SILENT;
+      }
+    },
+    passThrough: SILENT,
   },
   install: {
     target: {
       kind: "json",
-      arrayPath: ["hooks", "PreToolUse"],
+      arrayPath: ["hooks", "preToolUse"],
       skeleton: { version: 1 },
-      entries: (command) => [commandHook(command, 5)],
+      // `bash` on Linux and macOS, `powershell` on Windows; the command reads the same in both.
+      entries: (command) => [{ type: "command", bash: command, powershell: command, timeoutSec: 10 }],
+      commandKeys: ["bash", "powershell", "command"],
     },
     scopes: {
-      global: (w) => join(home(w), ".copilot", "hooks", "rtk.json"),
+      global: (w) => join(w.env["COPILOT_HOME"] || join(home(w), ".copilot"), "hooks", "rtk.json"),
       project: (w) => join(project(w, ".github"), ".github", "hooks", "rtk.json"),
     },
-    defaultScope: "project",
+    defaultScope: "global",
   },
-  doctor: { sample: (command, cwd) => JSON.stringify({ toolName: "bash", toolArgs: JSON.stringify({ command }), cwd }) },
+  doctor: { sample: (command, cwd) => JSON.stringify({ timestamp: Date.now(), cwd, toolName: "bash", toolArgs: JSON.stringify({ command }) }) },
 };

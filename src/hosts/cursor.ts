@@ -1,4 +1,8 @@
-// Cursor: preToolUse hook for the Shell tool. Cursor needs JSON on every path.
+// Cursor: events come in two documented shapes. `preToolUse` for the Shell tool
+// (`tool_name`, `tool_input.command`) can replace the command (`updated_input`);
+// `beforeShellExecution` (`command`, `cwd`) can only allow, ask or deny, so rtk
+// has nothing to replace there and gives no opinion, unless the agent typed
+// `rtk` in front of a command Cursor's rules deny. Cursor needs JSON on every path.
 import { join } from "node:path";
 import { CURSOR_RULES } from "../permissions/sources.js";
 import { home, project } from "./targets.js";
@@ -6,35 +10,43 @@ import { json, obj, str, type Host } from "./types.js";
 
 const EMPTY = json({});
 
+type CursorCtx = { replaces: boolean };
+
+const SHELL_TOOLS = ["Shell", "shell"];
+
 export const cursor: Host = {
   name: "cursor",
   title: "Cursor",
   tier: "hook",
   rules: CURSOR_RULES,
   hook: {
-  decode(event) {
-    const e = obj(event);
-    if (!e) return null;
-    const name = str(e["tool_name"]);
-    if (name !== undefined && name !== "Shell" && name !== "shell") return null;
-    // preToolUse carries tool_input.command; beforeShellExecution the command itself.
-    const command = str(obj(e["tool_input"])?.["command"]) ?? str(e["command"]);
-    if (command === undefined) return null;
-    const roots = e["workspace_roots"];
-    const cwd = str(e["cwd"]) ?? (Array.isArray(roots) ? str(roots[0]) : undefined);
-    return { command, cwd, ctx: null };
-  },
-  encode(outcome) {
-    switch (outcome.kind) {
-      case "rewrite":
-        return json({ continue: true, permission: outcome.allow ? "allow" : "ask", updated_input: { command: outcome.command } });
-      case "active-deny":
-        return json({ continue: true, permission: "deny" });
-      default:
-        return EMPTY;
-    }
-  },
-  passThrough: EMPTY,
+    decode(event) {
+      const e = obj(event);
+      if (!e) return null;
+      const ev = str(e["hook_event_name"]);
+      const roots = e["workspace_roots"];
+      const cwd = str(e["cwd"]) ?? (Array.isArray(roots) ? str(roots[0]) : undefined);
+      if (ev === "beforeShellExecution") {
+        const command = str(e["command"]);
+        return command === undefined ? null : { command, cwd, ctx: { replaces: false } };
+      }
+      if (ev !== undefined && ev !== "preToolUse") return null;
+      if (!SHELL_TOOLS.includes(str(e["tool_name"]) ?? "")) return null;
+      const command = str(obj(e["tool_input"])?.["command"]);
+      return command === undefined ? null : { command, cwd, ctx: { replaces: true } };
+    },
+    encode(outcome, ctx: CursorCtx | undefined) {
+      switch (outcome.kind) {
+        case "rewrite":
+          if (ctx && !ctx.replaces) return EMPTY;
+          return json({ continue: true, permission: outcome.allow ? "allow" : "ask", updated_input: { command: outcome.command } });
+        case "active-deny":
+          return json({ continue: true, permission: "deny", agent_message: outcome.reason });
+        default:
+          return EMPTY;
+      }
+    },
+    passThrough: EMPTY,
   },
   install: {
     target: {

@@ -1,7 +1,8 @@
 // `rtk doctor`: for every installed host, is the hook registered, does its
-// command start an rtk of this version, and does a sample event piped through
-// the installed command come back rewritten; and whether the `rtk` a rewrite
-// inserts is on PATH.
+// command start an rtk of this version, does a sample event piped through the
+// installed command come back rewritten, and does the rewritten command run;
+// and whether the `rtk` a rewrite inserts is on PATH. The sample is a route
+// that has a filter (awareness.ts), so doctor names no tool of its own.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,8 @@ import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { VERSION } from "../version.js";
 import { installStatus } from "./install.js";
-import { ON_PATH_FIX, rtkReach } from "./on-path.js";
+import { findOnPath, ON_PATH_FIX, rtkReach } from "./on-path.js";
+import { sampleCommand } from "./awareness.js";
 import { HOSTS } from "./index.js";
 import type { Check, Host, Where } from "./types.js";
 
@@ -29,8 +31,6 @@ export interface DoctorReport {
   hosts: HostReport[];
   ok: boolean;
 }
-
-const SELF_TEST_COMMAND = "git status";
 
 export function doctor(where: Where): DoctorReport {
   const hosts: HostReport[] = [];
@@ -59,39 +59,50 @@ export function doctor(where: Where): DoctorReport {
 function commandChecks(host: Host, command: string, reinstall: string, where: Where): Check[] {
   const r = parse(command);
   const cmd = r.ok ? r.script.stmts[0]?.cmd : undefined;
-  const bin = cmd?.kind === "SimpleCommand" && cmd.words[0] ? literalValue(cmd.words[0]) : null;
-  if (!bin) return [{ name: "command", ok: false, detail: `cannot read the hook command ${JSON.stringify(command)}`, fix: reinstall }];
+  const word = cmd?.kind === "SimpleCommand" && cmd.words[0] ? literalValue(cmd.words[0]) : null;
+  if (!word) return [{ name: "command", ok: false, detail: `cannot read the hook command ${JSON.stringify(command)}`, fix: reinstall }];
+  // A project's hook names `rtk` as found on PATH.
+  const bin = word.includes("/") ? word : findOnPath(word, where.env["PATH"], where.cwd);
   try {
+    if (!bin) throw new Error();
     accessSync(bin, constants.X_OK);
   } catch {
-    return [{ name: "binary", ok: false, detail: `${bin} is missing or not executable`, fix: reinstall }];
+    return [{ name: "binary", ok: false, detail: `${bin ?? `\`${word}\` on PATH`} is missing or not executable`, fix: bin ? reinstall : ON_PATH_FIX }];
   }
   const checks: Check[] = [];
   const v = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 10000 });
-  const version = v.stdout.trim().replace(/^rtk /, "");
+  const version = (v.stdout ?? "").trim().replace(/^rtk /, "");
   checks.push(
     version === VERSION
       ? { name: "version", ok: true, detail: `${bin} is rtk ${version}` }
       : { name: "version", ok: false, detail: `${bin} is rtk ${version || "(no answer)"}, this is rtk ${VERSION}`, fix: reinstall },
   );
+  const sample = sampleCommand();
+  if (!host.doctor || sample === null) return checks;
   const cwd = mkdtempSync(join(tmpdir(), "rtk-doctor-"));
   try {
-    if (!host.doctor) return checks;
-    const event = host.doctor.sample(SELF_TEST_COMMAND, cwd);
-    const t = spawnSync("/bin/sh", ["-c", command], {
-      input: event,
-      encoding: "utf8",
-      cwd,
-      timeout: 15000,
-      // Route every known tool so the self-test sees a rewrite whichever filters exist.
-      env: { ...where.env, RTK_ROUTES: "all" },
-    });
-    const rewritten = `rtk ${SELF_TEST_COMMAND}`;
-    const answered = host.doctor.answered ? host.doctor.answered(t, rewritten) : t.status === 0 && t.stdout.includes(rewritten);
+    const event = host.doctor.sample(sample, cwd);
+    const t = spawnSync("/bin/sh", ["-c", command], { input: event, encoding: "utf8", cwd, timeout: 15000, env: where.env });
+    const rewritten = `rtk ${sample}`;
+    const run = { status: t.status, stdout: t.stdout ?? "", stderr: t.stderr ?? "" };
+    const answered = host.doctor.answered ? host.doctor.answered(run, rewritten) : run.status === 0 && run.stdout.includes(JSON.stringify(rewritten).slice(1, -1));
+    if (!answered) {
+      checks.push({ name: "self-test", ok: false, detail: `a sample event with \`${sample}\` came back as exit ${run.status} ${JSON.stringify((run.stdout || run.stderr).slice(0, 200))}`, fix: reinstall });
+      return checks;
+    }
+    checks.push({ name: "self-test", ok: true, detail: `a sample event with \`${sample}\` came back as \`${rewritten}\`` });
+    // The rewrite is only as good as the command it hands back: run it where the agent would.
+    const x = spawnSync("/bin/sh", ["-c", rewritten], { encoding: "utf8", cwd, timeout: 15000, env: where.env });
+    const ran = x.status !== null && x.status !== 126 && x.status !== 127;
     checks.push(
-      answered
-        ? { name: "self-test", ok: true, detail: `a sample event came back as \`rtk ${SELF_TEST_COMMAND}\`` }
-        : { name: "self-test", ok: false, detail: `the installed command answered exit ${t.status} ${JSON.stringify((t.stdout || t.stderr).slice(0, 200))}`, fix: reinstall },
+      ran
+        ? { name: "rewritten command", ok: true, detail: `\`${rewritten}\` ran in a temporary folder (exit ${x.status})` }
+        : {
+            name: "rewritten command",
+            ok: false,
+            detail: `\`${rewritten}\` did not run (${x.status === null ? "no exit status" : `exit ${x.status}`}: ${JSON.stringify((x.stderr || x.stdout || "").trim().slice(0, 200))})`,
+            fix: ON_PATH_FIX,
+          },
     );
   } finally {
     rmSync(cwd, { recursive: true, force: true });

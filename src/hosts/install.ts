@@ -1,14 +1,20 @@
 // `rtk init`: installs and removes rtk's own entry and nothing else. Settings
 // files are patched surgically and written atomically (temp file and rename in
-// the target's folder, so a symlinked file stays a symlink), with one backup.
-import { copyFileSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+// the target's folder, so a symlinked file stays a symlink). The previous
+// content is kept in rtk's data folder while the file is written and checked,
+// never beside the user's file, and removed once the change is verified. A file
+// or folder rtk created is recorded there too, so that uninstalling removes it
+// and leaves one the user had (even an empty one) as it was.
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { dataDir } from "../config/paths.js";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { unifiedDiff } from "./diff.js";
 import { appendItem, appendMember, applyEdit, JsonSyntaxError, member, parseJson, plain, removeItem, removeMember, type JNode } from "./json-edit.js";
-import type { BlockTarget, FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Where } from "./types.js";
+import type { BlockTarget, FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Target, Where } from "./types.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 export type Action = "installed" | "updated" | "unchanged" | "removed" | "absent" | "error";
@@ -34,8 +40,13 @@ export interface InitRequest {
 export const BLOCK_BEGIN = "<!-- rtk:begin -->";
 export const BLOCK_END = "<!-- rtk:end -->";
 
-/** The command a hook runs: the absolute launcher path, quoted when it needs to be. */
-export function hookCommand(bin: string, host: string): string {
+/**
+ * The command a hook runs. A user's own file names the absolute launcher (hooks
+ * may run with a reduced PATH); a project's file is shared by everyone who
+ * clones it, so it names `rtk` as found on PATH, not one person's checkout.
+ */
+export function hookCommand(bin: string, host: string, scope: Scope = "global"): string {
+  if (scope === "project") return `rtk hook ${host}`;
   const quoted = /^[A-Za-z0-9_/.,:@%+=-]+$/.test(bin) ? bin : `'${bin.replace(/'/g, "'\\''")}'`;
   return `${quoted} hook ${host}`;
 }
@@ -58,37 +69,65 @@ export function init(req: InitRequest): InitReport {
     return report(req, "", "error", `${req.host.title} has no ${req.scope} install (use --${scopes})`, "");
   }
   const file = scopeFile(req.where);
-  const old = readText(file);
-  let next: string | null | Failure;
-  switch (req.host.target.kind) {
-    case "json":
-      next = req.uninstall ? jsonUninstall(old, req.host.target, req.host.name) : jsonInstall(old, req.host.target, hookCommand(req.paths.bin, req.host.name), req.host.name);
-      break;
-    case "file":
-      next = fileChange(old, req.host.target, req.paths, req.uninstall);
-      break;
-    case "block":
-      next = blockChange(old, req.host.target, req.uninstall);
-      break;
+  let old: string | null;
+  try {
+    old = readText(file);
+  } catch (e) {
+    return report(req, file, "error", `${display(file)}: cannot read it (${(e as Error).message}); it was left untouched`, "");
   }
+  const records = installRecords(req.where);
+  const record = records.get(file);
+  // Untouched since rtk installed into it: uninstalling puts back exactly what was there.
+  const restore = req.uninstall && record !== undefined && old === record.after;
+  const createdByRtk = record?.before === null;
+  let next: string | null | Failure;
+  if (restore) next = record.before;
+  else
+    switch (req.host.target.kind) {
+      case "json":
+        next = req.uninstall
+          ? jsonUninstall(old, req.host.target, req.host.name, createdByRtk)
+          : jsonInstall(old, req.host.target, hookCommand(req.paths.bin, req.host.name, req.scope), req.host.name);
+        break;
+      case "file":
+        next = fileChange(old, req.host.target, req.paths, req.uninstall);
+        break;
+      case "block":
+        next = blockChange(old, req.host.target, req.uninstall, createdByRtk);
+        break;
+    }
   if (next instanceof Failure) return report(req, file, "error", `${display(file)}: ${next.message}`, "");
   if (next === old) {
-    return report(req, file, req.uninstall ? "absent" : "unchanged", req.uninstall ? `${req.host.title}: nothing of rtk's in ${display(file)}` : `${req.host.title}: already installed in ${display(file)}; nothing changed`, "");
+    if (req.uninstall && record) records.remove(file);
+    return report(req, file, req.uninstall ? "absent" : "unchanged", req.uninstall ? `${req.host.title}: nothing of rtk's in ${display(file)}; nothing changed` : `${req.host.title}: already installed in ${display(file)}; nothing changed`, "");
   }
   const diff = unifiedDiff(old ?? "", next ?? "", display(file));
   const action: Action = req.uninstall ? "removed" : old !== null && hasOurs(old, req) ? "updated" : "installed";
-  if (req.dryRun) return report(req, file, action, `${req.host.title}: would ${verb(action)} ${display(file)} (dry run, nothing written)`, diff);
-  write(file, old, next);
-  const check = readText(file);
-  if ((check !== null && hasOurs(check, req)) === req.uninstall) {
-    return report(req, file, "error", `${display(file)}: written, but reading it back does not show the change`, diff);
+  if (req.dryRun) return report(req, file, action, `${req.host.title}: would ${verb(action, next === null)} ${display(file)} (dry run, nothing written)`, diff);
+  const dirsBefore = req.uninstall ? [] : missingDirs(file);
+  try {
+    writeVerified(file, old, next, req.where, (text) => (restore ? text === next : (text !== null && hasOurs(text, req)) !== req.uninstall));
+  } catch (e) {
+    return report(req, file, "error", `${display(file)}: ${(e as Error).message}`, diff);
   }
+  if (req.uninstall) {
+    if (record) records.remove(file);
+    if (next === null) removeCreatedDirs(record?.dirs ?? []);
+  } else if (record) records.put(file, { ...record, after: next! });
+  else if (old === null || !hasOurs(old, req)) records.put(file, { before: old, after: next!, dirs: dirsBefore });
   const note = !req.uninstall && req.host.note ? `\n${req.host.note}` : "";
-  return report(req, file, action, `${req.host.title}: ${action} ${display(file)}${note}`, diff);
+  return report(req, file, action, `${req.host.title}: ${done(action, next === null, req.host.target.kind, display(file))}${note}`, diff);
 }
 
-function verb(a: Action): string {
-  return a === "removed" ? "remove rtk from" : a === "updated" ? "update" : "install into";
+function verb(a: Action, gone: boolean): string {
+  return a === "removed" ? (gone ? "remove" : "remove rtk's entry from") : a === "updated" ? "update rtk's entry in" : "install into";
+}
+
+/** What was done, as the user meets it: a file that is still there had rtk's part removed from it. */
+function done(a: Action, gone: boolean, kind: Target["kind"], file: string): string {
+  const part = kind === "json" ? "hook" : kind === "block" ? "rules block" : "plugin";
+  if (a === "removed") return gone ? `${part} removed (${file} deleted: rtk had created it)` : `${part} removed from ${file}`;
+  return a === "updated" ? `${part} updated in ${file}` : `${part} installed in ${file}`;
 }
 
 function report(req: InitRequest, file: string, action: Action, message: string, diff: string): InitReport {
@@ -131,18 +170,26 @@ function entriesArray(root: JNode, path: readonly string[]): Extract<JNode, { t:
 
 function findOurs(root: JNode, target: JsonTarget, host: string): Found[] {
   const arr = entriesArray(root, target.arrayPath);
+  const keys = target.commandKeys ?? ["command"];
   const found: Found[] = [];
+  const ours = (n: JNode | undefined) => {
+    const out: Extract<JNode, { t: "str" }>[] = [];
+    for (const k of keys) {
+      const c = member(n, k);
+      if (c?.t === "str" && isOurCommand(c.value, host)) out.push(c);
+    }
+    return out;
+  };
   arr?.items.forEach((item, i) => {
     const hooks = member(item, "hooks");
     if (hooks?.t === "arr") {
       hooks.items.forEach((h, j) => {
-        const c = member(h, "command");
-        if (c?.t === "str" && isOurCommand(c.value, host)) found.push({ item: i, hook: j, command: c });
+        for (const c of ours(h)) found.push({ item: i, hook: j, command: c });
       });
       return;
     }
-    const c = member(item, "command") ?? member(member(item, "action"), "command");
-    if (c?.t === "str" && isOurCommand(c.value, host)) found.push({ item: i, hook: null, command: c });
+    const direct = ours(item);
+    for (const c of direct.length ? direct : ours(member(item, "action"))) found.push({ item: i, hook: null, command: c });
   });
   return found;
 }
@@ -202,7 +249,7 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
   return text;
 }
 
-function jsonUninstall(old: string | null, target: JsonTarget, host: string): string | null | Failure {
+function jsonUninstall(old: string | null, target: JsonTarget, host: string, createdByRtk: boolean): string | null | Failure {
   if (old === null) return null;
   if (old.trim() === "") return old;
   let text = old;
@@ -235,7 +282,8 @@ function jsonUninstall(old: string | null, target: JsonTarget, host: string): st
     text = applyEdit(text, removeMember(parent, parent.members.findIndex((m) => m.key === target.arrayPath[depth - 1])));
   }
   const rest = plain(parseSettings(text) as JNode);
-  return isDeepStrictEqual(rest, {}) || isDeepStrictEqual(rest, target.skeleton) ? null : text;
+  // A file rtk created and that holds nothing else goes; a file the user had stays, even if it is left empty.
+  return createdByRtk && (isDeepStrictEqual(rest, {}) || isDeepStrictEqual(rest, target.skeleton)) ? null : text;
 }
 
 function hasOurs(text: string, req: InitRequest): boolean {
@@ -261,8 +309,9 @@ function fileChange(old: string | null, target: FileTarget, paths: RtkPaths, uni
   return uninstall ? null : target.content(paths);
 }
 
-function blockChange(old: string | null, target: BlockTarget, uninstall: boolean): string | null | Failure {
-  const block = `${BLOCK_BEGIN}\n${target.content}\n${BLOCK_END}`;
+function blockChange(old: string | null, target: BlockTarget, uninstall: boolean, createdByRtk: boolean): string | null | Failure {
+  const content = typeof target.content === "function" ? target.content() : target.content;
+  const block = `${BLOCK_BEGIN}\n${content}\n${BLOCK_END}`;
   const text = old ?? "";
   const start = text.indexOf(BLOCK_BEGIN);
   const endMarker = start >= 0 ? text.indexOf(BLOCK_END, start) : -1;
@@ -276,17 +325,77 @@ function blockChange(old: string | null, target: BlockTarget, uninstall: boolean
     let from = start;
     if (text.slice(0, from).endsWith("\n\n")) from -= finalNewline ? 1 : 2;
     const rest = text.slice(0, from) + text.slice(to);
-    return rest.trim() === "" ? null : rest;
+    return rest === "" && createdByRtk ? null : rest;
   }
   if (start >= 0) return text.slice(0, start) + block + text.slice(endMarker + BLOCK_END.length);
   if (old === null || old === "") return block + "\n";
+  // After the user's text, separated by a blank line; uninstalling takes exactly that back.
   return old.endsWith("\n") ? old + "\n" + block + "\n" : old + "\n\n" + block;
 }
 
 // ---- writing -------------------------------------------------------------------------
 
-/** Backs up the old file, then writes (or removes) it atomically, following a symlink to its target. */
-function write(file: string, old: string | null, next: string | null): void {
+/**
+ * Writes (or removes) the file atomically, following a symlink to its target,
+ * with the old content kept in rtk's data folder meanwhile; reads it back, and
+ * restores the old content when `changed` does not hold. The kept copy is
+ * removed either way.
+ */
+function writeVerified(file: string, old: string | null, next: string | null, where: Where, changed: (text: string | null) => boolean): void {
+  const backup = old !== null ? keepCopy(file, old, where) : null;
+  try {
+    write(file, next);
+    let check: string | null;
+    try {
+      check = readText(file);
+    } catch {
+      check = null;
+    }
+    if (!changed(check)) {
+      write(file, old);
+      throw new Error("written, but reading it back does not show the change; the previous content was put back");
+    }
+  } catch (e) {
+    if (old !== null && readTextOrNull(file) !== old) write(file, old);
+    throw e;
+  } finally {
+    if (backup) rmQuiet(backup);
+  }
+}
+
+function readTextOrNull(file: string): string | null {
+  try {
+    return readText(file);
+  } catch {
+    return null;
+  }
+}
+
+/** A copy of the old content in rtk's data folder (owner-only), for the time of the write. */
+function keepCopy(file: string, old: string, where: Where): string {
+  const dir = join(dataDir(where.env), "init-backup");
+  makeDirs(dir, 0o700);
+  const copy = join(dir, `${createHash("sha256").update(file).digest("hex").slice(0, 16)}-${basename(file)}`);
+  writeFileSync(copy, old, { mode: 0o600 });
+  return copy;
+}
+
+function rmQuiet(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // already gone
+  }
+  const dir = dirname(p);
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    // not empty, or gone
+  }
+}
+
+/** Writes (or, for null, removes) the file atomically, following a symlink to its target. */
+function write(file: string, next: string | null): void {
   let target = file;
   let symlink = false;
   try {
@@ -295,15 +404,89 @@ function write(file: string, old: string | null, next: string | null): void {
   } catch {
     makeDirs(dirname(file));
   }
-  if (old !== null) copyFileSync(target, file + ".rtk-bak");
   if (next === null && !symlink) {
-    unlinkSync(target);
+    if (existsSync(target)) unlinkSync(target);
     return;
   }
   const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
   const tmp = join(dirname(target), `.${basename(target)}.rtk-${process.pid}.tmp`);
   writeFileSync(tmp, next ?? "{}\n", { mode, flag: "wx" });
   renameSync(tmp, target);
+}
+
+/** The folders above `file` that do not exist yet (the ones an install makes), nearest first. */
+function missingDirs(file: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(file); !existsSync(d) && dirname(d) !== d; d = dirname(d)) out.push(d);
+  return out;
+}
+
+function removeCreatedDirs(dirs: string[]): void {
+  for (const d of dirs) {
+    try {
+      if (readdirSync(d).length === 0) rmdirSync(d);
+      else return;
+    } catch {
+      return;
+    }
+  }
+}
+
+interface InstallRecord {
+  /** The file before rtk's first install into it (null: there was none). */
+  before: string | null;
+  /** The file as rtk left it. */
+  after: string;
+  /** The folders made for it, nearest first. */
+  dirs: string[];
+}
+
+/**
+ * What `rtk init` changed, file by file, kept owner-only in rtk's data folder
+ * (never beside the user's files) until the uninstall that restores it.
+ */
+function installRecords(where: Where) {
+  const path = join(dataDir(where.env), "init-records.json");
+  const load = (): Record<string, InstallRecord> => {
+    try {
+      const doc = JSON.parse(readFileSync(path, "utf8")) as unknown;
+      return doc && typeof doc === "object" && !Array.isArray(doc) ? (doc as Record<string, InstallRecord>) : {};
+    } catch {
+      return {};
+    }
+  };
+  const save = (doc: Record<string, InstallRecord>) => {
+    try {
+      if (Object.keys(doc).length === 0) return rmQuiet(path);
+      makeDirs(dirname(path), 0o700);
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(doc, null, 2) + "\n", { mode: 0o600 });
+      renameSync(tmp, path);
+    } catch {
+      // Without the record, uninstalling removes rtk's entry alone (the file itself stays).
+    }
+  };
+  const valid = (r: unknown): r is InstallRecord => {
+    const o = r as InstallRecord | null;
+    return !!o && (o.before === null || typeof o.before === "string") && typeof o.after === "string" && Array.isArray(o.dirs) && o.dirs.every((d) => typeof d === "string");
+  };
+  return {
+    get(file: string): InstallRecord | undefined {
+      const r = load()[file];
+      return valid(r) ? r : undefined;
+    },
+    put(file: string, r: InstallRecord) {
+      const doc = load();
+      doc[file] = r;
+      save(doc);
+    },
+    remove(file: string) {
+      const doc = load();
+      if (!(file in doc)) return;
+      delete doc[file];
+      save(doc);
+    },
+  };
 }
 
 // ---- status ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ const SHELL_TOOLS = ["execute_bash", "executeBash", "shell"];
 export const kiro: Host = {
   name: "kiro",
   title: "Kiro",
-  tier: "hook",
+  tier: "gate",
   rules: NO_RULES,
   hook: {
   decode(event) {
@@ -38,13 +38,8 @@ export const kiro: Host = {
       kind: "json",
       arrayPath: ["hooks"],
       skeleton: { version: "v1" },
-      entries: (command) =>
-        SHELL_TOOLS.map((matcher) => ({
-          name: "rtk",
-          trigger: "PreToolUse",
-          matcher,
-          action: { type: "command", command, timeout: 5 },
-        })),
+      // Kiro CLI's hook files (.kiro/hooks/<name>.json): the matcher is a regular expression over the tool name, the timeout in seconds.
+      entries: (command) => [{ name: "rtk", trigger: "PreToolUse", matcher: SHELL_TOOLS.join("|"), action: { type: "command", command }, timeout: 5 }],
     },
     scopes: {
       global: (w) => join(home(w), ".kiro", "hooks", "rtk.json"),

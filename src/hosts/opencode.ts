@@ -1,9 +1,12 @@
 // The OpenCode plugin rtk installs: it imports rtk's library in-process (no
 // subprocess per command) and rewrites the bash tool's command before it runs.
-// It never decides a permission: OpenCode does. If the library cannot be
-// imported, it falls back to `rtk rewrite`.
+// It never allows anything: OpenCode decides, on the rewritten command, which
+// its `permission.bash` patterns may no longer match. So a command one of them
+// denies or asks for is left as typed (rtk reads them as its rules), and one the
+// agent typed behind `rtk` under a deny is stopped with the reason. If the
+// library cannot be imported, it falls back to `rtk rewrite`.
 import { join } from "node:path";
-import { NO_RULES } from "../permissions/sources.js";
+import { OPENCODE_RULES } from "../permissions/sources.js";
 import { configHome, project } from "./targets.js";
 import type { Host, RtkPaths } from "./types.js";
 
@@ -11,7 +14,7 @@ export const opencode: Host = {
   name: "opencode",
   title: "OpenCode",
   tier: "plugin",
-  rules: NO_RULES,
+  rules: OPENCODE_RULES,
   install: {
     target: { kind: "file", marker: "rtk:opencode-plugin", content: opencodePlugin },
     scopes: {
@@ -29,7 +32,13 @@ import { spawnSync } from "node:child_process";
 const RTK_LIB = ${JSON.stringify(paths.lib)};
 const RTK_BIN = ${JSON.stringify(paths.bin)};
 
-type Rewrite = (command: string, opts: { host: string; cwd?: string; warn: (m: string) => void }) => { command: string | null; exitCode: number };
+type Rewrite = (
+  command: string,
+  opts: { host: string; cwd?: string; warn: (m: string) => void },
+) => { command: string | null; exitCode: number; asked?: boolean; verdict?: string; activeDeny?: boolean };
+
+/** Thrown to stop a command OpenCode's own rules cannot see. */
+class RtkDenied extends Error {}
 
 let loaded: Promise<Rewrite | null> | undefined;
 function library(): Promise<Rewrite | null> {
@@ -42,10 +51,23 @@ async function rewriteCommand(command: string, cwd: string | undefined): Promise
   const rewrite = await library();
   if (rewrite) {
     const r = rewrite(command, { host: "opencode", cwd, warn: () => {} });
-    return r.exitCode === 0 || r.exitCode === 3 ? r.command : null;
+    if (r.verdict === "deny" && r.activeDeny) {
+      throw new RtkDenied("rtk: your OpenCode permissions deny this command; the \`rtk\` prefix does not change what it runs, so OpenCode cannot see it: run it without \`rtk\`");
+    }
+    // An ask rule would not see the rewritten command: OpenCode asks about it as typed.
+    return r.exitCode === 0 || (r.exitCode === 3 && !r.asked) ? r.command : null;
   }
-  const r = spawnSync(RTK_BIN, ["rewrite", "--host", "opencode", command], { cwd, encoding: "utf8", timeout: 5000 });
-  return (r.status === 0 || r.status === 3) && r.stdout ? r.stdout : null;
+  const r = spawnSync(RTK_BIN, ["rewrite", "--json", "--host", "opencode", command], { cwd, encoding: "utf8", timeout: 5000 });
+  let out: { rewritten?: unknown; verdict?: unknown; activeDeny?: unknown } = {};
+  try {
+    out = JSON.parse(r.stdout);
+  } catch {
+    return null;
+  }
+  if (out.verdict === "deny" && out.activeDeny === true) throw new RtkDenied("rtk: your OpenCode permissions deny this command; run it without \`rtk\`");
+  // Allowed, or no rule at all: an ask rule's verdict is "ask".
+  const taken = r.status === 0 || (r.status === 3 && out.verdict === "default");
+  return taken && typeof out.rewritten === "string" ? out.rewritten : null;
 }
 
 export const RtkPlugin = async ({ directory }: { directory?: string } = {}) => ({
@@ -56,7 +78,8 @@ export const RtkPlugin = async ({ directory }: { directory?: string } = {}) => (
     try {
       const rewritten = await rewriteCommand(command, directory);
       if (rewritten !== null && output.args) output.args.command = rewritten;
-    } catch {
+    } catch (e) {
+      if (e instanceof RtkDenied) throw e;
       // Fail open: the command runs as the agent wrote it.
     }
   },

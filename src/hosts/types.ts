@@ -49,8 +49,20 @@ export function str(v: unknown): string | undefined {
 
 export const json = (v: unknown): HookAnswer => ({ stdout: JSON.stringify(v), exitCode: 0 });
 
-/** How a command reaches rtk (spec/hosts.md): a hook answers, a plugin rewrites in-process, rules-only asks the model. */
-export type Tier = "hook" | "plugin" | "rules-only";
+/**
+ * How a command reaches rtk (spec/hosts.md): `hook` answers with a replacement,
+ * `gate` can only let a command through or block it (rtk blocks with the `rtk …`
+ * form as a suggestion), `plugin` rewrites in-process, `rules-only` asks the model.
+ */
+export type Tier = "hook" | "gate" | "plugin" | "rules-only";
+
+/** What `rtk init --show` calls each tier. */
+export const TIER_LABEL: Record<Tier, string> = {
+  hook: "hook that replaces",
+  gate: "gate only",
+  plugin: "plugin",
+  "rules-only": "rules only",
+};
 
 export type Scope = "global" | "project";
 
@@ -67,6 +79,12 @@ export interface JsonTarget {
   skeleton: Record<string, unknown>;
   /** The entries to add for the hook command. */
   entries(command: string): unknown[];
+  /**
+   * The keys of an entry (or of a hook in a matcher group's `hooks`, or of its
+   * `action`) that hold the hook command, in the order they are read; default
+   * `["command"]`. Copilot CLI's entries hold it in `bash` and `powershell`.
+   */
+  commandKeys?: readonly string[];
 }
 
 export interface FileTarget {
@@ -78,7 +96,8 @@ export interface FileTarget {
 
 export interface BlockTarget {
   kind: "block";
-  content: string;
+  /** The block's text between the markers; a function is called at install time (generated from the active routes). */
+  content: string | (() => string);
 }
 
 export type Target = JsonTarget | FileTarget | BlockTarget;

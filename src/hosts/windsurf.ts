@@ -1,7 +1,7 @@
 // Windsurf: no hook; an instructions file asks the model to type `rtk …` itself.
 import { join } from "node:path";
 import { NO_RULES } from "../permissions/sources.js";
-import { project, RULES_BLOCK } from "./targets.js";
+import { project, RULES_TARGET } from "./targets.js";
 import type { Host } from "./types.js";
 
 export const windsurf: Host = {
@@ -9,5 +9,5 @@ export const windsurf: Host = {
   title: "Windsurf",
   tier: "rules-only",
   rules: NO_RULES,
-  install: { target: { kind: "block", content: RULES_BLOCK }, scopes: { project: (w) => join(project(w, ".git"), ".windsurfrules") }, defaultScope: "project" },
+  install: { target: RULES_TARGET, scopes: { project: (w) => join(project(w, ".git"), ".windsurfrules") }, defaultScope: "project" },
 };

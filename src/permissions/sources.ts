@@ -105,6 +105,132 @@ export const FACTORY_RULES: RuleLoader = {
   },
 };
 
+/**
+ * GitHub Copilot: Claude Code's settings (VS Code reads them), and Copilot CLI's
+ * `--deny-tool` / `--allow-tool` options. Those live only on the command line of
+ * the running `copilot`, so they are read from the hook's ancestor processes
+ * (Linux `/proc`; elsewhere they cannot be read). `shell(git push)` → `git push`.
+ */
+export const COPILOT_RULES: RuleLoader = {
+  family: "copilot",
+  read(ctx, add) {
+    CLAUDE_RULES.read(ctx, add);
+    const cli = copilotCommandLine(ctx.env);
+    if (!cli) return;
+    ctx.files.push({ path: cli.source, status: "read" });
+    add("deny", cli.deny, "shell");
+    add("allow", cli.allow, "shell");
+  },
+};
+
+/** The `--deny-tool` / `--allow-tool` values of the nearest ancestor process that is Copilot CLI. */
+export function copilotCommandLine(env: Env, start = process.ppid): { source: string; deny: string[]; allow: string[] } | null {
+  const proc = env["RTK_PROC_ROOT"] || "/proc";
+  let pid = start;
+  for (let depth = 0; depth < 12 && pid > 1; depth++) {
+    let argv: string[];
+    let stat: string;
+    try {
+      argv = readFileSync(join(proc, String(pid), "cmdline"), "utf8").split("\0").filter((a) => a.length > 0);
+      stat = readFileSync(join(proc, String(pid), "stat"), "utf8");
+    } catch {
+      return null;
+    }
+    if (argv.some((a) => /(^|\/)copilot(\.js|\.exe)?$/.test(a) || /@github\/copilot/.test(a))) {
+      const deny: string[] = [];
+      const allow: string[] = [];
+      for (let i = 0; i < argv.length; i++) {
+        const m = /^--(deny|allow)-tool(?:=(.*))?$/.exec(argv[i]!);
+        if (!m) continue;
+        const value = m[2] ?? argv[++i];
+        if (value !== undefined) (m[1] === "deny" ? deny : allow).push(...toolList(value));
+      }
+      return { source: join(proc, String(pid), "cmdline"), deny, allow };
+    }
+    // The parent's pid follows the command name, which is in parentheses and may hold any character.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (!Number.isInteger(ppid) || ppid === pid) return null;
+    pid = ppid;
+  }
+  return null;
+}
+
+/** `shell(git push),shell(npm:*)` → its entries: commas inside parentheses belong to a pattern. */
+function toolList(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = "";
+  for (const c of value) {
+    if (c === "(") depth++;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    if (c === "," && depth === 0) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = "";
+    } else cur += c;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+/**
+ * OpenCode: `permission.bash` (pattern → allow | ask | deny, or one action for
+ * every command; `permission["*"]` when there is no `bash` key) and the newer
+ * `permissions` list (`{action: "shell", resource, effect}`), from the user's
+ * config, `$OPENCODE_CONFIG`, and every `opencode.json(c)` from the project's
+ * top down to the working folder. OpenCode takes the last matching rule; rtk
+ * reads every deny and ask pattern as such, which is never more permissive. A
+ * rule for every command (`*`) also judges the rewritten `rtk …` command, so it
+ * is no reason to leave a command alone. `?` (one character) is read as `*` in
+ * deny and ask patterns (broader), and an allow pattern with it is not used.
+ */
+export const OPENCODE_RULES: RuleLoader = {
+  family: "opencode",
+  read(ctx, add) {
+    for (const file of opencodeFiles(ctx)) {
+      const doc = obj(readJson(file, ctx));
+      if (!doc) continue;
+      const perm = doc["permission"];
+      const bash = typeof perm === "string" ? perm : (obj(perm)?.["bash"] ?? obj(perm)?.["*"]);
+      if (typeof bash === "string") addOpencode(add, "*", bash);
+      else for (const [pattern, action] of Object.entries(obj(bash) ?? {})) addOpencode(add, pattern, action);
+      const list = doc["permissions"];
+      if (Array.isArray(list)) {
+        for (const r of list) {
+          const rule = obj(r);
+          const action = rule?.["action"];
+          if (action !== "shell" && action !== "bash" && action !== "*") continue;
+          if (typeof rule?.["resource"] === "string") addOpencode(add, rule["resource"], rule["effect"]);
+        }
+      }
+    }
+  },
+};
+
+function addOpencode(add: RuleAdder, pattern: string, action: unknown): void {
+  if (action !== "deny" && action !== "ask" && action !== "allow") return;
+  const p = pattern.trim();
+  if (action !== "allow" && /^\*+$/.test(p)) return;
+  if (action === "allow") {
+    if (!p.includes("?")) add("allow", [p], null);
+  } else add(action, [p.replaceAll("?", "*")], null);
+}
+
+function opencodeFiles(ctx: RuleCtx): string[] {
+  const configHome = ctx.env["XDG_CONFIG_HOME"] || join(home(ctx.env), ".config");
+  const files = ["opencode.json", "opencode.jsonc", "config.json"].map((n) => join(configHome, "opencode", n));
+  if (ctx.env["OPENCODE_CONFIG"]) files.push(resolve(ctx.cwd, ctx.env["OPENCODE_CONFIG"]));
+  // From the project's top (the git top level, never above HOME) down to the working folder.
+  const dirs: string[] = [];
+  const userHome = home(ctx.env);
+  for (let dir = ctx.cwd; ; dir = dirname(dir)) {
+    if (dir === userHome) break;
+    dirs.push(dir);
+    if (exists(join(dir, ".git")) || dirname(dir) === dir) break;
+  }
+  for (const d of dirs.reverse()) for (const n of ["opencode.json", "opencode.jsonc", join(".opencode", "opencode.json"), join(".opencode", "opencode.jsonc")]) files.push(join(d, n));
+  return unique(files);
+}
+
 /** Hosts without rules of their own (plugins, rules-only files, Kiro). */
 export const NO_RULES: RuleLoader = { family: "none", read() {} };
 
@@ -172,7 +298,7 @@ function readJson(path: string, ctx: RuleCtx): unknown {
     return null;
   }
   try {
-    const doc = JSON.parse(stripJsonComments(text.replace(/^\uFEFF+/, "")));
+    const doc = JSON.parse(stripTrailingCommas(stripJsonComments(text.replace(/^\uFEFF+/, ""))));
     ctx.files.push({ path, status: "read" });
     return doc;
   } catch (e) {
@@ -198,6 +324,25 @@ function stripJsonComments(text: string): string {
     } else if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       i = end < 0 ? text.length : end + 1;
+    } else out += c;
+  }
+  return out;
+}
+
+/** JSONC files (OpenCode's, VS Code's) may end a list or object with a comma; JSON cannot. */
+function stripTrailingCommas(text: string): string {
+  if (!text.includes(",")) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      out += text.slice(start, i + 1);
+    } else if (c === ",") {
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j]!)) j++;
+      if (text[j] !== "}" && text[j] !== "]") out += c;
     } else out += c;
   }
   return out;

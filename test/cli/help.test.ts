@@ -142,7 +142,7 @@ describe("rtk explain says what its reasons mean and whose rules it used", () =>
     writeFileSync(join(b.home, ".claude", "settings.json"), JSON.stringify({ permissions: {} }));
     const r = await launch(["explain", "git status"], { cwd: b.cwd, env: b.env });
     assert.match(r.stdout, /\nrules: {3}Claude Code settings \(2 files: [^\n]*\.claude\/settings\.json, [^\n]*\.claude\/settings\.json\)\n/);
-    const none = await rtk(["explain", "--host", "opencode", "git status"]);
+    const none = await rtk(["explain", "--host", "kiro", "git status"]);
     assert.match(none.stdout, /\nrules: {3}none \(/);
   });
 

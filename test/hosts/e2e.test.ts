@@ -166,6 +166,7 @@ describe("Claude Code, installed by `rtk init --agent claude`", () => {
       assert.ok(h.checks.length >= 3, "registered, version, self-test");
       for (const c of h.checks) assert.equal(c.ok, true, `check ${c.name}: ${JSON.stringify(c)}`);
       assert.ok(h.checks.some((c) => /self-test/i.test(c.name)), "doctor pipes a sample event through the installed command");
+      assert.ok(h.checks.some((c) => c.name === "rewritten command" && c.ok), `doctor runs the command the hook handed back: ${JSON.stringify(h.checks)}`);
     }
   });
 
@@ -237,6 +238,20 @@ describe("rtk doctor on broken installs", () => {
     const report = JSON.parse(r.stdout);
     const failed = report.hosts.flatMap((h: { checks: { ok: boolean; fix?: string }[] }) => h.checks.filter((c) => !c.ok));
     assert.ok(failed.some((c: { fix?: string }) => /config\.toml/.test(c.fix ?? "")), JSON.stringify(failed));
+  });
+
+  test("a rewrite that cannot run is caught: the hook rewrites (its PATH check off) but `rtk` is not on PATH", () => {
+    const b = box();
+    assert.equal(rtk(b, ["init", "--agent", "claude"]).status, 0);
+    // The hook's own check is off, so it hands back `rtk …`; the shell the agent uses cannot find it.
+    b.env = { ...b.env, PATH: "/usr/bin:/bin", RTK_NO_PATH_CHECK: "1" };
+    const r = rtk(b, ["doctor", "--json"]);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    const checks = (JSON.parse(r.stdout).hosts as { host: string; checks: { name: string; ok: boolean; detail: string }[] }[]).find((h) => h.host === "claude")!.checks;
+    assert.ok(checks.some((c) => c.name === "self-test" && c.ok), JSON.stringify(checks));
+    const ran = checks.find((c) => c.name === "rewritten command");
+    assert.ok(ran && !ran.ok, `the rewritten command is run and found failing: ${JSON.stringify(checks)}`);
+    assert.match(ran.detail, /exit 127/);
   });
 
   test("nothing installed: doctor says so and does not fail", () => {

@@ -22,14 +22,15 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
 import { launch, RTK, type Run } from "../support/launch.js";
 
-/** The launcher as hooks must name it: an absolute path. */
+/** The launcher as a user's own hook file names it: an absolute path. */
 const BIN = realpathSync(RTK);
-const CMD = (host: string) => `${BIN} hook ${host}`;
+/** The hook command: the absolute launcher in a user's file; `rtk` on PATH in a project's file, which others clone. */
+const CMD = (host: string, scope: "global" | "project" = "global") => (scope === "project" ? `rtk hook ${host}` : `${BIN} hook ${host}`);
 const BEGIN = "<!-- rtk:begin -->";
 const END = "<!-- rtk:end -->";
 
@@ -157,11 +158,12 @@ const JSON_HOSTS: JsonHost[] = [
     grouped: true,
   },
   {
+    // Copilot CLI's documented file (VS Code reads it too): lowerCamelCase event, `bash`/`powershell`, `timeoutSec`.
     host: "copilot",
     file: { global: (b) => join(b.home, ".copilot", "hooks", "rtk.json"), project: (b) => join(b.project, ".github", "hooks", "rtk.json") },
-    fresh: (cmd) => ({ version: 1, hooks: { PreToolUse: [{ type: "command", command: cmd, timeout: 5 }] } }),
-    arrayPath: ["hooks", "PreToolUse"],
-    userEntry: { type: "command", command: "./scripts/audit.sh", timeout: 10 },
+    fresh: (cmd) => ({ version: 1, hooks: { preToolUse: [{ type: "command", bash: cmd, powershell: cmd, timeoutSec: 10 }] } }),
+    arrayPath: ["hooks", "preToolUse"],
+    userEntry: { type: "command", bash: "./scripts/audit.sh", powershell: "./scripts/audit.ps1", timeoutSec: 10 },
     grouped: false,
   },
   {
@@ -175,10 +177,10 @@ const JSON_HOSTS: JsonHost[] = [
   {
     host: "kiro",
     file: { global: (b) => join(b.home, ".kiro", "hooks", "rtk.json"), project: (b) => join(b.project, ".kiro", "hooks", "rtk.json") },
-    // DISAGREES: spec names each entry `"name":"rtk"`; rtk writes `"rtk (execute_bash)"` etc.
+    // Kiro CLI's documented hook file: one entry, its matcher a regular expression, the timeout beside the action.
     fresh: (cmd) => ({
       version: "v1",
-      hooks: ["execute_bash", "executeBash", "shell"].map((matcher) => ({ name: "rtk", trigger: "PreToolUse", matcher, action: { type: "command", command: cmd, timeout: 5 } })),
+      hooks: [{ name: "rtk", trigger: "PreToolUse", matcher: "execute_bash|executeBash|shell", action: { type: "command", command: cmd }, timeout: 5 }],
     }),
     arrayPath: ["hooks"],
     userEntry: { name: "lint-on-save", trigger: "PostFileSave", matcher: "\\.ts$", action: { type: "command", command: "npm run lint" } },
@@ -225,7 +227,7 @@ describe("JSON settings hosts", { concurrency: true }, () => {
       for (const scope of ["global", "project"] as const) {
         const fileOf = h.file[scope];
         if (!fileOf) continue;
-        test(`--${scope}: fresh install writes exactly our entry with the absolute launcher; a second run changes nothing; --uninstall removes it`, async () => {
+        test(`--${scope}: fresh install writes exactly our entry (${scope === "global" ? "the absolute launcher" : "`rtk` on PATH"}); a second run changes nothing; --uninstall removes it`, async () => {
           const b = box();
           const file = fileOf(b);
           const r = await init(b, h.host, `--${scope}`);
@@ -233,7 +235,7 @@ describe("JSON settings hosts", { concurrency: true }, () => {
           assert.ok(existsSync(file), `${file} was not written`);
           const written = json(file);
           assert.ok(isAbsolute(BIN));
-          assert.ok(readFileSync(file, "utf8").includes(JSON.stringify(CMD(h.host))), "the hook command is the absolute launcher followed by `hook <host>`");
+          assert.ok(readFileSync(file, "utf8").includes(JSON.stringify(CMD(h.host, scope))), `the hook command is ${CMD(h.host, scope)}`);
           const first = snap(file);
           const again = await init(b, h.host, `--${scope}`);
           ok(again, "second install");
@@ -245,14 +247,16 @@ describe("JSON settings hosts", { concurrency: true }, () => {
           assert.ok(!existsSync(file), `${file} should be gone after uninstalling what init created: ${existsSync(file) ? readFileSync(file, "utf8") : ""}`);
           // Last, so that a shape difference does not hide the checks above.
           // DISAGREES: (kiro) the entries' `name` — see JSON_HOSTS.
-          assert.deepEqual(written, h.fresh(CMD(h.host)), "the file holds exactly our entry");
+          assert.deepEqual(written, h.fresh(CMD(h.host, scope)), "the file holds exactly our entry");
+          assert.match(u.stdout, /removed/, u.stdout);
+          assert.deepEqual(tree(b.home), {}, "nothing is left anywhere: no file, no folder, no backup");
         });
       }
 
       const scope = h.file.global ? "--global" : "--project";
       const fileOf = (h.file.global ?? h.file.project)!;
 
-      test("install next to a user's own hook: a separate entry, nothing of theirs touched; uninstall restores the file byte for byte; the backup holds the previous content", async () => {
+      test("install next to a user's own hook: a separate entry, nothing of theirs touched; uninstall restores the file byte for byte; no backup beside it", async () => {
         const b = box();
         const file = fileOf(b);
         const original = userSettings(h);
@@ -264,13 +268,14 @@ describe("JSON settings hosts", { concurrency: true }, () => {
         assert.notEqual(statSync(file).ino, inode, "written atomically: a new file renamed over the old one");
         const installed = readFileSync(file, "utf8");
         const installedDoc = json(file);
-        assert.equal(readFileSync(file + ".rtk-bak", "utf8"), original, "the backup holds the content before the install");
         assert.equal(statSync(file).mode & 0o777, 0o600, "the file keeps its permissions");
-        assert.deepEqual(readdirSync(dirname(file)).sort(), [`${file.split("/").pop()}`, `${file.split("/").pop()}.rtk-bak`].sort(), "no temporary files are left behind");
+        assert.deepEqual(readdirSync(dirname(file)), [basename(file)], "no backup and no temporary file beside the user's file");
+        assert.ok(installed.startsWith(original.slice(0, 20)));
         const u = await init(b, h.host, scope, "--uninstall");
         ok(u, "uninstall");
         assert.equal(readFileSync(file, "utf8"), original, "uninstall must leave the user's file byte-identical to before the install");
-        assert.equal(readFileSync(file + ".rtk-bak", "utf8"), installed, "the backup holds the content before the uninstall");
+        assert.deepEqual(readdirSync(dirname(file)), [basename(file)], "nothing beside the user's file after uninstall");
+        assert.match(u.stdout, /hook removed from /, `the message says the hook went and the file stays: ${u.stdout}`);
         // DISAGREES: (kiro) the entries' `name` — see JSON_HOSTS.
         assert.deepEqual(installedDoc, withEntries(original, h, ourEntries(h)), "our entry is appended as its own entry; every other key and entry is kept in order");
       });
@@ -462,7 +467,7 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     mkdirSync(sub, { recursive: true });
     const r = await rtk(b, ["init", "--agent", "claude", "--project"], sub);
     ok(r, "install");
-    assert.deepEqual(json(join(b.project, ".claude", "settings.json")), { hooks: { PreToolUse: [claudeGroup(CMD("claude"), 10)] } });
+    assert.deepEqual(json(join(b.project, ".claude", "settings.json")), { hooks: { PreToolUse: [claudeGroup(CMD("claude", "project"), 10)] } });
     assert.ok(!existsSync(join(sub, ".claude")));
   });
 
@@ -479,7 +484,7 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     // the git top level. Taken literally that walks up to HOME and installs into the user's global file;
     // a demanding user expects --project to stay in the project (the git top level).
     assertUntouched(user, before, "the user's ~/.claude/settings.json");
-    assert.deepEqual(json(join(b.project, ".claude", "settings.json")), { hooks: { PreToolUse: [claudeGroup(CMD("claude"), 10)] } });
+    assert.deepEqual(json(join(b.project, ".claude", "settings.json")), { hooks: { PreToolUse: [claudeGroup(CMD("claude", "project"), 10)] } });
   });
 
   test("codex: init says the hooks feature must be on in config.toml", async () => {
@@ -523,7 +528,7 @@ describe("rules-only hosts", { concurrency: true }, () => {
         assert.match(body, /rtk git status/);
         assert.match(body, /sudo/, "says when not to use rtk (sudo)");
         assert.match(body, /pipe|\| ?\w|file/i, "says when not to use rtk (pipes, files)");
-        assert.equal(readFileSync(file + ".rtk-bak", "utf8"), original, "the backup holds the previous content");
+        assert.ok(!existsSync(file + ".rtk-bak"), "no backup beside the user's file");
         const first = snap(file);
         const again = await init(b, host, "--project");
         ok(again, "second install");
@@ -642,16 +647,79 @@ describe("opencode plugin", { concurrency: true }, () => {
 
 // ---- --show ------------------------------------------------------------------------------------------------
 
-test("rtk init --show lists every host and which ones are installed", async () => {
+test("rtk init --show lists every host with its tier, where it would write and whether it is installed", async () => {
   const b = box();
   ok(await init(b, "claude", "--global"), "install claude");
   const r = await rtk(b, ["init", "--show"]);
   ok(r, "show");
-  for (const host of ["claude", "cursor", "gemini", "copilot", "codex", "kiro", "opencode", "windsurf", "cline", "agents"]) {
-    assert.match(r.stdout, new RegExp(host, "i"), `--show must list ${host}`);
+  const TIERS: Record<string, string> = {
+    claude: "hook that replaces",
+    cursor: "hook that replaces",
+    gemini: "hook that replaces",
+    copilot: "hook that replaces",
+    codex: "hook that replaces",
+    kiro: "gate only",
+    opencode: "plugin",
+    windsurf: "rules only",
+    cline: "rules only",
+    agents: "rules only",
+  };
+  for (const [host, tier] of Object.entries(TIERS)) {
+    const header = r.stdout.split("\n").find((l) => l.includes(`--agent ${host})`));
+    assert.ok(header, `--show must list ${host}: ${r.stdout}`);
+    assert.ok(header.endsWith(tier), `${host}'s tier is ${tier}: ${header}`);
   }
   const claude = r.stdout.split("\n").filter((l) => /claude/i.test(l));
-  assert.ok(claude.some((l) => /\binstalled\b/.test(l) && !/not installed/.test(l)), `claude shows as installed: ${claude.join("\n")}`);
+  assert.ok(claude.some((l) => /\binstalled\b/.test(l) && !/not installed/.test(l) && l.includes("~/.claude/settings.json")), `claude shows as installed, with its file: ${claude.join("\n")}`);
   const cursor = r.stdout.split("\n").filter((l) => /cursor/i.test(l));
   assert.ok(cursor.every((l) => !/\binstalled\b/.test(l) || /not installed/.test(l)), "cursor is not installed");
+  assert.ok(cursor.some((l) => l.includes("~/.cursor/hooks.json")), "where cursor would write");
+});
+
+describe("as a user meets init and uninstall", { concurrency: true }, () => {
+  test("cline: `.clinerules/` is a folder of rules → rtk's block is a file of its own inside it, removed on uninstall", async () => {
+    const b = box();
+    put(join(b.project, ".clinerules", "style.md"), "# Style\n\nTabs.\n");
+    const r = await init(b, "cline");
+    ok(r, "install");
+    const mine = join(b.project, ".clinerules", "rtk.md");
+    assert.ok(readFileSync(mine, "utf8").includes(BEGIN));
+    assert.equal(readFileSync(join(b.project, ".clinerules", "style.md"), "utf8"), "# Style\n\nTabs.\n");
+    const u = await init(b, "cline", "--uninstall");
+    ok(u, "uninstall");
+    assert.deepEqual(readdirSync(join(b.project, ".clinerules")), ["style.md"]);
+    assert.match(u.stdout, /rules block removed \(.*rtk\.md deleted: rtk had created it\)/, u.stdout);
+  });
+
+  test("messages say what was done: the hook went from a file that stays", async () => {
+    const b = box();
+    const file = join(b.home, ".claude", "settings.json");
+    put(file, '{"model": "opus"}\n');
+    const i = await init(b, "claude");
+    ok(i, "install");
+    assert.match(i.stdout, /hook installed in ~\/\.claude\/settings\.json/, i.stdout);
+    const u = await init(b, "claude", "--uninstall");
+    ok(u, "uninstall");
+    assert.match(u.stdout, /hook removed from ~\/\.claude\/settings\.json/, u.stdout);
+    assert.doesNotMatch(u.stdout, /deleted/);
+    assert.equal(readFileSync(file, "utf8"), '{"model": "opus"}\n');
+  });
+
+  test("every host defaults to its global install unless it only has a project one", async () => {
+    const b = box();
+    ok(await init(b, "copilot"), "copilot");
+    assert.ok(existsSync(join(b.home, ".copilot", "hooks", "rtk.json")), "Copilot has a user-level hook folder: global by default");
+    ok(await init(b, "agents"), "agents");
+    assert.ok(existsSync(join(b.project, "AGENTS.md")), "AGENTS.md only exists in a project");
+  });
+
+  test("the rules block names only routes that have a filter", async () => {
+    const b = box();
+    ok(await init(b, "agents"), "install");
+    const body = blockOf(readFileSync(join(b.project, "AGENTS.md"), "utf8"));
+    // A route whose filter is not built (npm's, say) would have the agent prefix a tool rtk only passes
+    // through; this env even routes those (RTK_ROUTES=all), and the block still leaves them out.
+    assert.doesNotMatch(body, /rtk npm\b|rtk cargo\b|rtk pytest\b/);
+    assert.match(body, /`rtk git status`/);
+  });
 });

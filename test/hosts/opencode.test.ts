@@ -54,11 +54,11 @@ after(() => {
 });
 
 /** Loads a plugin file and calls its exported factory as OpenCode does. */
-async function load(file: string): Promise<Hooks> {
+async function load(file: string, directory = project): Promise<Hooks> {
   const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   const factories = Object.values(mod).filter((v): v is (ctx: unknown) => Promise<Hooks> => typeof v === "function");
   assert.equal(factories.length, 1, `one exported plugin factory in ${file}: ${Object.keys(mod).join(", ")}`);
-  const hooks = await factories[0]!({ directory: project, worktree: project, project: { id: "app", worktree: project }, client: {}, $: undefined });
+  const hooks = await factories[0]!({ directory, worktree: directory, project: { id: "app", worktree: directory }, client: {}, $: undefined });
   assert.equal(typeof hooks["tool.execute.before"], "function", "the plugin has a tool.execute.before handler");
   return hooks;
 }
@@ -184,5 +184,50 @@ describe("subprocess or not", () => {
     const hooks = await load(variant("nothing", { lib: join(home, "missing", "lib.mjs"), bin: join(home, "missing", "rtk") }));
     const out = await run(hooks, "bash", { command: "git status" });
     assert.equal(out.args.command, "git status");
+  });
+});
+
+// OpenCode judges the command it is handed, so its `permission.bash` patterns see
+// `rtk git push …`, which `git push *` does not match: rtk reads them as its rules.
+describe("OpenCode's own permission rules (opencode.json in the project)", () => {
+  let ruled: string;
+  before(() => {
+    ruled = join(home, "code", "ruled");
+    mkdirSync(join(ruled, ".git"), { recursive: true });
+    writeFileSync(
+      join(ruled, "opencode.json"),
+      JSON.stringify({ $schema: "https://opencode.ai/config.json", permission: { bash: { "*": "ask", "git status *": "allow", "git diff *": "ask", "git push *": "deny" } } }, null, 2),
+    );
+  });
+
+  for (const [command, expected] of [
+    ["git status", "rtk git status"],
+    ["git log -n 3", "rtk git log -n 3"],
+    // A deny or ask rule that would not see the rewritten command: left as typed, for OpenCode to judge.
+    ["git push origin main", "git push origin main"],
+    ["git diff HEAD", "git diff HEAD"],
+    ["git status && git push", "git status && git push"],
+  ] as const) {
+    test(`${command} → ${expected}`, async () => {
+      const hooks = await load(pluginFile, ruled);
+      assert.equal((await run(hooks, "bash", { command })).args.command, expected);
+    });
+  }
+
+  test("`rtk git push origin main` typed by the agent under `git push *: deny` is stopped with the reason", async () => {
+    const hooks = await load(pluginFile, ruled);
+    await assert.rejects(run(hooks, "bash", { command: "rtk git push origin main" }), /OpenCode permissions deny/);
+  });
+
+  test("the newer `permissions` list (action shell) is read too, and the fallback through `rtk rewrite` keeps the rules", async () => {
+    const v2 = join(home, "code", "ruled-v2");
+    mkdirSync(join(v2, ".git"), { recursive: true });
+    writeFileSync(join(v2, "opencode.jsonc"), '{\n  // ordered rules\n  "permissions": [\n    { "action": "shell", "resource": "git push *", "effect": "deny" },\n  ],\n}\n');
+    const inProcess = await load(pluginFile, v2);
+    assert.equal((await run(inProcess, "bash", { command: "git push" })).args.command, "git push");
+    assert.equal((await run(inProcess, "bash", { command: "git status" })).args.command, "rtk git status");
+    const fallback = await load(variant("fallback-rules", { lib: join(home, "missing", "lib.mjs") }), v2);
+    assert.equal((await run(fallback, "bash", { command: "git push" })).args.command, "git push");
+    assert.equal((await run(fallback, "bash", { command: "git status" })).args.command, "rtk git status");
   });
 });

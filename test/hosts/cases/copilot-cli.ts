@@ -1,7 +1,12 @@
 import { join } from "node:path";
 import { REASON, REASON_MARK, type HostCase } from "./types.js";
 
-/** Copilot CLI: camelCase, toolArgs as a JSON string. */
+/**
+ * Copilot CLI (docs/hosts.md): camelCase, `toolArgs` as a JSON string. Its
+ * documented answer is `permissionDecision` (allow | deny | ask),
+ * `permissionDecisionReason` and `modifiedArgs`; no decision is no opinion.
+ * The spec had no answer for an ask rule; the documentation's `ask` wins.
+ */
 export const copilotCli: HostCase = {
   id: "copilot2",
   cli: "copilot",
@@ -12,6 +17,7 @@ export const copilotCli: HostCase = {
   },
   // The spec gives `permissionDecisionReason:"…"` without its text: the same reason as Claude's answer.
   rewriteAnswer: (command, allow, toolInput) => ({ modifiedArgs: { ...toolInput, command }, permissionDecisionReason: REASON, ...(allow ? { permissionDecision: "allow" } : {}) }),
+  askAnswer: (command, toolInput) => ({ permissionDecision: "ask", permissionDecisionReason: REASON, modifiedArgs: { ...toolInput, command } }),
   passAnswer: null,
   activeDenyAnswer: { permissionDecision: "deny", permissionDecisionReason: REASON_MARK },
   otherTool: (e, cwd) => ({ ...e, toolName: "view", toolArgs: JSON.stringify({ path: join(cwd, "README.md") }) }),
