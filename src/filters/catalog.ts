@@ -11,9 +11,10 @@ import { gitAction } from "./git/action.js";
 import { gitDiff } from "./git/diff.js";
 import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
+import { cargoTest } from "./tests/cargo.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

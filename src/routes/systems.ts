@@ -9,7 +9,8 @@ export const systems: RouteFamily = {
     pip3: { valueOptions: [], flagOptions: ["-q", "--quiet", "-v", "--verbose"] },
   },
   routes: [
-    { id: "cargo.test", tool: "cargo", sub: [["test", "t", "nextest"]], filter: "test.cargo", savings: 90, pipeSafe: true },
+    { id: "cargo.test", tool: "cargo", sub: [["test", "t"]], filter: "test.cargo", savings: 90, pipeSafe: true },
+    { id: "cargo.nextest", tool: "cargo", sub: ["nextest", ["run", "r"]], filter: "test.cargo", savings: 90, pipeSafe: true },
     { id: "cargo.build", tool: "cargo", sub: [["build", "b", "check", "c", "clippy"]], filter: "diagnostics.cargo", savings: 80, pipeSafe: true },
     { id: "go.test", tool: "go", sub: ["test"], filter: "test.go", savings: 90, pipeSafe: true },
     { id: "go.build", tool: "go", sub: [["build", "vet"]], filter: "diagnostics", savings: 80, pipeSafe: true },

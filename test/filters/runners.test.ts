@@ -1,0 +1,117 @@
+// The test-runner filters on recorded real output (test/fixtures/tools/<tool>/,
+// made by `npm run fixtures`; a few written from a tool's documented format):
+// every case replayed through the built bin/rtk with the tool stood in on PATH
+// and checked — golden compact output, the runner's exit code exactly, never
+// longer than raw, every fact of the raw output (read by runner-facts.ts, not
+// by the filter) present — plus the rewrite of the pipelines agents write and
+// what `| tail` sees of the compact output.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { before, describe, test } from "node:test";
+import { repoRoot } from "../support/corpus.js";
+import { RTK } from "../support/launch.js";
+import { replay, toolCases, type ToolCase } from "../support/replay.js";
+import { FACT_READERS, holds } from "./runner-facts.js";
+
+const GOLDEN = join(repoRoot, "test", "filters", "golden", "runners");
+const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
+
+before(() => {
+  if (process.env["RTK_TEST_BUILT"] !== "1") {
+    const b = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, encoding: "utf8" });
+    assert.equal(b.status, 0, `build failed: ${b.stderr}`);
+  }
+});
+
+const normalise = (text: string) => text.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall <id>]");
+
+const TOOLS = Object.keys(FACT_READERS);
+
+for (const tool of TOOLS) {
+  describe(`${tool} fixtures`, () => {
+    for (const c of toolCases(tool)) {
+      test(`${c.name} (${c.recorded}, ${c.version})`, async () => {
+        const r = await replay(c);
+        assert.equal(r.status, c.exit, `exit code: ${r.stderr}`);
+        const raw = Buffer.byteLength(c.stdout) + Buffer.byteLength(c.stderr);
+        const compact = Buffer.byteLength(r.stdout) + Buffer.byteLength(r.stderr);
+        assert.ok(compact <= raw, `compact ${compact} bytes > raw ${raw} bytes`);
+        const facts = FACT_READERS[tool]!(c.stdout, c.stderr);
+        const missing = facts.filter((f) => !holds(r.stdout + r.stderr, f));
+        assert.deepEqual(missing, [], `facts missing from the compact output:\n${r.stdout}${r.stderr}`);
+        if (c.exit !== 0) assert.ok(facts.length > 0, "a failing fixture states facts");
+        golden(c, `$ ${c.argv.join(" ")}\nexit ${r.status}\n--- stdout\n${normalise(r.stdout)}--- stderr\n${normalise(r.stderr)}`);
+      });
+    }
+  });
+}
+
+function golden(c: ToolCase, text: string): void {
+  const file = join(GOLDEN, `${c.name}.txt`);
+  if (UPDATE || !existsSync(file)) {
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, text);
+    if (!UPDATE) assert.fail(`golden file created: ${file} (inspect it, then rerun)`);
+    return;
+  }
+  assert.equal(text, readFileSync(file, "utf8"));
+}
+
+/** `sh -c <pipeline>` with the recorded tool standing in on PATH, rtk's own launcher named by path. */
+function pipeline(c: ToolCase, script: string): { status: number | null; stdout: string } {
+  const root = mkdtempSync(join(tmpdir(), "rtk-pipe-"));
+  try {
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, c.argv[0]!), `#!/bin/sh\ncat '${join(c.dir, "stdout")}'\ncat '${join(c.dir, "stderr")}' >&2\nexit ${c.exit}\n`);
+    chmodSync(join(bin, c.argv[0]!), 0o755);
+    const r = spawnSync("sh", ["-c", script], {
+      cwd: root,
+      encoding: "utf8",
+      env: { PATH: `${bin}:${process.env["PATH"]}`, HOME: join(root, "home"), XDG_DATA_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), XDG_CACHE_HOME: join(root, "cache"), RTK_NO_TRACK: "1", NO_COLOR: "1" },
+    });
+    return { status: r.status, stdout: r.stdout };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function rewrite(command: string): string {
+  const r = spawnSync(RTK, ["rewrite", command], { encoding: "utf8", env: { ...process.env, RTK_NO_PATH_CHECK: "1" } });
+  // 3: rewritten, and the host asks (no permission rule allows it here).
+  return r.status === 0 || r.status === 3 ? r.stdout : `(not rewritten, exit ${r.status}: ${r.stderr.trim()})`;
+}
+
+const caseNamed = (name: string) => toolCases(name.split("/")[0]).find((c) => c.name === name)!;
+
+describe("pipelines agents write", () => {
+  const PIPES: [string, string][] = [
+    ["cargo test 2>&1 | tail -30", "rtk cargo test 2>&1 | tail -30"],
+    ["cargo test --no-fail-fast 2>&1 | tail", "rtk cargo test --no-fail-fast 2>&1 | tail"],
+    ["cargo nextest run 2>&1 | tail -20", "rtk cargo nextest run 2>&1 | tail -20"],
+  ];
+  for (const [input, want] of PIPES) {
+    test(`rewrites ${input}`, () => assert.equal(rewrite(input), want));
+  }
+
+  test("cargo test 2>&1 | tail: the failures and the summary are the last lines, after the compiler's warnings", () => {
+    const c = caseNamed("cargo/fail");
+    const r = pipeline(c, `${RTK} cargo test 2>&1 | tail -n 12`);
+    assert.match(r.stdout, /cargo test: FAILED\. 3 failed; 2 passed; 1 ignored/);
+    assert.match(r.stdout, /error: test failed, to rerun pass `--lib`\n$/);
+    assert.doesNotMatch(r.stdout, /unused variable/);
+  });
+});
+
+describe("machine output passes through", () => {
+  test("cargo test -- --format json: untouched", async () => {
+    const c = { ...caseNamed("cargo/fail") };
+    c.argv = ["cargo", "test", "--", "-Z", "unstable-options", "--format", "json"];
+    const r = await replay(c);
+    assert.equal(r.stdout, c.stdout);
+    assert.equal(r.status, c.exit);
+  });
+});
