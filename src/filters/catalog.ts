@@ -12,9 +12,10 @@ import { gitDiff } from "./git/diff.js";
 import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
 import { cargoTest } from "./tests/cargo.js";
+import { pytest } from "./tests/pytest.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

@@ -15,6 +15,7 @@ export const systems: RouteFamily = {
     { id: "go.test", tool: "go", sub: ["test"], filter: "test.go", savings: 90, pipeSafe: true },
     { id: "go.build", tool: "go", sub: [["build", "vet"]], filter: "diagnostics", savings: 80, pipeSafe: true },
     { id: "pytest", tool: "pytest", filter: "test.pytest", savings: 90, pipeSafe: true },
+    { id: "py.test", tool: "py.test", filter: "test.pytest", savings: 90, pipeSafe: true },
     { id: "ruff", tool: "ruff", sub: ["check"], filter: "diagnostics", savings: 80, pipeSafe: true },
     { id: "mypy", tool: "mypy", filter: "diagnostics", savings: 80, pipeSafe: true },
     { id: "pip.install", tool: "pip", sub: [["install", "uninstall"]], filter: "install.pip", savings: 85, pipeSafe: true },

@@ -58,6 +58,38 @@ function cargoFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- pytest
+
+function pytestFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout);
+  let captured = 0;
+  for (const l of lines) {
+    let m = /^(FAILED|ERROR) (\S+)/.exec(l);
+    if (m) facts.push(fact("test", m[2]!));
+    m = /^_{3,} (.+?) _{3,}$/.exec(l);
+    if (m) facts.push(fact("test", m[1]!));
+    m = /^(\S+\.py):(\d+): /.exec(l);
+    if (m) facts.push(fact("location", `${m[1]}:${m[2]}`));
+    if (/^E\s+\S/.test(l)) facts.push(fact(/==|!=| where /.test(l) ? "value" : "message", l.slice(1)));
+    // The arguments of a parametrised test, as pytest shows them.
+    if (/^\w+ = .+(, \w+ = .+)*$/.test(l)) facts.push(fact("value", l));
+    if (/^-+ Captured (stdout|stderr|log) \w+ -+$/.test(l)) captured = 1;
+    else if (/^[_=-]{3,} /.test(l)) captured = 0;
+    else if (captured && captured <= 5 && l.trim()) {
+      facts.push(fact("message", l));
+      captured++;
+    }
+    m = /(?:^|= )((?:\d+ (?:failed|passed|skipped|xfailed|xpassed|errors?|warnings?|deselected|rerun)(?:, )?)+)(?: in [\d.]+s)?(?: =+)?$/.exec(l);
+    if (m) for (const part of m[1]!.split(", ")) facts.push(fact("summary", part));
+    if (/no tests ran/.test(l)) facts.push(fact("summary", "no tests ran"));
+    if (/^!+ .* !+$/.test(l)) facts.push(fact("summary", l.replace(/^!+ | !+$/g, "")));
+  }
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
   cargo: cargoFacts,
+  pytest: pytestFacts,
 };

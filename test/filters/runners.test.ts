@@ -92,6 +92,10 @@ describe("pipelines agents write", () => {
     ["cargo test 2>&1 | tail -30", "rtk cargo test 2>&1 | tail -30"],
     ["cargo test --no-fail-fast 2>&1 | tail", "rtk cargo test --no-fail-fast 2>&1 | tail"],
     ["cargo nextest run 2>&1 | tail -20", "rtk cargo nextest run 2>&1 | tail -20"],
+    ["pytest -x -q 2>&1 | tail", "rtk pytest -x -q 2>&1 | tail"],
+    ["python -m pytest 2>&1 | tail -20", "rtk python -m pytest 2>&1 | tail -20"],
+    ["uv run pytest -q | tail -5", "rtk uv run pytest -q | tail -5"],
+    ["poetry run pytest tests/ 2>&1 | head -50", "rtk poetry run pytest tests/ 2>&1 | head -50"],
   ];
   for (const [input, want] of PIPES) {
     test(`rewrites ${input}`, () => assert.equal(rewrite(input), want));
@@ -104,6 +108,22 @@ describe("pipelines agents write", () => {
     assert.match(r.stdout, /error: test failed, to rerun pass `--lib`\n$/);
     assert.doesNotMatch(r.stdout, /unused variable/);
   });
+});
+
+test("pytest -q 2>&1 | tail -3: the short summary and the verdict are the last lines", () => {
+  const r = pipeline(caseNamed("pytest/fail-q"), `${RTK} pytest -q 2>&1 | tail -n 3`);
+  assert.match(r.stdout, /^FAILED tests\/test_calc\.py::test_dicts .*\nFAILED tests\/test_calc\.py::test_param\[2-3-6\] - assert 5 == 6\n5 failed, 3 passed, 1 skipped, 1 xfailed in [\d.]+s \[rtk recall [0-9a-f]{7}\]\n$/);
+});
+
+test("pytest: a failed run never reads as no tests collected; a run that collected none says so as pytest did", async () => {
+  for (const c of toolCases("pytest").filter((x) => x.exit === 1 || x.exit === 2)) {
+    const r = await replay(c);
+    assert.doesNotMatch(r.stdout, /no tests (ran|collected)/i, c.name);
+    assert.match(r.stdout, /\d+ (failed|errors?)\b/, c.name);
+  }
+  const none = await replay(caseNamed("pytest/no-tests"));
+  assert.equal(none.status, 5);
+  assert.match(none.stdout, /no tests ran/);
 });
 
 describe("machine output passes through", () => {
