@@ -8,6 +8,14 @@ export const javascript: RouteFamily = {
     pnpm: { valueOptions: ["-C", "--dir", "--filter", "-F"], flagOptions: ["-r", "--recursive", "-s", "--silent", "-w", "--workspace-root"] },
     yarn: { valueOptions: ["--cwd"], flagOptions: ["-s", "--silent"] },
     bun: {},
+    // node's options that take the next word (a module to load, a reporter…): past them `--test` still counts.
+    node: {
+      valueOptions: [
+        "-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--env-file", "--input-type",
+        "--test-reporter", "--test-reporter-destination", "--test-name-pattern", "--test-skip-pattern", "--test-concurrency",
+        "--test-timeout", "--test-shard", "--stack-size", "--max-old-space-size", "--title",
+      ],
+    },
   },
   routes: [
     { id: "npm.test", tool: "npm", sub: [["test", "t", "tst"]], filter: "test.js", savings: 90, pipeSafe: true },
@@ -23,8 +31,10 @@ export const javascript: RouteFamily = {
     { id: "yarn.run.test", tool: "yarn", sub: ["run", "test"], filter: "test.js", savings: 90, pipeSafe: true },
     { id: "yarn.install", tool: "yarn", sub: [["install", "add", "remove", "upgrade"]], filter: "install.js", savings: 85, pipeSafe: true },
     { id: "bun.test", tool: "bun", sub: ["test"], filter: "test.js", savings: 90, pipeSafe: true },
-    { id: "vitest", tool: "vitest", filter: "test.js", savings: 90, pipeSafe: true },
-    { id: "jest", tool: "jest", filter: "test.js", savings: 90, pipeSafe: true },
+    { id: "vitest", tool: "vitest", filter: "test.vitest", savings: 90, pipeSafe: true },
+    { id: "jest", tool: "jest", filter: "test.jest", savings: 90, pipeSafe: true },
+    { id: "mocha", tool: "mocha", filter: "test.mocha", savings: 90, pipeSafe: true },
+    { id: "node.test", tool: "node", sub: ["--test"], subBeforeOperands: true, filter: "test.node", savings: 90, pipeSafe: true },
     { id: "playwright.test", tool: "playwright", sub: ["test"], filter: "test.js", savings: 90, pipeSafe: true },
     { id: "tsc", tool: "tsc", filter: "diagnostics", savings: 80, pipeSafe: true },
     { id: "eslint", tool: "eslint", filter: "diagnostics", savings: 80, pipeSafe: true },

@@ -89,7 +89,132 @@ function pytestFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- vitest
+
+function vitestFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = [...linesOf(stdout), ...linesOf(stderr)];
+  const failing = new Set<string>();
+  for (const l of lines) {
+    const m = /^ FAIL {2}(.+?)(?: \[ .+ \])?$/.exec(l);
+    if (m) failing.add(m[1]!);
+  }
+  let consoleOf: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    let m = /^ FAIL {2}(.+)$/.exec(l);
+    if (m) {
+      facts.push(fact("test", m[1]!));
+      if (lines[i + 1]?.trim()) facts.push(fact("message", lines[i + 1]!));
+    }
+    m = /^\s*❯ (?:\S+ )?(\S+:\d+:\d+)$/.exec(l);
+    if (m) facts.push(fact("location", m[1]!));
+    if (/^(Expected|Received): /.test(l) || /^[-+] {1,5}\S/.test(l)) facts.push(fact("value", l));
+    m = /^\s*(Test Files|Tests|Snapshots|Errors) {2}(.+)$/.exec(l);
+    if (m) facts.push(fact("summary", `${m[1]}  ${m[2]}`));
+    m = /^(?:stdout|stderr) \| (.+)$/.exec(l);
+    if (m) consoleOf = failing.has(m[1]!) ? m[1]! : null;
+    else if (!l.trim()) consoleOf = null;
+    else if (consoleOf) facts.push(fact("message", l));
+  }
+  return facts;
+}
+
+// ---------------------------------------------------------------- jest
+
+const LIBRARY_FRAME = /node_modules\/|\(node:|<anonymous>|\(internal\//;
+
+function jestFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = [...linesOf(stdout), ...linesOf(stderr)];
+  let block = false;
+  let framed = false;
+  let inPassing = false;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^PASS /.test(l)) inPassing = true;
+    if (/^FAIL /.test(l)) {
+      inPassing = false;
+      facts.push(fact("test", l));
+    }
+    if (inPassing) continue;
+    const m = /^ {2}● (.+)$/.exec(l);
+    if (m && m[1] !== "Console") {
+      facts.push(fact("test", m[1]!));
+      const next = lines.slice(i + 1).find((x) => x.trim());
+      if (next) facts.push(fact("message", next));
+      block = true;
+      framed = false;
+    }
+    if (block && /^\s+(Expected|Received|Snapshot): /.test(l)) facts.push(fact("value", l));
+    if (block && !framed && /^\s+at .*\(.+:\d+:\d+\)$/.test(l) && !LIBRARY_FRAME.test(l)) {
+      facts.push(fact("location", /\(([^()]+)\)$/.exec(l)![1]!));
+      framed = true;
+    }
+    if (/^(Test Suites|Tests|Snapshots): /.test(l)) facts.push(fact("summary", l));
+  }
+  return facts;
+}
+
+// ---------------------------------------------------------------- mocha
+
+function mochaFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout);
+  let details = false;
+  let framed = true;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^ {2}\d+ (passing|pending|failing)/.test(l)) {
+      facts.push(fact("summary", l.replace(/ \(\d+m?s\)$/, "")));
+      if (/failing/.test(l)) details = true;
+      continue;
+    }
+    if (!details) continue;
+    if (/^ {2}\d+\) /.test(l)) {
+      facts.push(fact("test", l));
+      framed = false;
+    }
+    if (/^ {5,}\S.*:$/.test(l)) {
+      facts.push(fact("test", l));
+      const next = lines[i + 1];
+      if (next?.trim()) facts.push(fact("message", next));
+    }
+    if (!framed && /^\s+at .*\(.+:\d+:\d+\)$/.test(l) && !LIBRARY_FRAME.test(l)) {
+      facts.push(fact("location", /\(([^()]+)\)$/.exec(l)![1]!));
+      framed = true;
+    }
+  }
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
+// ---------------------------------------------------------------- node --test (TAP)
+
+function nodeFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  let failing = false;
+  for (const l of linesOf(stdout)) {
+    if (/^\s*not ok \d+ - /.test(l)) {
+      failing = true;
+      facts.push(fact("test", l));
+    } else if (/^\s*ok \d+ - /.test(l)) failing = false;
+    if (!failing) {
+      if (/^# (tests|pass|fail|cancelled|skipped|todo) \d+$/.test(l)) facts.push(fact("summary", l));
+      continue;
+    }
+    const m = /^\s+(location|error|expected|actual|operator): (.+)$/.exec(l);
+    if (m && m[2] !== "|-") facts.push(fact(m[1] === "location" ? "location" : m[1] === "error" ? "message" : "value", `${m[1]}: ${m[2]}`));
+  }
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
   cargo: cargoFacts,
   pytest: pytestFacts,
+  vitest: vitestFacts,
+  jest: jestFacts,
+  mocha: mochaFacts,
+  node: nodeFacts,
 };
