@@ -7,6 +7,8 @@
 export interface Fact {
   kind: "test" | "location" | "message" | "value" | "error" | "warning" | "summary";
   text: string;
+  /** Or these, all of them: the raw lines a count stands for (raw output passed through holds them, not the count). */
+  alt?: string[];
 }
 
 export type FactReader = (stdout: string, stderr: string) => Fact[];
@@ -17,7 +19,8 @@ const fact = (kind: Fact["kind"], text: string): Fact => ({ kind, text: text.tri
 /** Whether the compact output holds a fact (blanks normalised). */
 export function holds(compact: string, f: Fact): boolean {
   const norm = (s: string) => s.replace(/[ \t]+/g, " ");
-  return norm(compact).includes(norm(f.text));
+  const c = norm(compact);
+  return c.includes(norm(f.text)) || (f.alt !== undefined && f.alt.every((a) => c.includes(norm(a))));
 }
 
 // ---------------------------------------------------------------- cargo (libtest, nextest)
@@ -210,7 +213,48 @@ function nodeFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- go test
+
+function goFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  let held: string[] = [];
+  let afterFail = false;
+  const ok: string[] = [];
+  let verbose = false;
+  for (const l of linesOf(stdout)) {
+    if (/^=== RUN /.test(l)) {
+      verbose = true;
+      continue;
+    }
+    const r = /^\s*--- (PASS|FAIL|SKIP): (\S+)/.exec(l);
+    if (r) {
+      if (r[1] === "FAIL") {
+        facts.push(fact("test", `--- FAIL: ${r[2]}`));
+        for (const h of held) facts.push(fact("message", h));
+      }
+      held = [];
+      afterFail = r[1] === "FAIL" && !verbose;
+      continue;
+    }
+    if (/^(ok|FAIL|\?)\s/.test(l) || l === "FAIL" || l === "PASS") {
+      afterFail = false;
+      held = [];
+      if (/^ok\s/.test(l)) ok.push(l.trim());
+      if (/^FAIL\s/.test(l)) facts.push(fact("summary", l));
+      continue;
+    }
+    const log = /^\s+\S+\.go:\d+: .*/.exec(l);
+    if (log && afterFail) facts.push(fact("message", l));
+    else if (log && verbose) held.push(l);
+    if (/^panic: /.test(l)) facts.push(fact("message", l));
+  }
+  if (ok.length) facts.push({ kind: "summary", text: `${ok.length} ok`, alt: ok });
+  for (const l of linesOf(stderr)) if (/^\S+\.go:\d+:\d+: /.test(l)) facts.push(fact("error", l));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  go: goFacts,
   cargo: cargoFacts,
   pytest: pytestFacts,
   vitest: vitestFacts,
