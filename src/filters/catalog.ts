@@ -16,11 +16,12 @@ import { goTest } from "./tests/go.js";
 import { jest } from "./tests/jest.js";
 import { mocha } from "./tests/mocha.js";
 import { nodeTest } from "./tests/node-test.js";
+import { npmTest } from "./tests/npm.js";
 import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

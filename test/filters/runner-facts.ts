@@ -253,7 +253,19 @@ function goFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- npm scripts
+
+/** The script's command, from npm's banner, names the runner whose facts to read; any other script's lines are all facts. */
+function npmFacts(stdout: string, stderr: string): Fact[] {
+  const command = linesOf(stdout).filter((l) => l.startsWith("> "))[1]?.slice(2) ?? "";
+  const tool = command.split(" ")[0]!;
+  const reader = FACT_READERS[tool];
+  if (reader && tool !== "npm") return reader(stdout, stderr);
+  return [...linesOf(stdout), ...linesOf(stderr)].filter((l) => l.trim()).map((l) => fact("message", l));
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  npm: npmFacts,
   go: goFacts,
   cargo: cargoFacts,
   pytest: pytestFacts,

@@ -119,6 +119,10 @@ describe("pipelines agents write", () => {
     ["npx vitest run 2>&1 | tail -30", "rtk npx vitest run 2>&1 | tail -30"],
     ["npx jest 2>&1 | tail -40", "rtk npx jest 2>&1 | tail -40"],
     ["node --test 2>&1 | tail", "rtk node --test 2>&1 | tail"],
+    ["npm test 2>&1 | head -50", "rtk npm test 2>&1 | head -50"],
+    ["npm run test:unit 2>&1 | tail -20", "rtk npm run test:unit 2>&1 | tail -20"],
+    ["pnpm test 2>&1 | tail", "rtk pnpm test 2>&1 | tail"],
+    ["yarn test | tail -30", "rtk yarn test | tail -30"],
     ["python -m pytest 2>&1 | tail -20", "rtk python -m pytest 2>&1 | tail -20"],
     ["uv run pytest -q | tail -5", "rtk uv run pytest -q | tail -5"],
     ["poetry run pytest tests/ 2>&1 | head -50", "rtk poetry run pytest tests/ 2>&1 | head -50"],
@@ -150,6 +154,34 @@ test("pytest: a failed run never reads as no tests collected; a run that collect
   const none = await replay(caseNamed("pytest/no-tests"));
   assert.equal(none.status, 5);
   assert.match(none.stdout, /no tests ran/);
+});
+
+describe("npm scripts", () => {
+  test("npm test running jest: jest's exit code 1 stays 1, its failures and counts are kept", async () => {
+    const r = await replay(caseNamed("npm/test-jest-fail"));
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /● calc › adds wrong/);
+    assert.match(r.stderr, /Tests: {7}5 failed, 1 skipped, 2 passed, 8 total/);
+    assert.doesNotMatch(r.stdout + r.stderr, /^> /m);
+  });
+
+  test("a script whose output no runner claims prints as it came", async () => {
+    const c = caseNamed("npm/run-unknown");
+    const r = await replay(c);
+    assert.equal(r.stdout, c.stdout);
+    assert.equal(r.stderr, c.stderr);
+    assert.equal(r.status, 1);
+  });
+
+  test("a watcher or a server script runs with rtk's own stdio (nothing held back)", () => {
+    for (const cmd of ["npm run dev", "npm run test -- --watch", "npm run test:watch"]) {
+      const c = { ...caseNamed("npm/test-jest-fail"), argv: cmd.split(" ") };
+      const r = pipeline(c, `${RTK} ${cmd} 2>/dev/null`);
+      // jest's output as it printed it, banner and timing included (a filtered run drops both).
+      assert.equal(r.stdout, c.stdout, cmd);
+      assert.equal(pipeline(c, `${RTK} ${cmd} 2>&1 >/dev/null | tail -n 1`).stdout, "Ran all test suites.\n", cmd);
+    }
+  });
 });
 
 describe("routes", () => {
