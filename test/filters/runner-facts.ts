@@ -2,7 +2,14 @@
 // each failing test's name, its location, its assertion message and
 // expected/received values, compile and collection errors, warnings, summary
 // counts. A fact is a piece of text the compact output must hold (compared with
-// runs of blanks made one, as a filter may re-indent a line).
+// runs of blanks made one, as a filter may re-indent a line). And the replay
+// of a recorded runner case through bin/rtk (the tests' and the bench's).
+
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launch, type Run } from "../support/launch.js";
+import { replay, type ToolCase } from "../support/replay.js";
 
 export interface Fact {
   kind: "test" | "location" | "message" | "value" | "error" | "warning" | "summary";
@@ -140,6 +147,10 @@ function jestFacts(stdout: string, stderr: string): Fact[] {
       inPassing = false;
       facts.push(fact("test", l));
     }
+    if (/^(Test Suites|Tests|Snapshots): /.test(l)) {
+      inPassing = false;
+      facts.push(fact("summary", l));
+    }
     if (inPassing) continue;
     const m = /^ {2}● (.+)$/.exec(l);
     if (m && m[1] !== "Console") {
@@ -154,7 +165,6 @@ function jestFacts(stdout: string, stderr: string): Fact[] {
       facts.push(fact("location", /\(([^()]+)\)$/.exec(l)![1]!));
       framed = true;
     }
-    if (/^(Test Suites|Tests|Snapshots): /.test(l)) facts.push(fact("summary", l));
   }
   return facts;
 }
@@ -261,7 +271,8 @@ function npmFacts(stdout: string, stderr: string): Fact[] {
   const tool = command.split(" ")[0]!;
   const reader = FACT_READERS[tool];
   if (reader && tool !== "npm") return reader(stdout, stderr);
-  return [...linesOf(stdout), ...linesOf(stderr)].filter((l) => l.trim()).map((l) => fact("message", l));
+  // npm's banner (`> calc@1.0.0 check`, `> node check.js`) says what ran, which the agent typed.
+  return [...linesOf(stdout), ...linesOf(stderr)].filter((l) => l.trim() && !l.startsWith("> ")).map((l) => fact("message", l));
 }
 
 export const FACT_READERS: Record<string, FactReader> = {
@@ -274,3 +285,25 @@ export const FACT_READERS: Record<string, FactReader> = {
   mocha: mochaFacts,
   node: nodeFacts,
 };
+
+/**
+ * Replays a case. `node` stands in only for `node --test`: any other node
+ * command (rtk itself, when its launcher looks for node on PATH) runs the real one.
+ */
+export async function replayRunner(c: ToolCase): Promise<Run> {
+  if (c.argv[0] !== "node") return replay(c);
+  const root = mkdtempSync(join(tmpdir(), "rtk-node-"));
+  try {
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "node"), `#!/bin/sh\nif [ "$1" = "--test" ]; then cat '${join(c.dir, "stdout")}'; cat '${join(c.dir, "stderr")}' >&2; exit ${c.exit}; fi\nexec '${process.execPath}' "$@"\n`);
+    chmodSync(join(bin, "node"), 0o755);
+    return await launch(c.argv, {
+      cwd: root,
+      env: { PATH: `${bin}:${process.env["PATH"]}`, HOME: join(root, "home"), XDG_DATA_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), XDG_CACHE_HOME: join(root, "cache"), LC_ALL: "C", TZ: "UTC", NO_COLOR: "1", RTK_NO_TRACK: "1" },
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+

@@ -3,7 +3,7 @@
 // says which runner printed them (vitest, jest, mocha, node --test, pytest,
 // cargo, go); from there that runner's filter reads the whole output (npm's
 // `> pkg@version script` banner dropped). Output no runner claims is printed
-// as it came.
+// as it came, without that banner and npm's notices.
 import type { Filter, FilterContext, FilterInput, FilterRun } from "../types.js";
 import { cargoTest } from "./cargo.js";
 import { goTest } from "./go.js";
@@ -48,13 +48,21 @@ export const npmTest: Filter = {
     let runner: FilterRun | null = null;
     let unknown = false;
     let banner = true;
+    let dropped = 0;
     return {
       line(stream, text) {
         if (runner) return runner.line(stream, text);
         if (unknown) return;
         // The banner comes first: `> calc@1.0.0 test` then `> vitest run`.
-        if (banner && stream === "out" && (BANNER.test(text) || text.trim() === "")) return;
+        if (banner && stream === "out" && (BANNER.test(text) || text.trim() === "")) {
+          dropped++;
+          return;
+        }
         banner = false;
+        if (stream === "err" && /^npm notice\b/.test(text)) {
+          dropped++;
+          return;
+        }
         held.push([stream, text]);
         const found = SIGNATURES.find(([re]) => re.test(text));
         if (found) {
@@ -69,7 +77,10 @@ export const npmTest: Filter = {
         }
       },
       end(exitCode) {
-        return runner ? runner.end(exitCode) : null;
+        if (runner) return runner.end(exitCode);
+        if (unknown || !dropped) return null;
+        const text = (s: "out" | "err") => held.filter(([hs]) => hs === s).map(([, t]) => t + "\n").join("");
+        return { stdout: text("out"), stderr: text("err") };
       },
     };
   },
