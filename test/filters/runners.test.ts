@@ -6,7 +6,7 @@
 // by the filter) present — plus the rewrite of the pipelines agents write and
 // what `| tail` sees of the compact output.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -159,6 +159,43 @@ describe("npm scripts", () => {
       // jest's output as it printed it, banner and timing included (a filtered run drops both).
       assert.equal(r.stdout, c.stdout, cmd);
       assert.equal(pipeline(c, `${RTK} ${cmd} 2>&1 >/dev/null | tail -n 1`).stdout, "Ran all test suites.\n", cmd);
+    }
+  });
+});
+
+describe("watch streams", () => {
+  const vitestBin = join(repoRoot, "node_modules", ".bin", "vitest");
+  test("rtk vitest watch: the failure and the counts are shown while vitest still runs", { skip: !existsSync(vitestBin) && "vitest is not installed", timeout: 120_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), "rtk-watch-"));
+    try {
+      mkdirSync(join(root, "test"));
+      writeFileSync(join(root, "package.json"), '{ "name": "w", "type": "module", "private": true }\n');
+      writeFileSync(join(root, "test", "a.test.js"), 'import { test, expect } from "vitest";\ntest("ok", () => { expect(1).toBe(1); });\ntest("bad", () => { expect(1).toBe(2); });\n');
+      const child = spawn(RTK, ["vitest", "watch"], {
+        cwd: root,
+        env: { ...process.env, PATH: `${join(repoRoot, "node_modules", ".bin")}:${process.env["PATH"]}`, RTK_NO_TRACK: "1", XDG_DATA_HOME: join(root, "data"), CI: "", NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+      const exited = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
+      await new Promise<void>((res, rej) => {
+        child.stdout.on("data", (b: Buffer) => {
+          out += b.toString();
+          if (/Tests {2}1 failed \| 1 passed/.test(out)) res();
+        });
+        child.on("close", () => rej(new Error(`rtk vitest watch ended before showing results:\n${out}${err}`)));
+      });
+      // Results are out and the watcher still runs: nothing waited for its end.
+      assert.equal(child.exitCode, null);
+      child.kill("SIGTERM");
+      await exited;
+      assert.match(err, /FAIL {2}test\/a\.test\.js > bad/);
+      assert.match(err, /❯ test\/a\.test\.js:3:\d+/);
+      assert.doesNotMatch(out, /✓|press h to show help/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

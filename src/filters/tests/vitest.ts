@@ -67,7 +67,7 @@ export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summa
         if (consoleCap.push()) consoleLines.push(t);
         return;
       }
-      if (t.trim() === "" || /^\s*RUN\s+v\d/.test(t) || /^⎯+(\[\d+\/\d+\])?⎯*$/.test(t) || TIMING.test(t)) return;
+      if (t.trim() === "" || /^\s*(RUN|DEV)\s+v\d/.test(t) || /^\s*press h to show help/.test(t) || /^⎯+(\[\d+\/\d+\])?⎯*$/.test(t) || TIMING.test(t)) return;
       // Source excerpts under a frame: `  10|   code` and the caret line.
       if (/^\s+\d+\|/.test(t) || /^\s+\|\s*\^?\s*$/.test(t)) return;
       // Passing files and tests, skipped tests.
