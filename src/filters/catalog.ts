@@ -14,6 +14,7 @@ import { gitStatus } from "./git/status.js";
 import { cargoTest } from "./tests/cargo.js";
 import { goTest } from "./tests/go.js";
 import { jest } from "./tests/jest.js";
+import { mavenTest } from "./tests/maven.js";
 import { mocha } from "./tests/mocha.js";
 import { nodeTest } from "./tests/node-test.js";
 import { npmTest } from "./tests/npm.js";
@@ -21,7 +22,7 @@ import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest, mavenTest];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

@@ -5,6 +5,10 @@ export const systems: RouteFamily = {
   tools: {
     cargo: { valueOptions: ["--manifest-path", "--config", "-Z", "--color"], flagOptions: ["-q", "--quiet", "-v", "-vv", "--verbose", "--frozen", "--locked", "--offline"] },
     go: {},
+    mvn: {
+      valueOptions: ["-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-P", "--activate-profiles", "-pl", "--projects", "-T", "--threads", "-l", "--log-file"],
+      flagOptions: ["-o", "--offline", "-B", "--batch-mode", "-q", "--quiet", "-e", "--errors", "-X", "--debug", "-U", "--update-snapshots", "-am", "--also-make", "-ntp", "--no-transfer-progress", "-fae", "--fail-at-end"],
+    },
     pip: { valueOptions: [], flagOptions: ["-q", "--quiet", "-v", "--verbose"] },
     pip3: { valueOptions: [], flagOptions: ["-q", "--quiet", "-v", "--verbose"] },
   },
@@ -14,6 +18,8 @@ export const systems: RouteFamily = {
     { id: "cargo.build", tool: "cargo", sub: [["build", "b", "check", "c", "clippy"]], filter: "diagnostics.cargo", savings: 80, pipeSafe: true },
     { id: "go.test", tool: "go", sub: ["test"], filter: "test.go", savings: 90, pipeSafe: true },
     { id: "go.build", tool: "go", sub: [["build", "vet"]], filter: "diagnostics", savings: 80, pipeSafe: true },
+    { id: "mvn.test", tool: "mvn", sub: [["test", "verify"]], filter: "test.maven", savings: 90, pipeSafe: true },
+    { id: "mvn.clean.test", tool: "mvn", sub: ["clean", ["test", "verify"]], filter: "test.maven", savings: 90, pipeSafe: true },
     { id: "pytest", tool: "pytest", filter: "test.pytest", savings: 90, pipeSafe: true },
     { id: "py.test", tool: "py.test", filter: "test.pytest", savings: 90, pipeSafe: true },
     { id: "ruff", tool: "ruff", sub: ["check"], filter: "diagnostics", savings: 80, pipeSafe: true },

@@ -275,7 +275,36 @@ function npmFacts(stdout: string, stderr: string): Fact[] {
   return [...linesOf(stdout), ...linesOf(stderr)].filter((l) => l.trim() && !l.startsWith("> ")).map((l) => fact("message", l));
 }
 
+// ---------------------------------------------------------------- mvn test (surefire)
+
+function mavenFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout).map((l) => l.replace(/\x1b\[[0-9;]*m/g, ""));
+  let framed = true;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const m = /^\[ERROR\] (\S.*?) -- Time elapsed: .* <<< (FAILURE|ERROR)!$/.exec(l);
+    if (m && !/^Tests run:/.test(m[1]!)) {
+      facts.push(fact("test", m[1]!));
+      if (lines[i + 1]) facts.push(fact("message", lines[i + 1]!));
+      framed = false;
+    }
+    if (!framed && /^\s+at /.test(l) && !/^\s+at (java\.|jdk\.|sun\.|org\.junit\.|org\.opentest4j\.|org\.apache\.maven\.)/.test(l)) {
+      facts.push(fact("location", l));
+      framed = true;
+    }
+    if (/^\[ERROR\] {3}\S/.test(l)) facts.push(fact("value", l));
+    if (/^\[ERROR\] \S+\.java:\[\d+,\d+\] /.test(l)) facts.push(fact("error", l));
+    if (/^\[WARNING\] /.test(l)) facts.push(fact("warning", l));
+    if (/^\[(INFO|ERROR)\] Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+$/.test(l)) facts.push(fact("summary", l));
+    if (/^\[INFO\] BUILD (SUCCESS|FAILURE)$/.test(l)) facts.push(fact("summary", l));
+  }
+  for (const l of linesOf(stderr)) if (l.replace(/\x1b\[[0-9;]*m/g, "").trim()) facts.push(fact("error", l));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  mvn: mavenFacts,
   npm: npmFacts,
   go: goFacts,
   cargo: cargoFacts,
