@@ -5,6 +5,10 @@ export const systems: RouteFamily = {
   tools: {
     cargo: { valueOptions: ["--manifest-path", "--config", "-Z", "--color"], flagOptions: ["-q", "--quiet", "-v", "-vv", "--verbose", "--frozen", "--locked", "--offline"] },
     go: {},
+    gradle: {
+      valueOptions: ["-p", "--project-dir", "-b", "--build-file", "-c", "--settings-file", "-g", "--gradle-user-home", "-x", "--exclude-task", "--console"],
+      flagOptions: ["-q", "--quiet", "-i", "--info", "-d", "--debug", "-w", "--warn", "-s", "--stacktrace", "-S", "--full-stacktrace", "--offline", "--no-daemon", "--daemon", "--parallel", "--continue", "--build-cache", "--no-build-cache", "--rerun-tasks"],
+    },
     mvn: {
       valueOptions: ["-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-P", "--activate-profiles", "-pl", "--projects", "-T", "--threads", "-l", "--log-file"],
       flagOptions: ["-o", "--offline", "-B", "--batch-mode", "-q", "--quiet", "-e", "--errors", "-X", "--debug", "-U", "--update-snapshots", "-am", "--also-make", "-ntp", "--no-transfer-progress", "-fae", "--fail-at-end"],
@@ -20,6 +24,8 @@ export const systems: RouteFamily = {
     { id: "go.build", tool: "go", sub: [["build", "vet"]], filter: "diagnostics", savings: 80, pipeSafe: true },
     { id: "mvn.test", tool: "mvn", sub: [["test", "verify"]], filter: "test.maven", savings: 90, pipeSafe: true },
     { id: "mvn.clean.test", tool: "mvn", sub: ["clean", ["test", "verify"]], filter: "test.maven", savings: 90, pipeSafe: true },
+    { id: "gradle.test", tool: "gradle", sub: [["test", "check"]], filter: "test.gradle", savings: 90, pipeSafe: true },
+    { id: "gradle.clean.test", tool: "gradle", sub: ["clean", ["test", "check"]], filter: "test.gradle", savings: 90, pipeSafe: true },
     { id: "pytest", tool: "pytest", filter: "test.pytest", savings: 90, pipeSafe: true },
     { id: "py.test", tool: "py.test", filter: "test.pytest", savings: 90, pipeSafe: true },
     { id: "ruff", tool: "ruff", sub: ["check"], filter: "diagnostics", savings: 80, pipeSafe: true },

@@ -303,7 +303,28 @@ function mavenFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- gradle test
+
+function gradleFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = [...linesOf(stdout), ...linesOf(stderr)];
+  let passed = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/ > .* FAILED$/.test(l)) {
+      facts.push(fact("test", l));
+      for (let k = i + 1; k < lines.length && /^ {4}\S/.test(lines[k]!); k++) facts.push(fact(/ at \S+:\d+$/.test(lines[k]!) ? "location" : "message", lines[k]!));
+    }
+    if (/ > .* PASSED$/.test(l)) passed++;
+    if (/^\d+ tests? completed/.test(l) || /^BUILD (SUCCESSFUL|FAILED)/.test(l) || /^> Task \S+ FAILED$/.test(l)) facts.push(fact("summary", l));
+    if (/^\* What went wrong:$/.test(l)) for (let k = i + 1; k < lines.length && lines[k]!.trim(); k++) facts.push(fact("error", lines[k]!));
+  }
+  if (passed) facts.push(fact("summary", `${passed} passed`));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  gradle: gradleFacts,
   mvn: mavenFacts,
   npm: npmFacts,
   go: goFacts,

@@ -101,6 +101,7 @@ describe("pipelines agents write", () => {
     ["npm test 2>&1 | head -50", "rtk npm test 2>&1 | head -50"],
     ["mvn test 2>&1 | tail -40", "rtk mvn test 2>&1 | tail -40"],
     ["mvn -q clean test | tail", "rtk mvn -q clean test | tail"],
+    ["./gradlew test 2>&1 | tail -30", "rtk ./gradlew test 2>&1 | tail -30"],
     ["npm run test:unit 2>&1 | tail -20", "rtk npm run test:unit 2>&1 | tail -20"],
     ["pnpm test 2>&1 | tail", "rtk pnpm test 2>&1 | tail"],
     ["yarn test | tail -30", "rtk yarn test | tail -30"],
