@@ -10,6 +10,8 @@ import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import * as filesFx from "../test/filters/files-fixtures.js";
 import * as gitFx from "../test/filters/git-fixtures.js";
+import { FACT_READERS, holds, replayRunner } from "../test/filters/runner-facts.js";
+import { toolCases } from "../test/support/replay.js";
 import { alternate, type Command } from "./harness/alternate.js";
 import { loadBuiltLib, root, scale, type Bench, type BenchContext } from "./harness/context.js";
 import { runMeasured } from "./harness/peak-rss.js";
@@ -30,6 +32,7 @@ const FAMILY_TARGETS: Record<string, number> = {
   ls: 65,
   find: 70,
   grep: 70,
+  "test runners": 90,
 };
 
 /**
@@ -57,7 +60,7 @@ const CI_EXTRA = new Set([
 
 /** One fixture, run plainly and through bin/rtk. */
 interface Outcome {
-  suite: "git" | "files";
+  suite: "git" | "files" | "runners";
   name: string;
   command: string;
   family: string;
@@ -106,8 +109,9 @@ const bench: Bench = async (ctx) => {
   const tmp = mkdtempSync(join(tmpdir(), "rtk-bench-filters-"));
   try {
     let outcomes: Outcome[] = [];
+    const runners = await runRunnerFixtures(tokenizer);
     await ctx.report.section(`filter savings and fidelity: every fixture, plain tool vs bin/rtk (tokens: ${tokenizer.name})`, ["fixture", "command", "raw tok", "compact tok", "saved", "facts alone", "items omitted", "raw bytes/4", "facts kept"], (area) => {
-      outcomes = fixtureArea(ctx, area, join(tmp, "fixtures"), tokenizer);
+      outcomes = fixtureArea(ctx, area, join(tmp, "fixtures"), tokenizer, runners);
     });
     await ctx.report.section("filter savings and fidelity: median savings per command family vs the peer's figures", ["family", "medium fixtures", "median saved", "min", "max", "facts alone"], (area) => familyArea(area, outcomes));
     await ctx.report.section("filter savings and fidelity: token counting, bytes/4 estimate vs exact o200k", ["figure", "value"], (area) => tokenArea(area, outcomes, tokenizer));
@@ -123,13 +127,13 @@ const bench: Bench = async (ctx) => {
 
 // ---------------------------------------------------------------- fixtures
 
-function fixtureArea(ctx: BenchContext, area: Area, dir: string, tokenizer: Tokenizer): Outcome[] {
+function fixtureArea(ctx: BenchContext, area: Area, dir: string, tokenizer: Tokenizer, runners: readonly Outcome[]): Outcome[] {
   const t0 = performance.now();
   const gitFixtures = gitFx.FIXTURES.filter((f) => !ctx.ci || CI_EXTRA.has(f.name) || (f.medium && FAMILY_TARGETS[gitFamily(f)] !== undefined));
   const filesFixtures = [...filesFx.FIXTURES, ENV_FIXTURE].filter((f) => !ctx.ci || CI_EXTRA.has(f.name) || f.savingsFloor !== undefined);
   const git = runGitFixtures(join(dir, "git"), gitFixtures, tokenizer);
   const files = runFilesFixtures(join(dir, "files"), filesFixtures, tokenizer);
-  const outcomes = [...git, ...files.outcomes];
+  const outcomes = [...git, ...files.outcomes, ...runners];
 
   for (const o of outcomes) {
     const bound = o.factTokens === undefined || o.rawTokens === 0 ? "" : `${savedPct({ rawTokens: o.rawTokens, compactTokens: o.factTokens }).toFixed(1)} %`;
@@ -342,6 +346,32 @@ function recallVia(cwd: string, env: Record<string, string>): (id: string) => st
     }
     return text;
   };
+}
+
+/**
+ * The test runners' recorded cases (test/fixtures/tools, `npm run fixtures`)
+ * replayed through bin/rtk: raw is what the runner printed; facts as
+ * runners.test.ts reads and checks them. Medium: a realistic passing run.
+ */
+async function runRunnerFixtures(tokenizer: Tokenizer): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const tool of Object.keys(FACT_READERS)) {
+    for (const c of toolCases(tool)) {
+      const base = { suite: "runners" as const, name: c.name, command: c.argv.join(" "), family: "test runners", medium: /pass-medium/.test(c.name) };
+      try {
+        const r = await replayRunner(c);
+        const facts = FACT_READERS[tool]!(c.stdout, c.stderr);
+        const compact = r.stdout + r.stderr;
+        const missing = facts.filter((f) => !holds(compact, f));
+        const problems = [...missing.slice(0, 10).map((f) => `lost ${f.kind}: ${JSON.stringify(f.text)}`), ...exitProblem(c.exit, r.status ?? -1)];
+        const outcome = counted(base, c.stdout + c.stderr, compact, facts.length, facts.length - missing.length, problems, tokenizer);
+        outcomes.push({ ...outcome, factTokens: tokenizer.count(facts.map((f) => f.text).join("\n")) });
+      } catch (e) {
+        outcomes.push(counted(base, "", "", 0, 0, [`the fixture did not run: ${message(e)}`], tokenizer));
+      }
+    }
+  }
+  return outcomes;
 }
 
 // ---------------------------------------------------------------- families

@@ -56,7 +56,7 @@ for (const c of await families()) {
   mkdirSync(dest, { recursive: true });
   writeFileSync(join(dest, "stdout"), r.stdout);
   writeFileSync(join(dest, "stderr"), r.stderr);
-  const meta = { argv: c.argv, exit: r.status ?? 128, version: (v.stdout || v.stderr).trim().split("\n")[0], recorded: "real", project };
+  const meta = { argv: c.argv, exit: r.status ?? 128, version: (v.stdout || v.stderr).replace(/\x1b\[[0-9;]*m/g, "").trim().split("\n")[0], recorded: "real", project };
   writeFileSync(join(dest, "case.json"), JSON.stringify(meta, null, 2) + "\n");
   console.log(`${name}: exit ${meta.exit}, ${r.stdout.length + r.stderr.length} chars (${meta.version})`);
   recorded++;

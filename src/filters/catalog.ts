@@ -11,9 +11,19 @@ import { gitAction } from "./git/action.js";
 import { gitDiff } from "./git/diff.js";
 import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
+import { cargoTest } from "./tests/cargo.js";
+import { goTest } from "./tests/go.js";
+import { gradleTest } from "./tests/gradle.js";
+import { jest } from "./tests/jest.js";
+import { mavenTest } from "./tests/maven.js";
+import { mocha } from "./tests/mocha.js";
+import { nodeTest } from "./tests/node-test.js";
+import { npmTest } from "./tests/npm.js";
+import { pytest } from "./tests/pytest.js";
+import { vitest } from "./tests/vitest.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest, mavenTest, gradleTest];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

@@ -123,7 +123,7 @@ function matchTool(tool: string, argv: Argv, toolIndex: number, registry: Regist
   const spec = registry.tools[tool] ?? {};
   const subAt = skipOptions(argv, toolIndex + 1, spec);
   for (const route of rows) {
-    if (route.sub && !subMatches(route.sub, argv, subAt, toolIndex)) continue;
+    if (route.sub && !subMatches(route.sub, argv, subAt, toolIndex, route.subBeforeOperands ? spec : null)) continue;
     const indirect = route.indirectIf ? argv.slice(toolIndex + 1).some((w) => w !== null && route.indirectIf!.includes(w)) : false;
     return { route, tool, toolIndex, subIndex: subAt, indirect };
   }
@@ -133,11 +133,18 @@ function matchTool(tool: string, argv: Argv, toolIndex: number, registry: Regist
 const wordMatches = (want: SubWord, got: string | null | undefined) =>
   got !== null && got !== undefined && (typeof want === "string" ? want === got : want.includes(got));
 
-function subMatches(sub: readonly SubWord[], argv: Argv, at: number, toolIndex: number): boolean {
+function subMatches(sub: readonly SubWord[], argv: Argv, at: number, toolIndex: number, operandsEnd: ToolSpec | null): boolean {
   const first = sub[0]!;
-  // An option-like subcommand (`prettier --check`) may stand anywhere among the arguments.
+  // An option-like subcommand (`prettier --check`) may stand anywhere among the arguments, or only among the options before the first operand.
   if ((typeof first === "string" ? first : first[0]!).startsWith("-")) {
-    return argv.slice(toolIndex + 1).some((w) => wordMatches(first, w));
+    if (!operandsEnd) return argv.slice(toolIndex + 1).some((w) => wordMatches(first, w));
+    for (let i = toolIndex + 1; i < argv.length; i++) {
+      const w = argv[i];
+      if (w === null || w === undefined || w === "--" || !w.startsWith("-")) return false;
+      if (wordMatches(first, w)) return true;
+      if (!w.includes("=") && operandsEnd.valueOptions?.includes(w)) i++;
+    }
+    return false;
   }
   return sub.every((want, k) => wordMatches(want, argv[at + k]));
 }

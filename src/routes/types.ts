@@ -17,6 +17,11 @@ export interface RouteRow {
   savings: number;
   /** The compact output is a summary that stays useful when cut by `head`/`tail`. */
   pipeSafe: boolean;
+  /**
+   * An option-like subcommand (`node --test`) counts only before the tool's
+   * first operand: after a script it is the script's own argument.
+   */
+  subBeforeOperands?: boolean;
   /** Arguments that make the output something the filter must not touch (the command is then `indirect`). */
   indirectIf?: readonly string[];
 }

@@ -64,8 +64,9 @@ const ROWS: readonly Row[] = [
   ["npm test -- --watch=false", "rtk npm test -- --watch=false", [null]],
   ["npm --prefix app test", "rtk npm --prefix app test", [null]],
   ["npm -w pkg test", "rtk npm -w pkg test", [null]],
-  ["npm run build", null, ["no-route"]],
-  ["npm run lint", null, ["no-route"]],
+  // Any script may run tests: its output tells (filters/tests/npm.ts).
+  ["npm run build", "rtk npm run build", [null]],
+  ["npm run lint", "rtk npm run lint", [null]],
   ["npm ci", "rtk npm ci", [null]],
   ["npm install lodash", "rtk npm install lodash", [null]],
   ["npm ls", "rtk npm ls", [null]],

@@ -1,0 +1,321 @@
+// `cargo test` (libtest's plain output) and `cargo nextest run`. Kept: the
+// compiler's errors whole and its warnings as their message, location and
+// labels; every failing test's block (its captured output's head, the panic
+// with file:line, the message, left/right, the backtrace frames of the user's
+// own code); the failure lists; each FAILED result line; cargo's own error
+// lines. Dropped: build progress, `running N tests`, passing and ignored test
+// lines (counted in the summary line, listed in the recall entry), standard
+// library backtrace frames. Machine output (`--format json`,
+// `--message-format json`) passes through untouched.
+import { omitted, type Filter, type FilterContext, type FilterRun, type RecallRef } from "../types.js";
+import { CapturedHead, finish, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+
+/** Cargo's progress words, right-aligned to column 12. */
+const PROGRESS = /^\s*(Compiling|Finished|Running|Doc-tests|Fresh|Checking|Blocking|Downloading|Downloaded|Updating|Locking|Adding|Documenting|Building|Packaging|Unpacking|Removing)\b/;
+const MACHINE = /^(--format(=json)?|--message-format(=.*json.*)?|-Zunstable-options|json)$/;
+
+/** User frames shown per backtrace; the rest are counted. */
+const FRAMES = 3;
+
+export const cargoTest: Filter = {
+  id: "test.cargo",
+  start(input, ctx): FilterRun {
+    const args = toolArgs(input);
+    if (input.argv[input.subIndex] === "nextest") return nextestRun(ctx, machineOutput(args, MACHINE));
+    const pass = machineOutput(args, MACHINE);
+    const raw = new RawSize();
+    const before = new Kept();
+    const after = new Kept();
+    const out = new Kept();
+    const totals = { passed: 0, failed: 0, ignored: 0, measured: 0, filtered: 0, targets: 0 };
+    let failedTarget = false;
+    let afterTests = false;
+    // stdout: where in libtest's output we are.
+    let section: "tests" | "blocks" | "list" = "tests";
+    let inBlock = false;
+    const block = new PanicBlock(out, ctx.recall);
+    const failedLines: string[] = [];
+    const blockNames = new Set<string>();
+
+    const closeBlock = () => {
+      block.close();
+      inBlock = false;
+    };
+
+    const diagnostics = new CompilerOutput();
+    const stderrLine = (t: string) => {
+      if (/^error: (test failed|doctest failed|\d+ targets failed)/.test(t)) afterTests = true;
+      diagnostics.line(t, afterTests ? after : before);
+    };
+
+    const stdoutLine = (t: string) => {
+      const result = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out/.exec(t);
+      if (result) {
+        if (inBlock) closeBlock();
+        totals.passed += Number(result[2]);
+        totals.failed += Number(result[3]);
+        totals.ignored += Number(result[4]);
+        totals.measured += Number(result[5]);
+        totals.filtered += Number(result[6]);
+        totals.targets++;
+        if (result[1] === "FAILED") {
+          failedTarget = true;
+          out.push(t);
+        }
+        section = "tests";
+        return;
+      }
+      if (t === "failures:" || t === "successes:") {
+        if (inBlock) closeBlock();
+        if (section === "blocks") {
+          section = "list";
+          out.push(t);
+        } else section = "blocks";
+        return;
+      }
+      const header = /^---- (.+) (stdout|stderr) ----$/.exec(t);
+      if (header && section === "blocks") {
+        if (inBlock) closeBlock();
+        inBlock = true;
+        blockNames.add(header[1]!);
+        out.push(t);
+        return;
+      }
+      if (inBlock) return blockLine(t);
+      if (section === "list") {
+        if (t.trim() !== "") out.push(t);
+        return;
+      }
+      if (t.trim() === "" || /^running \d+ tests?$/.test(t)) return;
+      const test = /^test (.+) \.\.\. (ok|ignored(?:, .*)?|FAILED)$/.exec(t);
+      if (test) {
+        if (test[2] === "FAILED") failedLines.push(t);
+        return;
+      }
+      // `cargo test -q`: a line of progress characters, maybe with a count.
+      if (/^[.Fi]+( \d+\/\d+)?$/.test(t)) return;
+      out.push(t);
+    };
+
+    const blockLine = (t: string) => block.line(t);
+
+    return {
+      line(stream, text) {
+        raw.add(text);
+        if (pass) return;
+        if (stream === "err") stderrLine(text);
+        else stdoutLine(text);
+      },
+      end() {
+        if (pass) return null;
+        if (inBlock) closeBlock();
+        const stdout = [...out.lines];
+        // A failing test without a block of its own (libtest printed none) is still named.
+        const unnamed = failedLines.filter((l) => !blockNames.has(/^test (.+) \.\.\. FAILED$/.exec(l)![1]!));
+        stdout.unshift(...unnamed);
+        if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
+        if (totals.targets) {
+          const parts = [`${totals.passed} passed`];
+          if (totals.failed || failedTarget) parts.unshift(`${totals.failed} failed`);
+          if (totals.ignored) parts.push(`${totals.ignored} ignored`);
+          if (totals.measured) parts.push(`${totals.measured} measured`);
+          if (totals.filtered) parts.push(`${totals.filtered} filtered out`);
+          const verdict = failedTarget ? "FAILED" : "ok";
+          stdout.push(`cargo test: ${verdict}. ${parts.join("; ")} (${totals.targets} ${totals.targets === 1 ? "target" : "targets"}) [rtk recall ${ctx.recall.id()}]`);
+        }
+        return finish(ctx, raw, { before: before.lines, stdout, stderr: after.lines });
+      },
+    };
+  },
+};
+
+/**
+ * The body of one failing test: what it printed before it panicked (the head,
+ * the rest counted), the panic line with its file:line, the message and
+ * left/right lines whole, and the first frames of the backtrace that are in the
+ * user's code (the standard library's frames are noise; more user frames are counted).
+ */
+export class PanicBlock {
+  private panicked = false;
+  private frames = false;
+  private traced = false;
+  private frameShown = 0;
+  private frameHidden = 0;
+  private pendingFrame: string | null = null;
+  private readonly captured = new CapturedHead();
+
+  /** `header`: the block's title, printed with its first line (an empty section is not shown). */
+  constructor(
+    private readonly out: Kept,
+    private readonly recall: RecallRef,
+    private header: string | null = null,
+  ) {}
+
+  private emit(line: string): void {
+    if (this.header !== null) this.out.push(this.header);
+    this.header = null;
+    this.out.push(line);
+  }
+
+  line(t: string): void {
+    if (/^thread '.*' (\(\d+\) )?panicked at /.test(t)) {
+      this.closeFrames();
+      this.panicked = true;
+      return this.emit(t);
+    }
+    if (!this.panicked) {
+      if (t.trim() === "" && this.captured.shown === 0) return;
+      if (this.captured.push()) this.emit(t);
+      return;
+    }
+    if (t === "stack backtrace:") {
+      this.frames = true;
+      this.traced = false;
+      return;
+    }
+    if (this.frames) {
+      if (/^\s+\d+: /.test(t)) {
+        // A frame printed without its location is judged by its symbol alone.
+        if (this.pendingFrame && !STD_SYMBOL.test(this.pendingFrame)) this.frame(this.pendingFrame);
+        this.pendingFrame = t;
+        return;
+      }
+      const at = /^\s+at (.+)$/.exec(t);
+      if (at) {
+        if (this.pendingFrame && isUserFrame(at[1]!)) this.frame(this.pendingFrame, t);
+        this.pendingFrame = null;
+        return;
+      }
+      this.closeFrames();
+    }
+    if (/^note: (run with `RUST_BACKTRACE=1`|Some details are omitted)/.test(t)) return;
+    if (t.trim() === "") return;
+    this.emit(t);
+  }
+
+  private frame(symbol: string, at?: string): void {
+    if (this.frameShown >= FRAMES) {
+      this.frameHidden++;
+      return;
+    }
+    if (!this.traced) this.emit("stack backtrace:");
+    this.traced = true;
+    this.emit(symbol);
+    if (at !== undefined) this.emit(at);
+    this.frameShown++;
+  }
+
+  private closeFrames(): void {
+    if (this.frames && this.pendingFrame && !STD_SYMBOL.test(this.pendingFrame)) this.frame(this.pendingFrame);
+    if (this.frameHidden) this.emit(`   ${omitted(this.frameHidden, "frames", this.recall)}`);
+    this.frames = false;
+    this.frameShown = 0;
+    this.frameHidden = 0;
+    this.pendingFrame = null;
+  }
+
+  close(): void {
+    this.closeFrames();
+    if (this.captured.hidden) this.emit(omitted(this.captured.hidden, "lines of the test's output", this.recall));
+    this.captured.reset();
+    this.panicked = false;
+  }
+}
+
+/** A frame of the standard library, the test harness or a trait-object shim. */
+const STD_SYMBOL = /^\s+\d+: (std::|core::|alloc::|test::|__rustc::|rust_begin_unwind|<)/;
+
+/** A frame in the user's code: not the standard library's, not a registry crate's. */
+function isUserFrame(at: string): boolean {
+  return !at.startsWith("/rustc/") && !/\/\.cargo\/registry\/|\/\.rustup\/toolchains\/|\/library\/(std|core|alloc|test)\//.test(at);
+}
+
+/**
+ * Cargo's and rustc's own lines: progress goes; an error is kept whole; a
+ * warning keeps its message, location, labels and help (its source excerpt
+ * goes); the per-crate warning counts and anything else are kept.
+ */
+class CompilerOutput {
+  private diag: "warning" | "error" | null = null;
+
+  line(t: string, into: Kept): void {
+    if (this.diag) {
+      if (t.trim() === "") {
+        this.diag = null;
+        return;
+      }
+      if (this.diag === "error") return into.push(t);
+      if (/^\s*--> /.test(t) || /^\s*= help:/.test(t) || /^\s*\|.*[\^\-]{1,} \S/.test(t) || /^help: /.test(t)) into.push(t);
+      return;
+    }
+    if (PROGRESS.test(t) || t.trim() === "") return;
+    if (/^For more information about (this|an) error, try/.test(t)) return;
+    if (/^warning: `[^`]+` \(.+\) generated \d+ warnings?/.test(t)) return into.push(t);
+    if (/^warning(\[\w+\])?: /.test(t)) {
+      this.diag = "warning";
+      return into.push(t);
+    }
+    if (/^error(\[\w+\])?: /.test(t) && !/^error: (test failed|doctest failed|\d+ targets failed|could not compile|test run failed)/.test(t)) {
+      this.diag = "error";
+      return into.push(t);
+    }
+    into.push(t);
+  }
+}
+
+/** nextest's status words for a test that did not simply pass or get skipped. */
+const NEXTEST_STATUS = /^\s+(FAIL|TIMEOUT|SIGSEGV|SIGABRT|SIGBUS|SIGILL|ABORT|LEAK|LEAK-FAIL|FLAKY|SLOW|TRY \d+ \w+|RETRY|EXECFAIL|CANCEL|TERMINATING|KILLED) /;
+
+const LIBTEST_HARNESS = /^(running \d+ tests?|test .+ \.\.\. (ok|FAILED)|failures:|    \S+|test result: .*)$/;
+
+/**
+ * `cargo nextest run` (its human output, all on stderr): the build's
+ * diagnostics, each failing test's status line and its STDOUT/STDERR sections
+ * (read like libtest's blocks), slow tests, the summary and its list of
+ * failures. PASS and SKIP lines, the start banner and separators go.
+ */
+function nextestRun(ctx: FilterContext, pass: boolean): FilterRun {
+  const raw = new RawSize();
+  const before = new Kept();
+  const out = new Kept();
+  const diagnostics = new CompilerOutput();
+  let started = false;
+  let block: PanicBlock | null = null;
+  const close = () => {
+    block?.close();
+    block = null;
+  };
+  return {
+    line(_stream, t) {
+      raw.add(t);
+      if (pass) return;
+      if (/^\s*Starting \d+ tests? across/.test(t)) {
+        started = true;
+        return;
+      }
+      if (/^\s*[─-]{4,}\s*$/.test(t) || /^\s*Nextest run ID /.test(t)) return close();
+      if (!started) return diagnostics.line(t, before);
+      if (/^\s+(PASS|SKIP) \[/.test(t)) return close();
+      const section = /^(?:──── |--- )(STDOUT|STDERR|OUTPUT):/.exec(t);
+      if (section) {
+        close();
+        block = new PanicBlock(out, ctx.recall, t);
+        return;
+      }
+      if (NEXTEST_STATUS.test(t) || /^\s+Summary \[/.test(t) || /^error: /.test(t)) {
+        close();
+        return out.push(t);
+      }
+      // Each test runs alone under libtest: its harness lines in the section say nothing the status line does not.
+      if (block) return LIBTEST_HARNESS.test(t) ? undefined : block.line(t);
+      if (t.trim() !== "") out.push(t);
+    },
+    end() {
+      if (pass) return null;
+      close();
+      const stdout = [...out.lines];
+      if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
+      return finish(ctx, raw, { before: before.lines, stdout: [], stderr: stdout });
+    },
+  };
+}

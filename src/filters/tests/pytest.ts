@@ -1,0 +1,113 @@
+// `pytest` (also `python -m pytest`, `uv run pytest`, `poetry run pytest`):
+// pytest's own sections are the structure. Kept: every failure and error block
+// (the `>` line, the `E` lines, each frame's file:line, the locals of a
+// parametrised test, the head of its captured output), collection errors, the
+// warnings summary, the short test summary, pytest's stop and interrupt lines
+// and its final verdict line, stderr whole. Dropped: the session header,
+// progress dots and percentages, PASSED/SKIPPED/XFAIL lines of -v, the test
+// source around the `>` line, caret underlines, separators. Banners lose their
+// padding (`=== FAILURES ===`). Machine output (--junitxml to stdout, a JSON
+// report) is not changed: those go to files, and the terminal output is the same.
+import { omitted, type Filter, type FilterRun } from "../types.js";
+import { CapturedHead, finish, Kept, RawSize } from "./common.js";
+
+/** Lines of pytest's session header (before collection): its environment, not results. */
+const HEADER = /^(platform |cachedir: |rootdir: |configfile: |inifile: |testpaths: |plugins: |[\w.-]+ profile '|Using --randomly-seed|Test order randomisation|[\w.-]+: [\d.]+ \(defaults: |asyncio: |created: \d+\/\d+ workers|\d+ workers \[\d+ items?\])/;
+/** A progress line: a module and its result letters, or (-q) the letters alone, with a percentage or a count. */
+const PROGRESS = /^(\S+\.py )?[.FEsxXR]+(\s+\[\s*\d+%\]|\s+\[\s*\d+\s*\/\s*\d+\])?$/;
+/** A -v result line (xdist's worker prefix too). */
+const VERBOSE = /^(\[gw\d+\] \[\s*\d+%\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) \S.*|\S+::\S.* (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)( \(.*\))?\s*(\[\s*\d+%\])?)$/;
+const BANNER = /^(?:(=)={2,}|(!)!{2,}) (.*?) [=!]{3,}$/;
+const TITLE = /^_{3,} (.*?) _{3,}$/;
+const CAPTURED = /^-{3,} (Captured (?:stdout|stderr|log) (?:call|setup|teardown)) -{3,}$/;
+
+export const pytest: Filter = {
+  id: "test.pytest",
+  start(_input, ctx): FilterRun {
+    const raw = new RawSize();
+    const out = new Kept();
+    const err = new Kept();
+    let phase: "header" | "progress" | "sections" = "header";
+    // Within a section: reading a traceback, a captured output, or other lines.
+    let inCaptured = false;
+    let afterFrame = false;
+    const captured = new CapturedHead();
+    let resultsDropped = 0;
+
+    const closeCaptured = () => {
+      if (captured.hidden) out.push(omitted(captured.hidden, "lines of captured output", ctx.recall));
+      captured.reset();
+      inCaptured = false;
+    };
+
+    const sectionLine = (t: string) => {
+      const title = TITLE.exec(t);
+      if (title) {
+        closeCaptured();
+        afterFrame = false;
+        return out.push(`___ ${title[1]} ___`);
+      }
+      const cap = CAPTURED.exec(t);
+      if (cap) {
+        closeCaptured();
+        inCaptured = true;
+        return out.push(`--- ${cap[1]} ---`);
+      }
+      if (inCaptured) {
+        if (captured.push()) out.push(t);
+        return;
+      }
+      if (t.trim() === "" || /^(_ )+_?\s*$/.test(t) || /^\s+\^+\s*$/.test(t) || /^-- Docs: https:\/\/docs\.pytest\.org/.test(t)) return;
+      // The test's source around the failing line goes; after a `file:line: in func` frame (--tb=short) the line is the frame's own.
+      if (/^ {4}/.test(t) && !afterFrame) return;
+      afterFrame = /^\S+:\d+: in /.test(t);
+      out.push(t);
+    };
+
+    return {
+      line(stream, t) {
+        raw.add(t);
+        if (stream === "err") return err.push(t);
+        const banner = BANNER.exec(t);
+        if (banner) {
+          if (/^test session starts/.test(banner[3]!)) return;
+          closeCaptured();
+          afterFrame = false;
+          phase = "sections";
+          const mark = (banner[1] ?? banner[2]!).repeat(3);
+          return out.push(`${mark} ${banner[3]} ${mark}`);
+        }
+        // -q prints no header: its first line is progress.
+        if (phase === "header" && (PROGRESS.test(t) || VERBOSE.test(t))) phase = "progress";
+        if (phase === "header") {
+          if (/^(collecting|collected) /.test(t)) {
+            phase = "progress";
+            // The collected count says nothing the verdict line does not, unless it names errors.
+            if (/error/.test(t)) out.push(t);
+            return;
+          }
+          if (HEADER.test(t) || t.trim() === "") return;
+          return out.push(t);
+        }
+        if (phase === "progress") {
+          if (t.trim() === "") return;
+          if (PROGRESS.test(t) || VERBOSE.test(t)) {
+            resultsDropped++;
+            return;
+          }
+          return out.push(t);
+        }
+        sectionLine(t);
+      },
+      end() {
+        closeCaptured();
+        const stdout = [...out.lines];
+        if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
+        // The passing tests are in the recall entry: the verdict line names it.
+        const last = stdout.length - 1;
+        if (resultsDropped && last >= 0 && /^(===|\d+ (passed|failed))/.test(stdout[last]!) && /\d+ passed/.test(stdout[last]!)) stdout[last] += ` [rtk recall ${ctx.recall.id()}]`;
+        return finish(ctx, raw, { stdout, stderr: err.lines });
+      },
+    };
+  },
+};

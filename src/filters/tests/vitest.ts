@@ -1,0 +1,135 @@
+// `vitest` (run, and watch: streamed). Kept: each failed test's block (FAIL
+// line, error message, expected/received diff, every ` ❯ file:line:col` frame),
+// failed suites and unhandled errors, a failed file's line, the console output
+// of failing tests (its head), the summary counts. Dropped: the RUN banner,
+// passing files and tests, source excerpts under a frame, separators, start
+// time and duration. Failures go first and the summary last, so a `| tail`
+// sees the counts. A reporter or JSON chosen by the user passes through.
+import { omitted, type Filter, type FilterContext, type FilterInput, type FilterRun } from "../types.js";
+import { CapturedHead, finish, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+
+const MACHINE = /^(--reporter(=.*)?|--json|--outputFile(=.*)?|--silent=passed-only)$/;
+
+/** The summary lines vitest prints at the end; Start at and Duration are timing noise. */
+const SUMMARY = /^\s*(Test Files|Tests|Snapshots|Errors|Type Errors)\s{2}\S/;
+const TIMING = /^\s*(Start at|Duration)\s{2}\S/;
+
+export function isWatch(args: readonly string[]): boolean {
+  const sub = args.find((a) => !a.startsWith("-"));
+  if (args.includes("--run") || sub === "run" || sub === "bench") return false;
+  return sub === "watch" || sub === "dev" || args.includes("--watch") || args.includes("-w");
+}
+
+/**
+ * The line reader, shared by the buffered and the streamed run and by
+ * `npm test` when the output is vitest's: `keep(stream, line)` for each line
+ * worth showing, `console` blocks held until it is known whether their test failed.
+ */
+export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summary" | "console", line: string) => void, streamed = false) {
+  let inConsole: string | null = null;
+  let consoleLines: string[] = [];
+  const consoleCap = new CapturedHead();
+  const consoles: { key: string; lines: string[] }[] = [];
+  const failed = new Set<string>();
+  const closeConsole = () => {
+    if (inConsole === null) return;
+    if (consoleCap.hidden) consoleLines.push(omitted(consoleCap.hidden, "lines of console output", ctx.recall));
+    consoles.push({ key: inConsole, lines: consoleLines });
+    inConsole = null;
+    consoleLines = [];
+    consoleCap.reset();
+  };
+  return {
+    line(stream: "out" | "err", t: string): void {
+      const console_ = /^(stdout|stderr) \| (.+)$/.exec(t);
+      // Streamed, console output cannot wait for its test's result: it goes out as it comes, headed and capped.
+      if (console_ && streamed) {
+        consoleCap.reset();
+        inConsole = "";
+        return keep("console", t);
+      }
+      if (inConsole === "" && streamed) {
+        if (t.trim() === "") {
+          inConsole = null;
+          return;
+        }
+        if (consoleCap.push()) keep("console", t);
+        return;
+      }
+      if (console_) {
+        closeConsole();
+        inConsole = console_[2]!;
+        consoleLines = [t];
+        return;
+      }
+      if (inConsole !== null) {
+        if (t.trim() === "") return closeConsole();
+        if (consoleCap.push()) consoleLines.push(t);
+        return;
+      }
+      if (t.trim() === "" || /^\s*(RUN|DEV)\s+v\d/.test(t) || /^\s*press h to show help/.test(t) || /^⎯+(\[\d+\/\d+\])?⎯*$/.test(t) || TIMING.test(t)) return;
+      // Source excerpts under a frame: `  10|   code` and the caret line.
+      if (/^\s+\d+\|/.test(t) || /^\s+\|\s*\^?\s*$/.test(t)) return;
+      // Passing files and tests, skipped tests.
+      if (/^\s*✓ /.test(t) || /^\s+[↓×] /.test(t) || /^\s*↓ /.test(t)) return;
+      const fail = /^\s*FAIL\s+(.+?)(?: \[ .+ \])?$/.exec(t);
+      if (fail) failed.add(fail[1]!.trim());
+      const title = /^⎯+ (.+?) ⎯+$/.exec(t);
+      if (title) return keep("fail", `⎯⎯ ${title[1]} ⎯⎯`);
+      if (SUMMARY.test(t)) return keep("summary", t);
+      if (/^\s*❯ \S+ \(\d+ tests?/.test(t)) return keep("summary", t);
+      keep(stream === "err" || fail ? "fail" : "summary", t);
+    },
+    /** The console blocks of failing tests (or of a failing file, printed outside a test). */
+    consoles(): string[] {
+      closeConsole();
+      const files = new Set([...failed].map((f) => f.split(" > ")[0]!));
+      return consoles.filter((c) => failed.has(c.key) || (!c.key.includes(" > ") && files.has(c.key))).flatMap((c) => c.lines);
+    },
+  };
+}
+
+export const vitest: Filter = {
+  id: "test.vitest",
+  streaming: (input: FilterInput) => isWatch(toolArgs(input)) && !machineOutput(toolArgs(input), MACHINE),
+  start(input, ctx): FilterRun {
+    const args = toolArgs(input);
+    const pass = machineOutput(args, MACHINE);
+    const raw = new RawSize();
+    if (!pass && isWatch(args)) {
+      // Watch: each kept line goes out as it comes, on the stream it came on.
+      let stream: "out" | "err" = "out";
+      const reader = vitestReader(ctx, (_section, l) => (stream === "err" ? ctx.emit.err(l) : ctx.emit.out(l)), true);
+      return {
+        line(s, t) {
+          stream = s;
+          reader.line(s, t);
+        },
+        end: () => null,
+      };
+    }
+    const fail = new Kept();
+    const summary = new Kept();
+    const reader = vitestReader(ctx, (section, l) => (section === "fail" ? fail : summary).push(l));
+    return {
+      line(s, t) {
+        raw.add(t);
+        if (!pass) reader.line(s, t);
+      },
+      end() {
+        if (pass) return null;
+        return finish(ctx, raw, vitestFinish(ctx, reader.consoles(), fail, summary));
+      },
+    };
+  },
+};
+
+/** Failures (with the console output of failing tests) first on stderr, the summary last on stdout with the recall handle of the passes. */
+export function vitestFinish(ctx: FilterContext, consoles: readonly string[], fail: Kept, summary: Kept) {
+  const stdout = [...summary.lines];
+  const over = fail.over + summary.over;
+  if (over) stdout.push(omitted(over, "lines", ctx.recall));
+  const tests = stdout.findIndex((l) => /^\s*Tests\s{2}/.test(l));
+  if (tests >= 0 && /passed/.test(stdout[tests]!)) stdout[tests] += ` [rtk recall ${ctx.recall.id()}]`;
+  return { before: [...consoles, ...fail.lines], stdout };
+}
