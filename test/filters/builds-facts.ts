@@ -1,0 +1,91 @@
+// The facts of a build, type-checker or linter run, read from the raw output by
+// code of their own (not the filters'): each diagnostic's file, line, column,
+// code or rule and message, and lines that must stay word for word (the
+// tool's summary and verdict). A compact output keeps a diagnostic when one of
+// its lines holds `line:col`, the code and the message, and names the file
+// either on that line or as the heading of the group the line is in.
+import { stripVTControlCharacters } from "node:util";
+import type { ToolCase } from "../support/replay.js";
+
+export interface DiagFact {
+  file: string;
+  line: string;
+  col: string;
+  code: string;
+  message: string;
+}
+
+export interface Facts {
+  diagnostics: DiagFact[];
+  /** Lines of the raw output the compact output must hold as they are. */
+  lines: string[];
+  /** Text the compact output must hold somewhere (an elaboration line, without its indentation). */
+  texts?: string[];
+}
+
+const clean = (text: string) =>
+  stripVTControlCharacters(text)
+    .split("\n")
+    .map((l) => l.replace(/\r$/, ""));
+
+type Reader = (c: ToolCase) => Facts;
+
+function tsc(c: ToolCase): Facts {
+  const diagnostics: DiagFact[] = [];
+  const lines: string[] = [];
+  const texts: string[] = [];
+  let inPlain = false;
+  for (const l of clean(c.stdout)) {
+    if (inPlain && /^  \S/.test(l)) {
+      texts.push(l.trim());
+      continue;
+    }
+    const plain = l.match(/^(\S[^()]*)\((\d+),(\d+)\): \w+ (TS\d+): (.+)$/);
+    const pretty = l.match(/^(\S.*?):(\d+):(\d+) - \w+ (TS\d+): (.+)$/);
+    const global = l.match(/^\w+ (TS\d+): (.+)$/);
+    const m = plain ?? pretty;
+    inPlain = !!plain;
+    if (m) diagnostics.push({ file: m[1]!, line: m[2]!, col: m[3]!, code: m[4]!, message: m[5]! });
+    else if (global) lines.push(l);
+    else if (/^Found \d+ error/.test(l)) lines.push(l);
+  }
+  return { diagnostics, lines, texts };
+}
+
+export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc };
+
+export function factsOf(c: ToolCase): Facts {
+  const tool = c.name.split("/")[0]!;
+  const read = READERS[tool];
+  if (!read) throw new Error(`no facts reader for ${tool}`);
+  return read(c);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** What of the facts the compact output lacks, each said in a line. */
+export function missingFacts(compact: string, facts: Facts): string[] {
+  const lines = clean(compact);
+  const problems: string[] = [];
+  for (const want of facts.lines) if (!lines.includes(want)) problems.push(`line missing: ${want}`);
+  for (const want of facts.texts ?? []) if (!compact.includes(want)) problems.push(`text missing: ${want}`);
+  for (const d of facts.diagnostics) {
+    const at = new RegExp(`(?:^|[\\s:,])${escape(d.line)}:${escape(d.col)}(?:$|[\\s,])`);
+    const found = lines.some((l, i) => {
+      // The tool's own line, when the raw output is what was printed.
+      if (l.includes(`${d.file}(${d.line},${d.col})`) && l.includes(d.message) && l.includes(d.code)) return true;
+      if (!at.test(l) || !l.includes(d.message) || (d.code && !l.includes(d.code))) return false;
+      if (l.includes(`${d.file}:${d.line}:${d.col}`)) return true;
+      // The group's heading: the nearest line above that is not indented.
+      for (let k = i - 1; k >= 0; k--) if (!/^\s/.test(lines[k]!)) return lines[k] === d.file;
+      return false;
+    });
+    if (!found) problems.push(`diagnostic missing: ${d.file}:${d.line}:${d.col} ${d.code} ${d.message}`);
+  }
+  return problems;
+}
+
+/** The facts alone, one per line: about the least an output that shows them all can be. */
+export function factsText(facts: Facts): string {
+  return [...facts.diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.message}`), ...facts.lines].join("\n");
+}

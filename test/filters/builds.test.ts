@@ -1,0 +1,118 @@
+// The build, type-checker and linter filters on recorded real output
+// (test/fixtures/tools, made by `npm run fixtures`), each case played through the
+// built bin/rtk with the tool stood in on PATH, and checked: golden compact
+// output, every fact of the raw output (read by builds-facts.ts, not by the
+// filters) present, the tool's exit code, never longer than the raw output, a
+// failed run never empty.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, test } from "node:test";
+import { repoRoot } from "../support/corpus.js";
+import { launch, type Run } from "../support/launch.js";
+import { replay, toolCases, type ToolCase } from "../support/replay.js";
+import { factsOf, missingFacts, READERS } from "./builds-facts.js";
+
+const GOLDEN = join(repoRoot, "test", "filters", "golden", "builds");
+const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
+
+/** Cases where the compact form must be strictly shorter than the raw output (tsc was made longer by the original tool). */
+const STRICTLY_SHORTER = new Set(["tsc/errors", "tsc/pretty", "tsc/medium-errors"]);
+
+before(() => {
+  if (process.env["RTK_TEST_BUILT"] !== "1") {
+    const b = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, encoding: "utf8" });
+    assert.equal(b.status, 0, `build failed: ${b.stderr}`);
+  }
+});
+
+const normalise = (text: string) => text.replace(/rtk recall [0-9a-f]{7}/g, "rtk recall <id>");
+
+const runs = new Map<string, Promise<Run>>();
+const played = (c: ToolCase) => {
+  let r = runs.get(c.name);
+  if (!r) runs.set(c.name, (r = replay(c)));
+  return r;
+};
+
+const cases = Object.keys(READERS).flatMap((tool) => toolCases(tool));
+
+for (const c of cases) {
+  describe(c.name, () => {
+    test("the exit code is the tool's", async () => {
+      const r = await played(c);
+      assert.equal(r.status, c.exit, r.stderr);
+    });
+
+    test("golden compact output", async () => {
+      const r = await played(c);
+      const text = `$ rtk ${c.argv.join(" ")}\nexit ${r.status}\n--- stdout\n${normalise(r.stdout)}--- stderr\n${normalise(r.stderr)}`;
+      const file = join(GOLDEN, `${c.name}.txt`);
+      if (UPDATE || !existsSync(file)) {
+        mkdirSync(join(file, ".."), { recursive: true });
+        writeFileSync(file, text);
+      }
+      assert.equal(text, readFileSync(file, "utf8"));
+    });
+
+    test("every diagnostic, summary and elaboration of the raw output is kept", async () => {
+      const r = await played(c);
+      assert.deepEqual(missingFacts(r.stdout + r.stderr, factsOf(c)), []);
+    });
+
+    test("never longer than the raw output", async () => {
+      const r = await played(c);
+      const raw = Buffer.byteLength(c.stdout) + Buffer.byteLength(c.stderr);
+      const compact = Buffer.byteLength(r.stdout) + Buffer.byteLength(r.stderr);
+      if (STRICTLY_SHORTER.has(c.name)) assert.ok(compact < raw, `compact ${compact} bytes ≥ raw ${raw} bytes`);
+      else assert.ok(compact <= raw, `compact ${compact} bytes > raw ${raw} bytes`);
+    });
+
+    if (c.exit !== 0 && c.stdout + c.stderr !== "") {
+      test("a failed run does not read as a success", async () => {
+        const r = await played(c);
+        assert.notEqual((r.stdout + r.stderr).trim(), "");
+        assert.doesNotMatch(r.stdout + r.stderr, /\b(?:no (?:errors|problems|issues)|0 errors\b(?! and))/i);
+      });
+    }
+  });
+}
+
+describe("tsc", () => {
+  test("vue-tsc and npx tsc take the same filter", async () => {
+    const c = cases.find((x) => x.name === "tsc/errors")!;
+    const direct = await played(c);
+    const vue = await replay({ ...c, argv: ["vue-tsc", ...c.argv.slice(1)] });
+    assert.equal(vue.stdout, direct.stdout);
+    assert.equal(vue.status, c.exit);
+  });
+
+  test("the rewrite routes tsc, vue-tsc and npx tsc, also into head and tail", async () => {
+    const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
+    for (const [cmd, want] of [
+      ["tsc --noEmit", "rtk tsc --noEmit"],
+      ["npx tsc --noEmit", "rtk npx tsc --noEmit"],
+      ["vue-tsc --noEmit", "rtk vue-tsc --noEmit"],
+      ["tsc 2>&1 | head -50", "rtk tsc 2>&1 | head -50"],
+      ["npx tsc --noEmit 2>&1 | tail -20", "rtk npx tsc --noEmit 2>&1 | tail -20"],
+    ]) {
+      const r = await launch(["rewrite", cmd!], { cwd: repoRoot, env });
+      assert.equal(r.stdout, want, `${cmd}: ${r.stderr}`);
+    }
+  });
+
+  test("watch mode runs as the tool prints it", async () => {
+    const c = cases.find((x) => x.name === "tsc/errors")!;
+    const r = await replay({ ...c, argv: [...c.argv, "--watch"] });
+    assert.equal(r.stdout, c.stdout);
+  });
+
+  test("the plain form, which has no summary, ends with the count of what was printed", async () => {
+    const c = cases.find((x) => x.name === "tsc/errors")!;
+    const r = await played(c);
+    const count = factsOf(c).diagnostics.length;
+    const files = new Set(factsOf(c).diagnostics.map((d) => d.file)).size;
+    assert.equal(r.stdout.trimEnd().split("\n").pop(), `Found ${count} errors in ${files} files.`);
+  });
+});
