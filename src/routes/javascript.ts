@@ -28,7 +28,7 @@ export const javascript: RouteFamily = {
     { id: "playwright.test", tool: "playwright", sub: ["test"], filter: "test.js", savings: 90, pipeSafe: true },
     { id: "tsc", tool: "tsc", filter: "diagnostics.tsc", savings: 30, pipeSafe: true },
     { id: "vue-tsc", tool: "vue-tsc", filter: "diagnostics.tsc", savings: 30, pipeSafe: true },
-    { id: "eslint", tool: "eslint", filter: "diagnostics", savings: 80, pipeSafe: true },
+    { id: "eslint", tool: "eslint", filter: "diagnostics.eslint", savings: 40, pipeSafe: true },
     { id: "prettier.check", tool: "prettier", sub: [["--check", "-c", "--list-different", "-l"]], filter: "diagnostics", savings: 80, pipeSafe: true },
     { id: "next.build", tool: "next", sub: ["build"], filter: "build.next", savings: 85, pipeSafe: true },
   ],

@@ -52,7 +52,29 @@ function tsc(c: ToolCase): Facts {
   return { diagnostics, lines, texts };
 }
 
-export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc };
+/** eslint's stylish format: a file heading, then `line:col  severity  message  rule` rows, then the summary. */
+function eslint(c: ToolCase): Facts {
+  const diagnostics: DiagFact[] = [];
+  const lines: string[] = [];
+  let file = "";
+  for (const l of clean(c.stdout)) {
+    if (/^✖ |potentially fixable/.test(l)) lines.push(l);
+    else if (/^\//.test(l)) file = l;
+    else {
+      const cells = l.trim().split(/ {2,}/);
+      const at = /^(\d+):(\d+)$/.exec(cells[0] ?? "");
+      if (!at || !/^(error|warning)$/.test(cells[1] ?? "")) continue;
+      const rule = cells.length > 3 ? cells[cells.length - 1]! : "";
+      const message = cells.length > 3 ? cells.slice(2, -1).join("  ") : cells[2]!;
+      diagnostics.push({ file, line: at[1]!, col: at[2]!, code: rule, message });
+    }
+  }
+  // What eslint says on stderr (a config error, too many warnings) is kept whole.
+  lines.push(...clean(c.stderr).filter((l) => l.trim() !== ""));
+  return { diagnostics, lines };
+}
+
+export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint };
 
 export function factsOf(c: ToolCase): Facts {
   const tool = c.name.split("/")[0]!;

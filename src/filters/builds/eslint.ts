@@ -1,0 +1,67 @@
+// `eslint` (its default stylish format): every problem with its file,
+// line:col, severity, rule and message, the `✖ N problems` summary and the
+// fixable hint, word for word.
+//
+//   src/a.js
+//     1:7 error no-unused-vars 'x' is assigned a value but never used
+//     3:1, 9:1 warning no-console Unexpected console statement
+//   src/b.js:2:10 error Parsing error: Unexpected token )
+//   ✖ 4 problems (2 errors, 2 warnings)
+//     0 errors and 1 warning potentially fixable with the `--fix` option.
+//
+// What goes: the column padding, blank lines. Another format (`-f json`,
+// `--format unix`), `--print-config`, `--help` pass through; whatever the
+// filter does not know (a too-many-warnings notice) is kept in order.
+import type { Filter, FilterRun } from "../types.js";
+import { argValue, DiagnosticList, hasArg, OtherLines } from "./common.js";
+
+const PROBLEM = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.*?)(?:\s{2,}((?:@?[\w.-]+\/)*[\w.-]+))?\s*$/;
+const SUMMARY = /^✖ \d+ problems? \(/;
+const FIXABLE = /^\s+\d+ errors? and \d+ warnings? potentially fixable/;
+
+export const eslint: Filter = {
+  id: "diagnostics.eslint",
+  start(input, ctx): FilterRun {
+    const from = input.toolIndex + 1;
+    const format = argValue(input.argv, from, ["-f", "--format"]);
+    const passThrough = (format !== null && format !== "stylish") || hasArg(input.argv, from, ["--print-config", "--help", "-h", "--version", "-v", "--init", "--env-info", "--inspect-config", "-o", "--output-file"]);
+    const list = new DiagnosticList();
+    const others = new OtherLines();
+    const errors = new OtherLines();
+    const summary: string[] = [];
+    let file: string | null = null;
+    /** Whether the file heading had a problem under it (a heading alone is a line the filter does not know). */
+    let used = true;
+    const close = () => {
+      if (file !== null && !used) others.add(file);
+      file = null;
+    };
+    return {
+      line(stream, text) {
+        if (stream === "err") return errors.add(text);
+        if (passThrough || text.trim() === "") return;
+        if (SUMMARY.test(text) || FIXABLE.test(text)) {
+          close();
+          summary.push(text);
+          return;
+        }
+        const m = file !== null ? PROBLEM.exec(text) : null;
+        if (m) used = true;
+        if (m) return list.add({ file: file!, line: m[1]!, col: m[2]!, severity: m[3]!, code: m[5] ?? "", message: m[4]!, more: [] });
+        if (!/^\s/.test(text) && !summary.length) {
+          close();
+          file = text;
+          used = false;
+          return;
+        }
+        others.add(text);
+      },
+      end() {
+        close();
+        if (passThrough || (!list.count && !summary.length)) return null;
+        const out = [...list.render(ctx, { showSeverity: () => true }), ...others.render(ctx.recall), ...summary];
+        return { stdout: out.join("\n") + "\n", stderr: errors.render(ctx.recall).map((l) => l + "\n").join("") };
+      },
+    };
+  },
+};
