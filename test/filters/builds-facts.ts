@@ -74,7 +74,59 @@ function eslint(c: ToolCase): Facts {
   return { diagnostics, lines };
 }
 
-export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint };
+/**
+ * cargo (rustc's human format): `error[E0308]: message`, then ` --> file:line:col`,
+ * the snippet with the primary label after the carets, `= note: #[warn(lint)]`;
+ * or the short format `file:line:col: error[E0308]: message`. Summary lines word for word.
+ */
+function cargo(c: ToolCase): Facts {
+  const diagnostics: DiagFact[] = [];
+  const lines: string[] = [];
+  const texts: string[] = [];
+  let block: { head: RegExpMatchArray; at?: RegExpMatchArray; lint?: string; label?: string } | null = null;
+  const flush = () => {
+    if (block?.at) {
+      diagnostics.push({ file: block.at[1]!, line: block.at[2]!, col: block.at[3]!, code: block.head[2] ?? block.lint ?? "", message: block.head[3]! });
+      if (block.label) texts.push(block.label);
+    }
+    block = null;
+  };
+  for (const l of clean(c.stderr)) {
+    if (/^(warning|error): `.*generated \d+ warning|^error: could not compile|^\s+Finished /.test(l)) {
+      flush();
+      lines.push(l);
+      continue;
+    }
+    const short = /^(\S+?):(\d+):(\d+): (?:error|warning)(?:\[([\w:]+)\])?: (.+)$/.exec(l);
+    if (short) {
+      diagnostics.push({ file: short[1]!, line: short[2]!, col: short[3]!, code: short[4] ?? "", message: short[5]! });
+      continue;
+    }
+    const head = /^(?:error|warning)(?:\[([\w:]+)\])?: (.+)$/.exec(l);
+    if (head) {
+      flush();
+      block = { head: ["", "", head[1], head[2]] as unknown as RegExpMatchArray };
+      continue;
+    }
+    if (!block) continue;
+    const b = block as { head: RegExpMatchArray; at?: RegExpMatchArray; lint?: string; label?: string };
+    if (/^(help|note): /.test(l)) {
+      // A help of its own: its locations and notes are not the diagnostic's.
+      flush();
+      continue;
+    }
+    const at = /^\s*--> (.+):(\d+):(\d+)$/.exec(l);
+    if (at && !b.at) b.at = at;
+    const lint = /#\[(?:warn|deny)\(([\w:]+)\)\]/.exec(l) ?? /rust-clippy\/.*#(\w+)$/.exec(l);
+    if (lint && !b.lint) b.lint = lint[0].startsWith("#[") ? lint[1]! : `clippy::${lint[1]}`;
+    const label = /^\s*\d*\s*\|\s*\^+ (.+)$/.exec(l);
+    if (label && !b.label) b.label = label[1]!;
+  }
+  flush();
+  return { diagnostics, lines, texts };
+}
+
+export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint, cargo };
 
 export function factsOf(c: ToolCase): Facts {
   const tool = c.name.split("/")[0]!;

@@ -115,6 +115,9 @@ const REWRITES: readonly [string, string][] = [
   ["npx tsc --noEmit 2>&1 | tail -20", "rtk npx tsc --noEmit 2>&1 | tail -20"],
   ["npx eslint src", "rtk npx eslint src"],
   ["eslint . 2>&1 | tail -30", "rtk eslint . 2>&1 | tail -30"],
+  ["cargo build 2>&1 | tail -30", "rtk cargo build 2>&1 | tail -30"],
+  ["cargo clippy --all-targets -- -D warnings", "rtk cargo clippy --all-targets -- -D warnings"],
+  ["cargo check", "rtk cargo check"],
 ];
 
 test("the rewrite routes these tools, also into head and tail", async () => {
@@ -133,5 +136,21 @@ describe("eslint", () => {
       assert.equal(r.stdout, c.stdout);
       assert.equal(r.status, 1);
     }
+  });
+});
+
+describe("cargo", () => {
+  test("JSON messages pass through", async () => {
+    const c = cases.find((x) => x.name === "cargo/build-errors")!;
+    const r = await replay({ ...c, argv: ["cargo", "build", "--message-format=json"] });
+    assert.equal(r.stderr, c.stderr);
+    assert.equal(r.status, 101);
+  });
+
+  test("a passing build is its Finished line", async () => {
+    const c = cases.find((x) => x.name === "cargo/medium-build")!;
+    const r = await played(c);
+    assert.match(r.stderr, /^\s+Finished `dev` profile .*\n$/);
+    assert.equal(r.stdout, "");
   });
 });

@@ -87,7 +87,7 @@ export class DiagnosticList {
   /**
    * The lines: each file once, then its diagnostics as `line:col …`; a file with
    * one diagnostic on one line (`file:line:col …`). Identical diagnostics of a
-   * file (same severity, code and message, nothing more) share one line
+   * file (same severity, code, message and lines under it) share one line
    * listing their positions.
    */
   render(ctx: Pick<FilterContext, "limits" | "recall">, opts: RenderOptions): string[] {
@@ -128,17 +128,16 @@ function rowsOf(list: readonly Diagnostic[], opts: RenderOptions): Row[] {
   const same = new Map<string, Row>();
   for (const d of list) {
     const text = head(d, opts);
-    if (!d.more.length) {
-      const known = same.get(text);
-      if (known) {
-        known.at += `, ${position(d)}`;
-        known.count++;
-        continue;
-      }
+    const key = [text, ...d.more].join("\n");
+    const known = same.get(key);
+    if (known && d.line !== undefined) {
+      known.at += `, ${position(d)}`;
+      known.count++;
+      continue;
     }
     const row = { at: position(d), text, more: d.more, count: 1 };
     rows.push(row);
-    if (!d.more.length) same.set(text, row);
+    same.set(key, row);
   }
   return rows;
 }
