@@ -2,6 +2,7 @@
 // Adding a filter is adding its file and a line here.
 import { cargo } from "./builds/cargo.js";
 import { eslint } from "./builds/eslint.js";
+import { buildLog } from "./builds/log.js";
 import { tsc } from "./builds/tsc.js";
 import { content } from "./files/content.js";
 import { env } from "./files/env.js";
@@ -16,7 +17,7 @@ import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, tsc, eslint, cargo];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, tsc, eslint, cargo, buildLog];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

@@ -1,6 +1,9 @@
 // Compiled languages and Python.
 import type { RouteFamily } from "./types.js";
 
+/** A compiler option whose output is the product itself (preprocessed source, dependencies, its own facts). */
+const COMPILER_OUTPUT = ["-E", "-M", "-MM", "-###", "-dumpversion", "-dumpmachine", "-dumpspecs", "-print-search-dirs", "-print-libgcc-file-name", "-print-multiarch", "-print-sysroot", "--version", "-v", "--help"];
+
 export const systems: RouteFamily = {
   tools: {
     cargo: { valueOptions: ["--manifest-path", "--config", "-Z", "--color"], flagOptions: ["-q", "--quiet", "-v", "-vv", "--verbose", "--frozen", "--locked", "--offline"] },
@@ -20,6 +23,15 @@ export const systems: RouteFamily = {
     { id: "pip3.install", tool: "pip3", sub: [["install", "uninstall"]], filter: "install.pip", savings: 85, pipeSafe: true },
     { id: "pip.list", tool: "pip", sub: [["list", "freeze"]], filter: "list.packages", savings: 60, pipeSafe: false },
     { id: "pip3.list", tool: "pip3", sub: [["list", "freeze"]], filter: "list.packages", savings: 60, pipeSafe: false },
-    { id: "make", tool: "make", filter: "generic", savings: 60, pipeSafe: true },
+    { id: "make", tool: "make", filter: "build.log", savings: 70, pipeSafe: true },
+    { id: "gmake", tool: "gmake", filter: "build.log", savings: 70, pipeSafe: true },
+    { id: "cmake.build", tool: "cmake", sub: ["--build"], filter: "build.log", savings: 70, pipeSafe: true },
+    { id: "ninja", tool: "ninja", filter: "build.log", savings: 70, pipeSafe: true },
+    { id: "gcc", tool: "gcc", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
+    { id: "g++", tool: "g++", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
+    { id: "cc", tool: "cc", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
+    { id: "c++", tool: "c++", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
+    { id: "clang", tool: "clang", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
+    { id: "clang++", tool: "clang++", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
   ],
 };

@@ -126,7 +126,31 @@ function cargo(c: ToolCase): Facts {
   return { diagnostics, lines, texts };
 }
 
-export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint, cargo };
+/**
+ * Build logs and C compilers: `file:line:col: error: message [-Wflag]` with its
+ * notes; make's `*** … Error N`, the linker's lines; the last line of each stream.
+ */
+function buildLog(c: ToolCase): Facts {
+  const diagnostics: DiagFact[] = [];
+  const lines: string[] = [];
+  const texts: string[] = [];
+  for (const stream of [c.stdout, c.stderr]) {
+    // A source snippet under a diagnostic (`  5 |   int x;`, `    |   ^~~`) is what its position says.
+    const all = clean(stream).filter((l) => l !== "" && !/^\s+(?:\d+ )?\|/.test(l));
+    for (const l of all) {
+      const d = /^(\S+?):(\d+):(\d+): (error|warning|fatal error|note): (.+?)(?: \[(-W[^\]]+)\])?$/.exec(l);
+      if (d && d[4] === "note") texts.push(d[5]!);
+      else if (d) diagnostics.push({ file: d[1]!, line: d[2]!, col: d[3]!, code: d[6] ?? "", message: d[5]! });
+      else if (/\*\*\* |undefined reference|^collect2: |^\/usr\/bin\/ld: /.test(l)) lines.push(l);
+    }
+    // The last line stays as it was, unless it is a diagnostic (checked as one above).
+    const last = all[all.length - 1];
+    if (last !== undefined && !/^\S+?:\d+:\d+: /.test(last) && !lines.includes(last)) lines.push(last);
+  }
+  return { diagnostics, lines, texts };
+}
+
+export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint, cargo, gcc: buildLog, make: buildLog, cmake: buildLog };
 
 export function factsOf(c: ToolCase): Facts {
   const tool = c.name.split("/")[0]!;

@@ -6,7 +6,8 @@
 // failed run never empty.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
@@ -118,7 +119,22 @@ const REWRITES: readonly [string, string][] = [
   ["cargo build 2>&1 | tail -30", "rtk cargo build 2>&1 | tail -30"],
   ["cargo clippy --all-targets -- -D warnings", "rtk cargo clippy --all-targets -- -D warnings"],
   ["cargo check", "rtk cargo check"],
+  ["make 2>&1 | tail -20", "rtk make 2>&1 | tail -20"],
+  ["make -j4 all", "rtk make -j4 all"],
+  ["cmake --build build", "rtk cmake --build build"],
+  ["gcc -Wall -c main.c -o main.o", "rtk gcc -Wall -c main.c -o main.o"],
 ];
+
+/** Commands whose output is the product itself: never rewritten. */
+const NOT_REWRITTEN = ["gcc -E main.c", "cc -M main.c", "cmake -S . -B build", "gcc --version"];
+
+test("a compiler's own product is not rewritten", async () => {
+  const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
+  for (const cmd of NOT_REWRITTEN) {
+    const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+    assert.equal(r.status, 1, `${cmd}: ${r.stdout}`);
+  }
+});
 
 test("the rewrite routes these tools, also into head and tail", async () => {
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
@@ -152,5 +168,37 @@ describe("cargo", () => {
     const r = await played(c);
     assert.match(r.stderr, /^\s+Finished `dev` profile .*\n$/);
     assert.equal(r.stdout, "");
+  });
+});
+
+describe("build logs", () => {
+  test("a compiler's stdout passes untouched (gcc -E)", async () => {
+    const c = cases.find((x) => x.name === "gcc/errors")!;
+    const pre = Array.from({ length: 50 }, (_, i) => `int v${i} = ${i};`).join("\n") + "\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-gcc-"));
+    try {
+      writeFileSync(join(dir, "stdout"), pre);
+      writeFileSync(join(dir, "stderr"), c.stderr);
+      const r = await replay({ ...c, dir, argv: ["gcc", "-E", "src/main.c"], stdout: pre });
+      assert.equal(r.stdout, pre);
+      assert.equal(r.status, 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("make -n prints the commands as they are", async () => {
+    const c = cases.find((x) => x.name === "make/medium-build")!;
+    const r = await replay({ ...c, argv: ["make", "-n"] });
+    assert.equal(r.stdout, c.stdout);
+  });
+
+  test("the lines left out of a passing build are counted, and recall holds them", async () => {
+    const c = cases.find((x) => x.name === "make/medium-build")!;
+    const r = await played(c);
+    const m = /… \+(\d+) more lines \[rtk recall [0-9a-f]+\]/.exec(r.stdout);
+    assert.ok(m, r.stdout);
+    const shown = r.stdout.trimEnd().split("\n").length - 1;
+    assert.equal(Number(m[1]) + shown, c.stdout.trimEnd().split("\n").length);
   });
 });
