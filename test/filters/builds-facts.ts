@@ -187,3 +187,17 @@ export function missingFacts(compact: string, facts: Facts): string[] {
 export function factsText(facts: Facts): string {
   return [...facts.diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.message}`), ...facts.lines].join("\n");
 }
+
+/**
+ * The facts a compact output lost. On a run that passed, diagnostics may stand
+ * behind markers (`… +N more warnings … [rtk recall id]`) whose counts add up to
+ * exactly those missing; on a failed run nothing may.
+ */
+export function lostFacts(compact: string, facts: Facts, passed: boolean): { lost: string[]; hidden: number } {
+  const missing = missingFacts(compact, facts);
+  if (!passed) return { lost: missing, hidden: 0 };
+  const diag = missing.filter((m) => m.startsWith("diagnostic missing"));
+  const marked = [...compact.matchAll(/… \+(\d+) more warnings? in .*\[rtk recall [0-9a-f]+\]/g)].reduce((n, m) => n + Number(m[1]), 0);
+  if (diag.length && marked === diag.length) return { lost: missing.filter((m) => !m.startsWith("diagnostic missing")), hidden: diag.length };
+  return { lost: missing, hidden: 0 };
+}

@@ -27,6 +27,11 @@ export interface RenderOptions {
   showSeverity: (severity: string) => boolean;
   /** The order of code and message (`eslint` puts the rule last). */
   codeLast?: boolean;
+  /**
+   * For a run that passed (warnings only): past this many characters, the
+   * first files are shown whole and the rest counted by rule, with recall.
+   */
+  passingBudget?: number;
 }
 
 /** `line:col` as the diagnostic has it (either may be missing). */
@@ -92,7 +97,35 @@ export class DiagnosticList {
    */
   render(ctx: Pick<FilterContext, "limits" | "recall">, opts: RenderOptions): string[] {
     const groups = [...this.files].map(([file, list]) => ({ file, rows: rowsOf(list, opts) }));
-    const global = this.global.flatMap((d) => [head(d, opts), ...d.more.map((l) => `  ${l}`)]);
+    const whole = this.renderGroups(ctx, opts, groups);
+    if (opts.passingBudget === undefined || this.bySeverity("error") > 0) return whole;
+    const chars = whole.reduce((n, l) => n + l.length + 1, 0);
+    if (chars <= opts.passingBudget) return whole;
+    // A run that passed with many warnings: the first files whole, the rest counted by rule.
+    let used = 0;
+    let shown = 0;
+    while (shown < groups.length) {
+      const size = this.renderGroups(ctx, opts, groups.slice(shown, shown + 1), false).reduce((n, l) => n + l.length + 1, 0);
+      if (used + size > opts.passingBudget) break;
+      used += size;
+      shown++;
+    }
+    const rest = groups.slice(shown);
+    const byCode = new Map<string, number>();
+    let hidden = 0;
+    for (const g of rest)
+      for (const d of this.files.get(g.file)!) {
+        hidden++;
+        const key = d.code || d.severity;
+        byCode.set(key, (byCode.get(key) ?? 0) + 1);
+      }
+    const counts = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`).join(", ");
+    const what = `${hidden === 1 ? "warning" : "warnings"} in ${plural(rest.length, "more file")}`;
+    return [...this.renderGroups(ctx, opts, groups.slice(0, shown)), `${omitted(hidden, what, ctx.recall)} (${counts})`];
+  }
+
+  private renderGroups(ctx: Pick<FilterContext, "limits" | "recall">, opts: RenderOptions, groups: readonly { file: string; rows: Row[] }[], withGlobal = true): string[] {
+    const global = withGlobal ? this.global.flatMap((d) => [head(d, opts), ...d.more.map((l) => `  ${l}`)]) : [];
     const size = (rows: readonly Row[]) => rows.reduce((n, r) => n + r.text.length + 3 + r.more.reduce((m, l) => m + l.length + 5, 0), 0);
     const budget = limitsOf(ctx).content;
     const cost = (k: number) => groups.reduce((n, g) => n + g.file.length + 1 + size(g.rows.slice(0, k)) + (g.rows.length > k ? 48 : 0), 0);
@@ -111,7 +144,7 @@ export class DiagnosticList {
       const hidden = g.rows.slice(cap).reduce((n, r) => n + r.count, 0);
       if (hidden) out.push(`  ${omitted(hidden, hidden === 1 ? "diagnostic" : "diagnostics", ctx.recall)}`);
     }
-    if (this.dropped) out.push(omitted(this.dropped, "diagnostics", ctx.recall));
+    if (this.dropped && withGlobal) out.push(omitted(this.dropped, "diagnostics", ctx.recall));
     return out;
   }
 }

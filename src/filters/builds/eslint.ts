@@ -9,6 +9,10 @@
 //   ✖ 4 problems (2 errors, 2 warnings)
 //     0 errors and 1 warning potentially fixable with the `--fix` option.
 //
+// A run that passed (exit 0: warnings only) with more warnings than fit in
+// PASSING_BUDGET characters shows its first files whole and counts the rest
+// by rule (`… +100 more warnings in 38 more files [rtk recall id] (no-console
+// 67, eqeqeq 33)`): on a failed run every problem is shown.
 // What goes: the column padding, blank lines. Another format (`-f json`,
 // `--format unix`), `--print-config`, `--help` pass through; whatever the
 // filter does not know (a too-many-warnings notice) is kept in order.
@@ -16,6 +20,8 @@ import type { Filter, FilterRun } from "../types.js";
 import { argValue, DiagnosticList, hasArg, OtherLines } from "./common.js";
 
 const PROBLEM = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.*?)(?:\s{2,}((?:@?[\w.-]+\/)*[\w.-]+))?\s*$/;
+/** Characters of warnings shown whole when the run passed (exit 0); the rest are counted by rule. */
+export const PASSING_BUDGET = 1500;
 const SUMMARY = /^✖ \d+ problems? \(/;
 const FIXABLE = /^\s+\d+ errors? and \d+ warnings? potentially fixable/;
 
@@ -56,10 +62,10 @@ export const eslint: Filter = {
         }
         others.add(text);
       },
-      end() {
+      end(exitCode) {
         close();
         if (passThrough || (!list.count && !summary.length)) return null;
-        const out = [...list.render(ctx, { showSeverity: () => true }), ...others.render(ctx.recall), ...summary];
+        const out = [...list.render(ctx, { showSeverity: () => true, ...(exitCode === 0 && { passingBudget: PASSING_BUDGET }) }), ...others.render(ctx.recall), ...summary];
         return { stdout: out.join("\n") + "\n", stderr: errors.render(ctx.recall).map((l) => l + "\n").join("") };
       },
     };
