@@ -1,8 +1,9 @@
 // Every built-in filter. A filter carries its own id; routes name filters by id.
 // Adding a filter is adding its file and a line here.
 import { cargo } from "./builds/cargo.js";
-import { eslint } from "./builds/eslint.js";
+import { eslint, stylelint } from "./builds/stylish.js";
 import { buildLog } from "./builds/log.js";
+import { prettier } from "./builds/prettier.js";
 import { tsc } from "./builds/tsc.js";
 import { content } from "./files/content.js";
 import { env } from "./files/env.js";
@@ -17,7 +18,7 @@ import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, tsc, eslint, cargo, buildLog];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, tsc, eslint, cargo, buildLog, stylelint, prettier];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

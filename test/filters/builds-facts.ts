@@ -52,26 +52,28 @@ function tsc(c: ToolCase): Facts {
   return { diagnostics, lines, texts };
 }
 
-/** eslint's stylish format: a file heading, then `line:col  severity  message  rule` rows, then the summary. */
-function eslint(c: ToolCase): Facts {
-  const diagnostics: DiagFact[] = [];
-  const lines: string[] = [];
-  let file = "";
-  for (const l of clean(c.stdout)) {
-    if (/^✖ |potentially fixable/.test(l)) lines.push(l);
-    else if (/^\//.test(l)) file = l;
-    else {
-      const cells = l.trim().split(/ {2,}/);
-      const at = /^(\d+):(\d+)$/.exec(cells[0] ?? "");
-      if (!at || !/^(error|warning)$/.test(cells[1] ?? "")) continue;
-      const rule = cells.length > 3 ? cells[cells.length - 1]! : "";
-      const message = cells.length > 3 ? cells.slice(2, -1).join("  ") : cells[2]!;
-      diagnostics.push({ file, line: at[1]!, col: at[2]!, code: rule, message });
+/** eslint's stylish format (stylelint's `string` format, on stderr, with ✖ and ⚠): a file heading, then `line:col  severity  message  rule` rows, then the summary. */
+function stylishOn(stream: "stdout" | "stderr"): Reader {
+  return (c) => {
+    const diagnostics: DiagFact[] = [];
+    const lines: string[] = [];
+    let file = "";
+    for (const l of clean(c[stream])) {
+      if (/^✖ |potentially fixable/.test(l)) lines.push(l);
+      else if (/^\S/.test(l)) file = l;
+      else {
+        const cells = l.trim().split(/ {2,}/);
+        const at = /^(\d+):(\d+)$/.exec(cells[0] ?? "");
+        if (!at || !/^(error|warning|✖|⚠)$/.test(cells[1] ?? "")) continue;
+        const rule = cells.length > 3 ? cells[cells.length - 1]! : "";
+        const message = cells.length > 3 ? cells.slice(2, -1).join("  ") : cells[2]!;
+        diagnostics.push({ file, line: at[1]!, col: at[2]!, code: rule, message });
+      }
     }
-  }
-  // What eslint says on stderr (a config error, too many warnings) is kept whole.
-  lines.push(...clean(c.stderr).filter((l) => l.trim() !== ""));
-  return { diagnostics, lines };
+    // What the tool says on its other stream (a config error, too many warnings) is kept whole.
+    lines.push(...clean(c[stream === "stdout" ? "stderr" : "stdout"]).filter((l) => l.trim() !== ""));
+    return { diagnostics, lines };
+  };
 }
 
 /**
@@ -150,7 +152,21 @@ function buildLog(c: ToolCase): Facts {
   return { diagnostics, lines, texts };
 }
 
-export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint, cargo, gcc: buildLog, make: buildLog, cmake: buildLog };
+/** prettier --check: each `[warn] file`, the verdict, the `[error]` lines that are not a code frame. */
+function prettier(c: ToolCase): Facts {
+  const texts: string[] = [];
+  const lines: string[] = [];
+  for (const l of [...clean(c.stdout), ...clean(c.stderr)]) {
+    if (/^\[warn\] (Code style|All matched)|^All matched files/.test(l)) lines.push(l);
+    else if (/^\[warn\] /.test(l)) lines.push(l.slice(7));
+    else if (/^\[error\] /.test(l) && !/^\[error\] (?:[> ] *\d+ \||\s+\|)/.test(l)) lines.push(l);
+    // --list-different: the paths themselves.
+    else if (l !== "" && l !== "Checking formatting...") lines.push(l);
+  }
+  return { diagnostics: [], lines, texts };
+}
+
+export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint: stylishOn("stdout"), stylelint: stylishOn("stderr"), cargo, prettier, gcc: buildLog, make: buildLog, cmake: buildLog };
 
 export function factsOf(c: ToolCase): Facts {
   const tool = c.name.split("/")[0]!;
