@@ -2,7 +2,9 @@
 // Adding a filter is adding its file and a line here.
 import { cargo } from "./builds/cargo.js";
 import { eslint, stylelint } from "./builds/stylish.js";
+import { biome } from "./builds/biome.js";
 import { buildLog } from "./builds/log.js";
+import { oxlint } from "./builds/oxlint.js";
 import { prettier } from "./builds/prettier.js";
 import { tsc } from "./builds/tsc.js";
 import { content } from "./files/content.js";
@@ -18,7 +20,7 @@ import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, tsc, eslint, cargo, buildLog, stylelint, prettier];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, tsc, eslint, cargo, buildLog, stylelint, prettier, biome, oxlint];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

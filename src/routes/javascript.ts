@@ -29,6 +29,8 @@ export const javascript: RouteFamily = {
     { id: "tsc", tool: "tsc", filter: "diagnostics.tsc", savings: 30, pipeSafe: true },
     { id: "vue-tsc", tool: "vue-tsc", filter: "diagnostics.tsc", savings: 30, pipeSafe: true },
     { id: "eslint", tool: "eslint", filter: "diagnostics.eslint", savings: 40, pipeSafe: true },
+    { id: "biome", tool: "biome", sub: [["check", "lint", "format", "ci"]], filter: "diagnostics.biome", savings: 60, pipeSafe: true },
+    { id: "oxlint", tool: "oxlint", filter: "diagnostics.oxlint", savings: 60, pipeSafe: true },
     { id: "stylelint", tool: "stylelint", filter: "diagnostics.stylelint", savings: 40, pipeSafe: true },
     { id: "prettier.check", tool: "prettier", sub: [["--check", "-c", "--list-different", "-l"]], filter: "diagnostics.prettier", savings: 30, pipeSafe: true },
     { id: "next.build", tool: "next", sub: ["build"], filter: "build.next", savings: 85, pipeSafe: true },

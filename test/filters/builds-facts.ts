@@ -166,7 +166,50 @@ function prettier(c: ToolCase): Facts {
   return { diagnostics: [], lines, texts };
 }
 
-export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint: stylishOn("stdout"), stylelint: stylishOn("stderr"), cargo, prettier, gcc: buildLog, make: buildLog, cmake: buildLog };
+/** biome: `file:line:col category  FIXABLE  ━━━` headings with their first `× message` line; a file's `format` heading; its counts. */
+function biome(c: ToolCase): Facts {
+  const diagnostics: DiagFact[] = [];
+  const lines: string[] = [];
+  const texts: string[] = [];
+  let head: string[] | null = null;
+  for (const l of [...clean(c.stdout), ...clean(c.stderr)]) {
+    if (/━━━$/.test(l)) {
+      head = l.replace(/━+$/, "").trim().split(/\s+/);
+      continue;
+    }
+    if (/^(Checked|Found|Fixed|Skipped) /.test(l)) lines.push(l);
+    const m = /^ {2}[×!i] (.+)$/.exec(l);
+    if (!m || !head) continue;
+    const at = /^(.+):(\d+):(\d+)$/.exec(head[0]!);
+    if (at) diagnostics.push({ file: at[1]!, line: at[2]!, col: at[3]!, code: head[1]!, message: m[1]! });
+    else texts.push(head.length > 1 ? head[0]! : m[1]!, m[1]!);
+    head = null;
+  }
+  return { diagnostics, lines, texts };
+}
+
+/** oxlint: `  ⚠ plugin(rule): message`, then `╭─[file:line:col]` (or `,-[…]`), `help:` lines, its counts. */
+function oxlint(c: ToolCase): Facts {
+  const diagnostics: DiagFact[] = [];
+  const lines: string[] = [];
+  const texts: string[] = [];
+  let head: RegExpExecArray | null = null;
+  for (const l of clean(c.stdout)) {
+    const h = /^ {2}[⚠×!x] (?:(\S+\(.+?\)): )?(.+)$/.exec(l);
+    if (h) head = h;
+    const at = /\[(.+):(\d+):(\d+)\]$/.exec(l);
+    if (at && head) {
+      diagnostics.push({ file: at[1]!, line: at[2]!, col: at[3]!, code: head[1] ?? "", message: head[2]! });
+      head = null;
+    }
+    const help = /^\s+help: (.+)$/.exec(l);
+    if (help) texts.push(help[1]!);
+    if (/^(Found \d+|Finished in )/.test(l)) lines.push(l);
+  }
+  return { diagnostics, lines, texts };
+}
+
+export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint: stylishOn("stdout"), stylelint: stylishOn("stderr"), cargo, prettier, biome, oxlint, gcc: buildLog, make: buildLog, cmake: buildLog };
 
 export function factsOf(c: ToolCase): Facts {
   const tool = c.name.split("/")[0]!;
