@@ -3,7 +3,13 @@
 import { cargo } from "./builds/cargo.js";
 import { eslint, stylelint } from "./builds/stylish.js";
 import { biome } from "./builds/biome.js";
+import { goBuild, golangciLint } from "./builds/go.js";
 import { buildLog } from "./builds/log.js";
+import { hadolint, markdownlint, rubocop } from "./builds/misc.js";
+import { mypy } from "./builds/mypy.js";
+import { pyright } from "./builds/pyright.js";
+import { ruff } from "./builds/ruff.js";
+import { shellcheck } from "./builds/shellcheck.js";
 import { oxlint } from "./builds/oxlint.js";
 import { prettier } from "./builds/prettier.js";
 import { tsc } from "./builds/tsc.js";
@@ -20,7 +26,7 @@ import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, tsc, eslint, cargo, buildLog, stylelint, prettier, biome, oxlint];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, tsc, eslint, cargo, buildLog, stylelint, prettier, biome, oxlint, mypy, pyright, ruff, goBuild, golangciLint, shellcheck, hadolint, rubocop, markdownlint];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

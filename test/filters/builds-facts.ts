@@ -209,7 +209,66 @@ function oxlint(c: ToolCase): Facts {
   return { diagnostics, lines, texts };
 }
 
-export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint: stylishOn("stdout"), stylelint: stylishOn("stderr"), cargo, prettier, biome, oxlint, gcc: buildLog, make: buildLog, cmake: buildLog };
+/**
+ * Tools with one line per diagnostic: a pattern with named groups (file, line,
+ * col, code, message), on both streams; the summary lines; text under a
+ * diagnostic that must stay (an elaboration).
+ */
+function oneLine(diag: RegExp, summary: RegExp, under?: RegExp): Reader {
+  return (c) => {
+    const diagnostics: DiagFact[] = [];
+    const lines: string[] = [];
+    const texts: string[] = [];
+    for (const stream of [c.stdout, c.stderr]) {
+      let inDiag = false;
+      for (const l of clean(stream)) {
+        const m = diag.exec(l);
+        if (m?.groups) {
+          const g = m.groups;
+          diagnostics.push({ file: g["file"]!, line: g["line"]!, col: g["col"] ?? "", code: g["code"] ?? "", message: g["message"]! });
+          inDiag = true;
+          continue;
+        }
+        if (summary.test(l)) lines.push(l);
+        const u = under && inDiag ? under.exec(l) : null;
+        if (u) texts.push(u[1]!);
+        else inDiag = false;
+      }
+    }
+    return { diagnostics, lines, texts };
+  };
+}
+
+/** shellcheck's tty format: `In file line N:`, the source, `^-- SCxxxx (level): message` under the column. */
+function shellcheck(c: ToolCase): Facts {
+  const diagnostics: DiagFact[] = [];
+  let at: RegExpExecArray | null = null;
+  for (const l of clean(c.stdout)) {
+    const w = /^In (.+) line (\d+):$/.exec(l);
+    if (w) at = w;
+    const m = /^( *)\^[-^]* (SC\d+) \(\w+\): (.+)$/.exec(l);
+    if (m && at) diagnostics.push({ file: at[1]!, line: at[2]!, col: String(m[1]!.length + 1), code: m[2]!, message: m[3]! });
+  }
+  return { diagnostics, lines: [] };
+}
+
+export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint: stylishOn("stdout"), stylelint: stylishOn("stderr"), cargo,
+  prettier,
+  biome,
+  oxlint,
+  gcc: buildLog,
+  make: buildLog,
+  cmake: buildLog,
+  mypy: oneLine(/^(?<file>[^\s:][^:]*):(?<line>\d+):(?:(?<col>\d+):)? (?:error|warning): (?<message>.+?)(?: {2}\[(?<code>[\w-]+)\])?$/, /^(Found \d+ errors?|Success: )/),
+  pyright: oneLine(/^ {2}(?<file>\S.*?):(?<line>\d+):(?<col>\d+) - (?:error|warning|information): (?<message>.+?)(?: \((?<code>report\w+)\))?$/, /^\d+ errors?, \d+ warnings?/, /^ {2}[\u00a0 ]{2}(\S.+?)(?: \(report\w+\))?$/),
+  go: oneLine(/^(?:vet: )?(?<file>\S+\.go):(?<line>\d+):(?:(?<col>\d+):)? (?<message>.+)$/, /^go: /),
+  shellcheck,
+  ruff: oneLine(/^(?<file>[^\s:][^:]*):(?<line>\d+):(?<col>\d+): (?<code>[A-Z]+\d+) (?<message>.+)$/, /^(Found \d+ error|\[\*\] \d+ fixable|All checks passed|\d+ files? would be reformatted|Would reformat: )/),
+  "golangci-lint": oneLine(/^(?<file>\S+\.go):(?<line>\d+):(?:(?<col>\d+):)? (?<message>.+) \((?<code>[\w-]+)\)$/, /^\d+ issues?|^\* [\w-]+: \d+$/),
+  hadolint: oneLine(/^(?<file>\S+?):(?<line>\d+) (?<code>(?:DL|SC)\d+) \w+: (?<message>.+)$/, /^$^/),
+  rubocop: oneLine(/^(?<file>[^\s:][^:]*):(?<line>\d+):(?<col>\d+): [CWEFRI]: (?:\[\w+\] )?(?<code>[A-Z]\w*\/\w+): (?<message>.+)$/, /^\d+ files? inspected/),
+  markdownlint: oneLine(/^(?<file>[^\s:][^:]*):(?<line>\d+)(?::(?<col>\d+))? (?:(?:error|warning) )?(?<code>MD\d+(?:\/[\w-]+)+) (?<message>.+)$/, /^$^/),
+};
 
 export function factsOf(c: ToolCase): Facts {
   const tool = c.name.split("/")[0]!;
@@ -227,12 +286,12 @@ export function missingFacts(compact: string, facts: Facts): string[] {
   for (const want of facts.lines) if (!lines.includes(want)) problems.push(`line missing: ${want}`);
   for (const want of facts.texts ?? []) if (!compact.includes(want)) problems.push(`text missing: ${want}`);
   for (const d of facts.diagnostics) {
-    const at = new RegExp(`(?:^|[\\s:,])${escape(d.line)}:${escape(d.col)}(?:$|[\\s,])`);
+    const at = new RegExp(`(?:^|[\\s:,])${escape(d.line)}${d.col ? ":" + escape(d.col) : ""}(?:$|[\\s,])`);
     const found = lines.some((l, i) => {
       // The tool's own line, when the raw output is what was printed.
       if (l.includes(`${d.file}(${d.line},${d.col})`) && l.includes(d.message) && l.includes(d.code)) return true;
       if (!at.test(l) || !l.includes(d.message) || (d.code && !l.includes(d.code))) return false;
-      if (l.includes(`${d.file}:${d.line}:${d.col}`)) return true;
+      if (l.includes(`${d.file}:${d.line}${d.col ? ":" + d.col : ""}`)) return true;
       // The group's heading: the nearest line above that is not indented.
       for (let k = i - 1; k >= 0; k--) if (!/^\s/.test(lines[k]!)) return lines[k] === d.file;
       return false;

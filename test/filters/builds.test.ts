@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
 import { launch, type Run } from "../support/launch.js";
@@ -120,6 +121,19 @@ const REWRITES: readonly [string, string][] = [
   ["npx oxlint 2>&1 | head -40", "rtk npx oxlint 2>&1 | head -40"],
   ["npx prettier --check .", "rtk npx prettier --check ."],
   ["npx stylelint 'src/**/*.css'", "rtk npx stylelint 'src/**/*.css'"],
+  ["mypy src", "rtk mypy src"],
+  ["python -m mypy src 2>&1 | tail -5", "rtk python -m mypy src 2>&1 | tail -5"],
+  ["uv run mypy .", "rtk uv run mypy ."],
+  ["npx pyright", "rtk npx pyright"],
+  ["ruff check .", "rtk ruff check ."],
+  ["ruff format --check .", "rtk ruff format --check ."],
+  ["go build ./...", "rtk go build ./..."],
+  ["go vet ./... 2>&1 | head -40", "rtk go vet ./... 2>&1 | head -40"],
+  ["golangci-lint run", "rtk golangci-lint run"],
+  ["shellcheck deploy.sh", "rtk shellcheck deploy.sh"],
+  ["hadolint Dockerfile", "rtk hadolint Dockerfile"],
+  ["bundle exec rubocop", "rtk bundle exec rubocop"],
+  ["npx markdownlint docs", "rtk npx markdownlint docs"],
   ["cargo build 2>&1 | tail -30", "rtk cargo build 2>&1 | tail -30"],
   ["cargo clippy --all-targets -- -D warnings", "rtk cargo clippy --all-targets -- -D warnings"],
   ["cargo check", "rtk cargo check"],
@@ -130,7 +144,7 @@ const REWRITES: readonly [string, string][] = [
 ];
 
 /** Commands whose output is the product itself: never rewritten. */
-const NOT_REWRITTEN = ["gcc -E main.c", "cc -M main.c", "cmake -S . -B build", "gcc --version"];
+const NOT_REWRITTEN = ["gcc -E main.c", "cc -M main.c", "cmake -S . -B build", "gcc --version", "ruff format .", "go run ."];
 
 test("a compiler's own product is not rewritten", async () => {
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
@@ -218,4 +232,26 @@ describe("a linter run that passed with many warnings", () => {
     const failed = await replay({ ...c, exit: 1 });
     assert.deepEqual(missingFacts(failed.stdout, facts), []);
   });
+});
+
+describe("machine formats pass through", () => {
+  for (const [name, argv] of [
+    ["mypy/errors", ["mypy", "-O", "json", "pkg"]],
+    ["pyright/errors", ["pyright", "--outputjson", "pkg"]],
+    ["ruff/check", ["ruff", "check", "--output-format", "json", "src"]],
+    ["shellcheck/errors", ["shellcheck", "-f", "gcc", "deploy.sh"]],
+    ["go/vet", ["go", "vet", "-json", "./..."]],
+    ["biome/check", ["biome", "check", "--reporter=json", "src"]],
+    ["oxlint/warnings", ["oxlint", "-f", "json", "src"]],
+    ["stylelint/errors", ["stylelint", "-f", "json", "src"]],
+  ] as const) {
+    test(name, async () => {
+      const c = cases.find((x) => x.name === name)!;
+      const r = await replay({ ...c, argv: [...argv] });
+      // Raw output printed in place of a compact form loses only its escape sequences.
+      assert.equal(r.stdout, stripVTControlCharacters(c.stdout));
+      assert.equal(r.stderr, stripVTControlCharacters(c.stderr));
+      assert.equal(r.status, c.exit);
+    });
+  }
 });
