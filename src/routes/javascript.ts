@@ -33,6 +33,8 @@ export const javascript: RouteFamily = {
     { id: "oxlint", tool: "oxlint", filter: "diagnostics.oxlint", savings: 60, pipeSafe: true },
     { id: "stylelint", tool: "stylelint", filter: "diagnostics.stylelint", savings: 40, pipeSafe: true },
     { id: "prettier.check", tool: "prettier", sub: [["--check", "-c", "--list-different", "-l"]], filter: "diagnostics.prettier", savings: 30, pipeSafe: true },
-    { id: "next.build", tool: "next", sub: ["build"], filter: "build.next", savings: 85, pipeSafe: true },
+    { id: "next.build", tool: "next", sub: ["build"], filter: "build.log", savings: 85, pipeSafe: true },
+    { id: "vite.build", tool: "vite", sub: ["build"], filter: "build.log", savings: 80, pipeSafe: true },
+    { id: "webpack", tool: "webpack", filter: "build.log", savings: 70, pipeSafe: true, indirectIf: ["serve", "--watch", "-w"] },
   ],
 };

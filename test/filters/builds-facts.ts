@@ -252,6 +252,40 @@ function shellcheck(c: ToolCase): Facts {
   return { diagnostics, lines: [] };
 }
 
+/**
+ * A build tool's log: what buildLog reads, plus the tool's own diagnostic lines
+ * (`diag`, named groups), a location alone on its line with the message on the
+ * next (`located`), and its verdict lines (`verdict`), each once.
+ */
+function toolLog(extra: { diag?: RegExp; located?: RegExp; verdict: RegExp; under?: RegExp; boilerplateEnd?: boolean }): Reader {
+  return (c) => {
+    const base = buildLog(c);
+    const seen = new Set<string>();
+    const diagnostics = [...base.diagnostics];
+    // A tool whose last lines are boilerplate (mvn's rules, times and help links; a bundler's own stack frames) is judged on its verdict instead.
+    const lines = extra.boilerplateEnd ? base.lines.filter((l) => /\*\*\* |undefined reference|^collect2: /.test(l)) : [...base.lines];
+    const texts = [...(base.texts ?? [])];
+    for (const stream of [c.stdout, c.stderr]) {
+      const all = clean(stream);
+      all.forEach((l, i) => {
+        const m = extra.diag?.exec(l);
+        const at = extra.located?.exec(l);
+        let d: DiagFact | null = null;
+        if (m?.groups) d = { file: m.groups["file"]!, line: m.groups["line"]!, col: m.groups["col"] ?? "", code: m.groups["code"] ?? "", message: m.groups["message"]! };
+        else if (at) d = { file: at[1]!, line: at[2]!, col: at[3]!, code: "", message: (all[i + 1] ?? "").replace(/^(?:error|warning): /i, "") };
+        if (d) {
+          const key = `${d.file}:${d.line}:${d.col}:${d.message}`;
+          if (!seen.has(key)) diagnostics.push(d);
+          seen.add(key);
+        } else if (extra.under?.test(l)) {
+          if (!texts.includes(l.trim())) texts.push(l.trim());
+        } else if (extra.verdict.test(l) && !lines.includes(l)) lines.push(l);
+      });
+    }
+    return { diagnostics, lines, texts };
+  };
+}
+
 export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint: stylishOn("stdout"), stylelint: stylishOn("stderr"), cargo,
   prettier,
   biome,
@@ -259,6 +293,13 @@ export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, 
   gcc: buildLog,
   make: buildLog,
   cmake: buildLog,
+  mvn: toolLog({ diag: /^\[(?:ERROR|WARNING)\] (?<file>\S+\.java):\[(?<line>\d+),(?<col>\d+)\] (?<message>.+)$/, verdict: /BUILD (?:SUCCESS|FAILURE)|^\[ERROR\] Failed to execute goal/, under: /^\s+(?:symbol|location):/, boilerplateEnd: true }),
+  gradle: toolLog({ diag: /^[ew]: file:\/\/(?<file>\S+?):(?<line>\d+):(?<col>\d+) (?<message>.+)$/, verdict: /^BUILD (?:SUCCESSFUL|FAILED)|^FAILURE: |FAILED$/ }),
+  dotnet: toolLog({ diag: /^(?<file>\S+?)\((?<line>\d+),(?<col>\d+)\): (?:error|warning) (?<code>[A-Z]+\d+): (?<message>.+?)(?: \[\S+\])?$/, verdict: /^Build (?:succeeded|FAILED)|^\s+\d+ (?:Warning|Error)\(s\)$/ }),
+  next: toolLog({ located: /^(\.\/\S+):(\d+):(\d+)$/, verdict: /^Failed to compile|Compiled successfully/ }),
+  // vite's last lines on a failure are rollup's own stack frames: it is judged on its error block.
+  vite: toolLog({ verdict: /built in|Build failed in|^error during build:|^\[vite:[\w-]+\] |^file: /, boilerplateEnd: true }),
+  webpack: toolLog({ located: /^(?:ERROR|WARNING) in (\S+) (\d+):(\d+)(?:-\d+)?$/, verdict: /compiled (?:successfully|with)/ }),
   mypy: oneLine(/^(?<file>[^\s:][^:]*):(?<line>\d+):(?:(?<col>\d+):)? (?:error|warning): (?<message>.+?)(?: {2}\[(?<code>[\w-]+)\])?$/, /^(Found \d+ errors?|Success: )/),
   pyright: oneLine(/^ {2}(?<file>\S.*?):(?<line>\d+):(?<col>\d+) - (?:error|warning|information): (?<message>.+?)(?: \((?<code>report\w+)\))?$/, /^\d+ errors?, \d+ warnings?/, /^ {2}[\u00a0 ]{2}(\S.+?)(?: \(report\w+\))?$/),
   go: oneLine(/^(?:vet: )?(?<file>\S+\.go):(?<line>\d+):(?:(?<col>\d+):)? (?<message>.+)$/, /^go: /),

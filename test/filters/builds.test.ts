@@ -134,6 +134,13 @@ const REWRITES: readonly [string, string][] = [
   ["hadolint Dockerfile", "rtk hadolint Dockerfile"],
   ["bundle exec rubocop", "rtk bundle exec rubocop"],
   ["npx markdownlint docs", "rtk npx markdownlint docs"],
+  ["mvn -B package", "rtk mvn -B package"],
+  ["./mvnw -q compile 2>&1 | tail -40", "rtk ./mvnw -q compile 2>&1 | tail -40"],
+  ["./gradlew build", "rtk ./gradlew build"],
+  ["dotnet build", "rtk dotnet build"],
+  ["npx next build", "rtk npx next build"],
+  ["npx vite build", "rtk npx vite build"],
+  ["npx webpack --mode production", "rtk npx webpack --mode production"],
   ["cargo build 2>&1 | tail -30", "rtk cargo build 2>&1 | tail -30"],
   ["cargo clippy --all-targets -- -D warnings", "rtk cargo clippy --all-targets -- -D warnings"],
   ["cargo check", "rtk cargo check"],
@@ -144,7 +151,7 @@ const REWRITES: readonly [string, string][] = [
 ];
 
 /** Commands whose output is the product itself: never rewritten. */
-const NOT_REWRITTEN = ["gcc -E main.c", "cc -M main.c", "cmake -S . -B build", "gcc --version", "ruff format .", "go run ."];
+const NOT_REWRITTEN = ["npx webpack serve", "npx webpack --watch", "gcc -E main.c", "cc -M main.c", "cmake -S . -B build", "gcc --version", "ruff format .", "go run ."];
 
 test("a compiler's own product is not rewritten", async () => {
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
@@ -254,4 +261,10 @@ describe("machine formats pass through", () => {
       assert.equal(r.status, c.exit);
     });
   }
+});
+
+test("a watching build runs on the terminal as the tool prints it", async () => {
+  const c = cases.find((x) => x.name === "vite/medium-build")!;
+  const r = await replay({ ...c, argv: ["vite", "build", "--watch"] });
+  assert.equal(r.stdout, c.stdout);
 });
