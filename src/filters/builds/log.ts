@@ -229,6 +229,7 @@ const DIALECTS: Readonly<Record<string, Dialect>> = {
   },
   vite: {
     diagnostic: /^(?<file>\S+?):(?<line>\d+):(?<col>\d+): (?<severity>ERROR|WARNING): (?<message>.*)$/,
+    drop: /^(?:transforming|rendering chunks|computing gzip size)\.\.\.$/,
     verdict: /^✓ built in|Build failed in/,
     block: { start: /^error during build:/, end: /^\s+at / },
   },
