@@ -12,6 +12,7 @@ import * as filesFx from "../test/filters/files-fixtures.js";
 import * as gitFx from "../test/filters/git-fixtures.js";
 import { FACT_READERS, holds, replayRunner } from "../test/filters/runner-facts.js";
 import { toolCases } from "../test/support/replay.js";
+import { buildsArea } from "./builds.js";
 import { alternate, type Command } from "./harness/alternate.js";
 import { loadBuiltLib, root, scale, type Bench, type BenchContext } from "./harness/context.js";
 import { runMeasured } from "./harness/peak-rss.js";
@@ -114,6 +115,9 @@ const bench: Bench = async (ctx) => {
       outcomes = fixtureArea(ctx, area, join(tmp, "fixtures"), tokenizer, runners);
     });
     await ctx.report.section("filter savings and fidelity: median savings per command family vs the peer's figures", ["family", "medium fixtures", "median saved", "min", "max", "facts alone"], (area) => familyArea(area, outcomes));
+    await ctx.report.section("filter savings and fidelity: builds, type checkers and linters (recorded real runs replayed through bin/rtk)", ["fixture", "command", "exit", "raw tok", "compact tok", "saved", "facts alone", "facts kept", "recorded"], async (area) => {
+      await buildsArea(area, tokenizer);
+    });
     await ctx.report.section("filter savings and fidelity: token counting, bytes/4 estimate vs exact o200k", ["figure", "value"], (area) => tokenArea(area, outcomes, tokenizer));
     await ctx.report.section("filter savings and fidelity: peer fixtures (../shared/bench/fixtures) through bin/rtk", ["peer fixture", "command", "raw tok", "compact tok", "saved", "saved chars", "peer saved chars", "must_contain"], (area) =>
       peerArea(area, join(tmp, "peers"), tokenizer),

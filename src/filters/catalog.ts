@@ -1,5 +1,18 @@
 // Every built-in filter. A filter carries its own id; routes name filters by id.
 // Adding a filter is adding its file and a line here.
+import { cargo } from "./builds/cargo.js";
+import { eslint, stylelint } from "./builds/stylish.js";
+import { biome } from "./builds/biome.js";
+import { goBuild, golangciLint } from "./builds/go.js";
+import { buildLog } from "./builds/log.js";
+import { hadolint, markdownlint, rubocop } from "./builds/misc.js";
+import { mypy } from "./builds/mypy.js";
+import { pyright } from "./builds/pyright.js";
+import { ruff } from "./builds/ruff.js";
+import { shellcheck } from "./builds/shellcheck.js";
+import { oxlint } from "./builds/oxlint.js";
+import { prettier } from "./builds/prettier.js";
+import { tsc } from "./builds/tsc.js";
 import { content } from "./files/content.js";
 import { env } from "./files/env.js";
 import { find } from "./files/find.js";
@@ -23,7 +36,7 @@ import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest, mavenTest, gradleTest];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest, mavenTest, gradleTest, tsc, eslint, cargo, buildLog, stylelint, prettier, biome, oxlint, mypy, pyright, ruff, goBuild, golangciLint, shellcheck, hadolint, rubocop, markdownlint];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

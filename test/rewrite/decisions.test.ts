@@ -329,7 +329,7 @@ const ROWS: readonly Row[] = [
   ["/usr/bin/git status", "rtk /usr/bin/git status", [null]],
   ["/usr/local/bin/npm test", "rtk /usr/local/bin/npm test", [null]],
   ["../tools/eslint .", "rtk ../tools/eslint .", [null]],
-  ["./node_modules/.bin/webpack", null, ["no-route"]],
+  ["./node_modules/.bin/webpack", "rtk ./node_modules/.bin/webpack", [null]],
   ["node script.js", null, ["no-route"]],
   ["npx vitest run 2>&1 | tail -30", "rtk npx vitest run 2>&1 | tail -30", [null, "pipe-consumer"]],
   ["timeout 120 pnpm exec playwright test", "timeout 120 rtk pnpm exec playwright test", [null]],
@@ -714,7 +714,7 @@ const ROWS: readonly Row[] = [
   ["git -C dir push", "rtk git -C dir push", [null], { config: PUSH }], // word-wise prefix: `git -C dir push` does not start with `git push`
   ["go test ./...", null, ["excluded"], { config: GO }],
   ["go build", null, ["excluded"], { config: GO }],
-  ["golangci-lint run", null, ["no-route"], { config: GO }],
+  ["golangci-lint run", "rtk golangci-lint run", [null], { config: GO }], // `go` excludes the word go, not golangci-lint
   ["cargo test && go vet", "rtk cargo test && go vet", [null, "excluded"], { config: GO }],
   ["npm test", null, ["excluded"], { config: NPM_RE }],
   ["npm run test", null, ["excluded"], { config: NPM_RE }],

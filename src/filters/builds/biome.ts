@@ -1,0 +1,78 @@
+// `biome check`, `lint`, `format`, `ci`: each diagnostic with its file,
+// line:col, category and message, grouped by file; biome's counts word for word.
+//
+//   src/a.js
+//     2:1 warning lint/style/useConst This let declares a variable that is only assigned once. (fixable)
+//     3:7 error lint/suspicious/noDoubleEquals Using == may be unsafe if you are relying on type coercion. (fixable)
+//   src/b.js format Formatter would have printed the following content:
+//   Checked 3 files in 27ms. No fixes applied.
+//   Found 2 errors.
+//
+// What goes: the code frames, the suggested edits, the explanations (`i …`
+// lines) and the rule of `━` after each heading. A run that passed with many
+// warnings shows its first files and counts the rest (as eslint). Another
+// reporter (`--reporter=json`…) passes through.
+import type { Filter, FilterRun } from "../types.js";
+import { argValue, DiagnosticList, hasArg, OtherLines, type Diagnostic } from "./common.js";
+import { PASSING_BUDGET } from "./stylish.js";
+
+const HEADING = /^(\S.*?)\s+━{3,}$/;
+const MESSAGE = /^ {2}([×!i✖⚠ℹ]) (.+)$/;
+const SEVERITY: Readonly<Record<string, string>> = { "×": "error", "✖": "error", "!": "warning", "⚠": "warning", i: "info", ℹ: "info" };
+const SUMMARY = /^(?:Checked \d+ files?|Fixed \d+ files?|Formatted \d+ files?|Found \d+ (?:errors?|warnings?|infos?)\.|Skipped \d+ |The number of diagnostics exceeds|Diagnostics not shown: \d+)/;
+
+export const biome: Filter = {
+  id: "diagnostics.biome",
+  start(input, ctx): FilterRun {
+    const from = input.toolIndex + 1;
+    const reporter = argValue(input.argv, from, ["--reporter"]);
+    const passThrough = (reporter !== null && reporter !== "default") || hasArg(input.argv, from, ["--help", "-h", "--version", "--write", "--fix", "--apply", "--stdin-file-path"]);
+    const list = new DiagnosticList();
+    const others = new OtherLines();
+    const summary: string[] = [];
+    /** The diagnostic whose heading was read, waiting for its message. */
+    let pending: Diagnostic | null = null;
+    let fixable = false;
+    /** Inside a diagnostic's body (frames, explanations): dropped until the next heading. */
+    let body = false;
+    return {
+      line(_stream, text) {
+        if (passThrough) return;
+        const h = HEADING.exec(text);
+        if (h) {
+          const words = h[1]!.split(/\s+/);
+          fixable = words.includes("FIXABLE");
+          const parts = words.filter((w) => w !== "FIXABLE");
+          if (parts.length === 1) pending = { file: null, severity: "", code: parts[0]!, message: "", more: [] };
+          else {
+            const at = /^(.+?):(\d+):(\d+)$/.exec(parts[0]!);
+            pending = { file: at ? at[1]! : parts[0]!, ...(at ? { line: at[2]!, col: at[3]! } : {}), severity: "", code: parts.slice(1).join(" "), message: "", more: [] };
+          }
+          body = true;
+          return;
+        }
+        if (SUMMARY.test(text)) {
+          body = false;
+          return void summary.push(text);
+        }
+        if (pending) {
+          const m = MESSAGE.exec(text);
+          if (m) {
+            pending.severity = SEVERITY[m[1]!]!;
+            pending.message = m[2]! + (fixable ? " (fixable)" : "");
+            list.add(pending);
+            pending = null;
+          }
+          return;
+        }
+        if (body || text.trim() === "") return;
+        others.add(text);
+      },
+      end(exitCode) {
+        if (passThrough || (!list.count && !summary.length)) return null;
+        const out = [...list.render(ctx, { showSeverity: () => true, ...(exitCode === 0 && { passingBudget: PASSING_BUDGET }) }), ...others.render(ctx.recall), ...summary];
+        return { stdout: "", stderr: out.join("\n") + "\n" };
+      },
+    };
+  },
+};
