@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import * as filesFx from "../test/filters/files-fixtures.js";
 import * as gitFx from "../test/filters/git-fixtures.js";
 import { FACT_READERS, holds, replayRunner } from "../test/filters/runner-facts.js";
-import { toolCases } from "../test/support/replay.js";
+import { isTestRun, toolCases } from "../test/support/replay.js";
 import { buildsArea } from "./builds.js";
 import { alternate, type Command } from "./harness/alternate.js";
 import { loadBuiltLib, root, scale, type Bench, type BenchContext } from "./harness/context.js";
@@ -360,7 +360,7 @@ function recallVia(cwd: string, env: Record<string, string>): (id: string) => st
 async function runRunnerFixtures(tokenizer: Tokenizer): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const tool of Object.keys(FACT_READERS)) {
-    for (const c of toolCases(tool)) {
+    for (const c of toolCases(tool).filter(isTestRun)) {
       const base = { suite: "runners" as const, name: c.name, command: c.argv.join(" "), family: "test runners", medium: /pass-medium/.test(c.name) };
       try {
         const r = await replayRunner(c);

@@ -9,13 +9,6 @@ export function routeCommand(row: RouteRow): string {
   return [row.tool, ...(row.sub ?? []).map((w) => (typeof w === "string" ? w : w[0]!))].join(" ");
 }
 
-/** The active routes, in registry order, one per command. */
-export function activeCommands(): string[] {
-  const seen = new Set<string>();
-  for (const rows of activeRegistry().byTool.values()) for (const row of rows) seen.add(routeCommand(row));
-  return [...seen];
-}
-
 /**
  * The command doctor pipes through a hook and then runs: the first active route
  * without a subcommand (it runs in an empty folder), else the first route.
@@ -26,18 +19,32 @@ export function sampleCommand(): string | null {
   return first.done ? null : routeCommand(first.value[0]!);
 }
 
+/** The active tools, each with the subcommands it is routed for: `git (status, log, …)`, `tsc`. */
+export function activeTools(): string[] {
+  const out: string[] = [];
+  for (const [tool, rows] of activeRegistry().byTool) {
+    // A row without a subcommand routes every use of the tool.
+    if (rows.some((r) => !r.sub?.length)) {
+      out.push(`\`${tool}\``);
+      continue;
+    }
+    const subs = [...new Set(rows.map((r) => routeCommand(r).slice(tool.length + 1)))];
+    out.push(`\`${tool}\` (${subs.join(", ")})`);
+  }
+  return out;
+}
+
 /** The instructions block for hosts that only read a rules file: under 15 lines, only tools rtk filters. */
 export function rulesBlock(): string {
-  const items = activeCommands().map((c) => `\`rtk ${c}\``);
+  const items = activeTools();
   return [
     "## rtk — compact command output",
     "",
-    "Prefix these commands with `rtk` (same arguments after them) for compact, faithful output:",
-    ...(items.length ? wrapList(items, 96) : ["(none yet)"]),
-    "Other commands have no compact form: run them as they are. Exit codes and errors are",
-    "kept; whatever is hidden is counted and printed by `rtk recall <id>`.",
-    "Do not use `rtk` when the output feeds another program or a file (a pipe into another",
-    "program, `> out.txt`, `$(…)`), under `sudo`, or when you need the exact bytes (`rtk proxy <cmd>`).",
+    "Prefix these commands with `rtk` (same arguments after it) for compact, faithful output:",
+    ...(items.length ? wrapList(items, 160) : ["(none yet)"]),
+    "Other commands have no compact form: run them as they are. Exit codes and errors are kept; whatever is hidden",
+    "is counted and printed by `rtk recall <id>`. Do not use `rtk` when the output feeds another program or a file",
+    "(a pipe into another program, `> out.txt`, `$(…)`), under `sudo`, or when you need the exact bytes (`rtk proxy <cmd>`).",
   ].join("\n");
 }
 

@@ -4,6 +4,7 @@
 // --dry-run, --uninstall, the backup, rules blocks, the OpenCode plugin, --show.
 // Expected files are written from the spec, not from the implementation; where
 // the two disagree the test keeps the spec's answer and says `DISAGREES:`.
+import { activeRegistry, fullRegistry } from "../../src/routing.js";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import {
@@ -525,7 +526,7 @@ describe("rules-only hosts", { concurrency: true }, () => {
         assert.match(rest, new RegExp(`^\\n?${BEGIN}\\n[\\s\\S]*\\n${END}\\n?$`), `one block appended after the user's text: ${JSON.stringify(rest)}`);
         const body = blockOf(text);
         assert.ok(body.trim().split("\n").length < 15, "the text is short (under 15 lines)");
-        assert.match(body, /rtk git status/);
+        assert.match(body, /Prefix these commands with `rtk`[\s\S]*`git` \(status,/);
         assert.match(body, /sudo/, "says when not to use rtk (sudo)");
         assert.match(body, /pipe|\| ?\w|file/i, "says when not to use rtk (pipes, files)");
         assert.ok(!existsSync(file + ".rtk-bak"), "no backup beside the user's file");
@@ -717,9 +718,13 @@ describe("as a user meets init and uninstall", { concurrency: true }, () => {
     const b = box();
     ok(await init(b, "agents"), "install");
     const body = blockOf(readFileSync(join(b.project, "AGENTS.md"), "utf8"));
-    // A route whose filter is not built (npm's, say) would have the agent prefix a tool rtk only passes
+    // A route whose filter is not built would have the agent prefix a tool rtk only passes
     // through; this env even routes those (RTK_ROUTES=all), and the block still leaves them out.
-    assert.doesNotMatch(body, /rtk npm\b|rtk cargo\b|rtk pytest\b/);
-    assert.match(body, /`rtk git status`/);
+    const active = activeRegistry();
+    const unfiltered = [...fullRegistry().byTool.keys()].filter((t) => !active.byTool.has(t));
+    assert.ok(unfiltered.length > 0, "the registry has tools without a filter");
+    for (const tool of unfiltered) assert.ok(!body.includes(`\`${tool}\``), `${tool} has no filter, yet the block names it`);
+    for (const tool of active.byTool.keys()) assert.ok(body.includes(`\`${tool}\``), `${tool} has a filter, yet the block leaves it out`);
+    assert.match(body, /`git` \(status, log, diff/);
   });
 });

@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./corpus.js";
 import { launch, type Run } from "./launch.js";
+import { matchRoute } from "../../src/routes/match.js";
+import { activeRegistry } from "../../src/routing.js";
 
 export const TOOL_FIXTURES = join(repoRoot, "test", "fixtures", "tools");
 
@@ -39,6 +41,14 @@ export function toolCases(tool?: string): ToolCase[] {
       : [],
   );
 }
+
+/** The id of the filter rtk runs the case through (null: not routed); tools such as cargo have test and build runs. */
+export function filterOf(c: ToolCase): string | null {
+  return matchRoute(c.argv, activeRegistry())?.route.filter ?? null;
+}
+
+/** Whether the case is a test run (a test runner's filter), as opposed to a build or a lint. */
+export const isTestRun = (c: ToolCase): boolean => filterOf(c)?.startsWith("test.") ?? false;
 
 function readCase(dir: string, name: string): ToolCase {
   const meta = JSON.parse(readFileSync(join(dir, "case.json"), "utf8")) as Pick<ToolCase, "argv" | "exit" | "version" | "recorded">;
