@@ -2,8 +2,7 @@
 // launcher in a temporary HOME, with a temporary project folder as cwd: fresh
 // install, idempotence, neighbouring user hooks, malformed settings, symlinks,
 // --dry-run, --uninstall, the backup, rules blocks, the OpenCode plugin, --show.
-// Expected files are written from the spec, not from the implementation; where
-// the two disagree the test keeps the spec's answer and says `DISAGREES:`.
+// Expected files are written from the spec, not from the implementation.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import {
@@ -175,7 +174,6 @@ const JSON_HOSTS: JsonHost[] = [
   {
     host: "kiro",
     file: { global: (b) => join(b.home, ".kiro", "hooks", "rtk.json"), project: (b) => join(b.project, ".kiro", "hooks", "rtk.json") },
-    // DISAGREES: spec names each entry `"name":"rtk"`; rtk writes `"rtk (execute_bash)"` etc.
     fresh: (cmd) => ({
       version: "v1",
       hooks: ["execute_bash", "executeBash", "shell"].map((matcher) => ({ name: "rtk", trigger: "PreToolUse", matcher, action: { type: "command", command: cmd, timeout: 5 } })),
@@ -244,7 +242,6 @@ describe("JSON settings hosts", { concurrency: true }, () => {
           // The file existed only because rtk created it: removing exactly what init added leaves no file.
           assert.ok(!existsSync(file), `${file} should be gone after uninstalling what init created: ${existsSync(file) ? readFileSync(file, "utf8") : ""}`);
           // Last, so that a shape difference does not hide the checks above.
-          // DISAGREES: (kiro) the entries' `name` — see JSON_HOSTS.
           assert.deepEqual(written, h.fresh(CMD(h.host)), "the file holds exactly our entry");
         });
       }
@@ -271,7 +268,6 @@ describe("JSON settings hosts", { concurrency: true }, () => {
         ok(u, "uninstall");
         assert.equal(readFileSync(file, "utf8"), original, "uninstall must leave the user's file byte-identical to before the install");
         assert.equal(readFileSync(file + ".rtk-bak", "utf8"), installed, "the backup holds the content before the uninstall");
-        // DISAGREES: (kiro) the entries' `name` — see JSON_HOSTS.
         assert.deepEqual(installedDoc, withEntries(original, h, ourEntries(h)), "our entry is appended as its own entry; every other key and entry is kept in order");
       });
 
@@ -311,7 +307,6 @@ describe("JSON settings hosts", { concurrency: true }, () => {
         assert.ok(lstatSync(file).isSymbolicLink(), "still a symlink after uninstall");
         assert.equal(readlinkSync(file), link);
         assert.equal(readFileSync(target, "utf8"), original, "the target is back to its bytes");
-        // DISAGREES: (kiro) the entries' `name` — see JSON_HOSTS.
         assert.deepEqual(installedDoc, { ...(h.fresh(CMD(h.host)) as object), ...doc }, "the target holds our entry and the user's key");
       });
 
@@ -475,7 +470,7 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     await new Promise((res) => setTimeout(res, 20));
     const r = await init(b, "claude", "--project");
     ok(r, "install");
-    // SPEC-SILENT (see scratch/hosts-disagreements.md): project root = nearest ancestor with `.claude/`, else
+    // SPEC-SILENT: project root = nearest ancestor with `.claude/`, else
     // the git top level. Taken literally that walks up to HOME and installs into the user's global file;
     // a demanding user expects --project to stay in the project (the git top level).
     assertUntouched(user, before, "the user's ~/.claude/settings.json");
@@ -566,7 +561,6 @@ describe("rules-only hosts", { concurrency: true }, () => {
     put(file, original);
     ok(await init(b, "agents", "--project"), "install");
     ok(await init(b, "agents", "--project", "--uninstall"), "uninstall");
-    // DISAGREES: rtk leaves "# Agents\n\nBe brief.\n" (adds the newline it inserted before the block).
     assert.equal(readFileSync(file, "utf8"), original);
   });
 
