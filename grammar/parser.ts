@@ -1,12 +1,15 @@
 // The shell grammar: a chevrotain EmbeddedActionsParser that builds the AST of
 // src/ast/nodes.ts directly. Tokens come one at a time from the Scanner (LA is
 // overridden), so the parser can change the scanner's mode at the exact token
-// where the grammar knows it must (see scanner.ts).
+// where the grammar knows it must (see scanner.ts). Words are split into their
+// parts in words.ts; `[[ … ]]` expressions are checked in condition.ts.
 import { EmbeddedActionsParser, EOF, tokenMatcher, type IOrAlt, type IToken, type IParserErrorMessageProvider, type TokenType } from "chevrotain";
 import type * as A from "../src/ast/nodes.js";
 import type { Budget } from "./budget.js";
+import { ConditionCheck } from "./condition.js";
 import { Scanner, ShellSyntaxError, type ScanState, type ShellToken } from "./scanner.js";
 import * as T from "./tokens.js";
+import { finishWord, keyedElement, litOf, mergeLits, splitArithFor, wordOf } from "./words.js";
 
 /** A backquoted command: parsed after the main pass, from its unescaped text. */
 export interface BackquoteJob {
@@ -166,15 +169,21 @@ export class ShellParser extends EmbeddedActionsParser {
     return stmts;
   }
 
+  // Semantic actions must not run while chevrotain records the grammar, so most
+  // rules wrap them in ACTION(). The rules that run for every command and every
+  // word (lists, pipelines, simple commands, redirects, words and their parts)
+  // test RECORDING_PHASE by hand instead: a closure there moves the rule's locals
+  // into a heap context, about 5% of the parse time of an agent's command.
+
   // ---- lists ----------------------------------------------------------------
 
   private script = this.RULE("script", (): A.Stmt[] => {
     const stmts = this.SUBRULE(this.stmtList);
     this.CONSUME(EOF);
-    if (!this.RECORDING_PHASE) {
+    this.ACTION(() => {
       const h = this.pendingHeredocs.values().next().value;
       if (h) throw new ShellSyntaxError(h.span.start, `here-document without a body (wanted \`${h.heredoc?.delimiter ?? ""}\`)`);
-    }
+    });
     return stmts;
   });
 
@@ -232,17 +241,17 @@ export class ShellParser extends EmbeddedActionsParser {
     const parts: A.WordPart[] = [];
     this.MANY(() => {
       const p = this.SUBRULE(this.plainPart);
-      if (!this.RECORDING_PHASE) parts.push(p);
+      this.ACTION(() => parts.push(p));
     });
     const end = tk(this.CONSUME(T.HeredocEnd));
-    if (!this.RECORDING_PHASE) {
+    this.ACTION(() => {
       const r = this.pendingHeredocs.get(Number(start.value));
       this.pendingHeredocs.delete(Number(start.value));
       if (!r || !r.heredoc) throw new ShellSyntaxError(start.startOffset, "unexpected here-document body");
       const span = sp(start.startOffset, end.startOffset);
       r.heredoc.span = span;
       r.heredoc.body = { kind: "Word", span, parts: mergeLits(parts) };
-    }
+    });
   });
 
   private andOr = this.RULE("andOr", (): A.Stmt => {
@@ -290,18 +299,16 @@ export class ShellParser extends EmbeddedActionsParser {
       GATE: () => this.wordIs("-p"),
       DEF: () => {
         const p = tk(this.CONSUME(T.Lit));
-        if (!this.RECORDING_PHASE) {
+        this.ACTION(() => {
           posix = true;
           end = p.end;
-        }
+        });
       },
     });
     this.OPTION2(() => {
       inner = this.SUBRULE(this.pipelineStmt);
     });
-    if (this.RECORDING_PHASE) return undefined as never;
-      const stmt = inner as A.Stmt | null;
-      return stmtOf({ kind: "TimeClause", span: sp(t.startOffset, stmt ? stmt.span.end : end), posix, stmt });
+    return this.ACTION(() => stmtOf({ kind: "TimeClause", span: sp(t.startOffset, inner ? inner.span.end : end), posix, stmt: inner }));
   });
 
   private pipeline = this.RULE("pipeline", (): A.Stmt => {
@@ -319,8 +326,8 @@ export class ShellParser extends EmbeddedActionsParser {
       }
     });
     if (this.RECORDING_PHASE) return undefined as never;
-      if (stages.length === 1) return first;
-      return stmtOf({ kind: "Pipeline", span: sp(first.span.start, stages[stages.length - 1]!.span.end), stages, pipeStderr });
+    if (stages.length === 1) return first;
+    return stmtOf({ kind: "Pipeline", span: sp(first.span.start, stages[stages.length - 1]!.span.end), stages, pipeStderr });
   });
 
   // ---- commands ---------------------------------------------------------------
@@ -350,10 +357,10 @@ export class ShellParser extends EmbeddedActionsParser {
     ]));
     this.MANY(() => {
       const r = this.SUBRULE(this.redirect);
-      if (!this.RECORDING_PHASE) {
+      this.ACTION(() => {
         c.redirects.push(r);
         c.span = sp(c.span.start, r.span.end);
-      }
+      });
     });
     return c;
   });
@@ -412,15 +419,15 @@ export class ShellParser extends EmbeddedActionsParser {
       },
     });
     if (this.RECORDING_PHASE) return undefined as never;
-      if (fn) return fn;
-      const all = [...assigns, ...words, ...redirects];
-      let start = Infinity;
-      let end = -Infinity;
-      for (const n of all) {
-        if (n.span.start < start) start = n.span.start;
-        if (n.span.end > end) end = n.span.end;
-      }
-      return { kind: "SimpleCommand", span: sp(start, end), assigns, words, redirects } satisfies A.SimpleCommand;
+    if (fn) return fn;
+    const all = [...assigns, ...words, ...redirects];
+    let start = Infinity;
+    let end = -Infinity;
+    for (const n of all) {
+      if (n.span.start < start) start = n.span.start;
+      if (n.span.end > end) end = n.span.end;
+    }
+    return { kind: "SimpleCommand", span: sp(start, end), assigns, words, redirects } satisfies A.SimpleCommand;
   });
 
   /** A redirect or an argument word; with `decl`, the word may hold `name=(…)` arrays. */
@@ -446,21 +453,20 @@ export class ShellParser extends EmbeddedActionsParser {
     });
     this.MANY(() => this.SUBRULE(this.newline));
     const body = this.SUBRULE(this.compound);
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({
+    return this.ACTION(() => ({
       kind: "FuncDecl" as const,
       span: sp(kw.startOffset, body.span.end),
       name: this.funcName(name),
       keyword: true,
       parens,
       body: stmtOf(body),
-    });
+    }));
   });
 
   private coproc = this.RULE("coproc", (): A.Coproc => {
     const kw = tk(this.CONSUME(T.Coproc));
     let name: A.Word | null = null;
-    if (!this.RECORDING_PHASE) this.timeAsWord();
+    this.ACTION(() => this.timeAsWord());
     this.OPTION({
       // `coproc NAME { …; }`: a name (one token, not the start of a substitution) only before a compound command.
       GATE: () => {
@@ -472,8 +478,7 @@ export class ShellParser extends EmbeddedActionsParser {
       },
     });
     const stmt = this.SUBRULE(this.command);
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "Coproc" as const, span: sp(kw.startOffset, stmt.span.end), name, stmt });
+    return this.ACTION(() => ({ kind: "Coproc" as const, span: sp(kw.startOffset, stmt.span.end), name, stmt }));
   });
 
   private assignment = this.RULE("assignment", (): A.Assign => {
@@ -495,15 +500,15 @@ export class ShellParser extends EmbeddedActionsParser {
       GATE: () => array === null && this.adjacentPart(),
       DEF: () => {
         const p = this.SUBRULE(this.part);
-        if (!this.RECORDING_PHASE) parts.push(p);
+        this.ACTION(() => parts.push(p));
       },
     });
-    if (this.RECORDING_PHASE) return undefined as never;
+    return this.ACTION(() => {
       const merged = mergeLits(parts);
       const value: A.Word | null = merged.length ? { kind: "Word", span: sp(merged[0]!.span.start, merged[merged.length - 1]!.span.end), parts: merged } : null;
-      const arr = array as A.ArrayLit | null;
-      const end = arr ? arr.span.end : value ? value.span.end : op.end;
-      return { kind: "Assign" as const, span: sp(name.startOffset, end), name: name.value, index, op: op.value as "=" | "+=", value, array: arr };
+      const end = array ? array.span.end : value ? value.span.end : op.end;
+      return { kind: "Assign" as const, span: sp(name.startOffset, end), name: name.value, index, op: op.value as "=" | "+=", value, array };
+    });
   });
 
   private indexWord = this.RULE("indexWord", (): A.Word => {
@@ -513,12 +518,11 @@ export class ShellParser extends EmbeddedActionsParser {
       GATE: () => this.LA(1).tokenType !== T.IndexClose,
       DEF: () => {
         const p = this.SUBRULE(this.plainPart);
-        if (!this.RECORDING_PHASE) parts.push(p);
+        this.ACTION(() => parts.push(p));
       },
     });
     const close = tk(this.CONSUME(T.IndexClose));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) });
+    return this.ACTION(() => ({ kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) }));
   });
 
   private arrayLit = this.RULE("arrayLit", (): A.ArrayLit => {
@@ -527,12 +531,11 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY(() => {
       this.OR([
         { ALT: () => this.SUBRULE(this.newline) },
-        { ALT: () => { const w = this.SUBRULE(this.word, { ARGS: [false] }); if (!this.RECORDING_PHASE) elems.push(keyedElement(w)); } },
+        { ALT: () => { const w = this.SUBRULE(this.word, { ARGS: [false] }); this.ACTION(() => elems.push(keyedElement(w))); } },
       ]);
     });
     const close = tk(this.CONSUME(T.RParen));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "ArrayLit" as const, span: sp(open.startOffset, close.end), elems });
+    return this.ACTION(() => ({ kind: "ArrayLit" as const, span: sp(open.startOffset, close.end), elems }));
   });
 
   private redirect = this.RULE("redirect", (): A.Redirect => {
@@ -543,25 +546,25 @@ export class ShellParser extends EmbeddedActionsParser {
     const op = tk(this.CONSUME(T.RedirOp));
     const target = this.SUBRULE(this.word, { ARGS: [false] });
     if (this.RECORDING_PHASE) return undefined as never;
-      const fdTok = fd as ShellToken | null;
-      const operator = REDIR_OPS.get(op.tokenType)!;
-      const r: A.Redirect = {
-        kind: "Redirect",
-        span: sp(fdTok ? fdTok.startOffset : op.startOffset, target.span.end),
-        fd: fdTok ? fdTok.value : null,
-        op: operator,
-        target,
-        heredoc: null,
-      };
-      if (operator === "<<" || operator === "<<-") {
-        const { delimiter, quoted } = this.heredocDelimiter(target);
-        const stripTabs = operator === "<<-";
-        r.heredoc = { kind: "Heredoc", span: sp(0, 0), delimiter, quoted, stripTabs, body: { kind: "Word", span: sp(0, 0), parts: [] } };
-        const id = ++this.heredocIds;
-        this.pendingHeredocs.set(id, r);
-        this.rescan((s) => Scanner.addHeredoc(s, { id, delimiter, quoted, stripTabs, at: r.span.start }));
-      }
-      return r;
+    const fdTok = fd as ShellToken | null;
+    const operator = REDIR_OPS.get(op.tokenType)!;
+    const r: A.Redirect = {
+      kind: "Redirect",
+      span: sp(fdTok ? fdTok.startOffset : op.startOffset, target.span.end),
+      fd: fdTok ? fdTok.value : null,
+      op: operator,
+      target,
+      heredoc: null,
+    };
+    if (operator === "<<" || operator === "<<-") {
+      const { delimiter, quoted } = this.heredocDelimiter(target);
+      const stripTabs = operator === "<<-";
+      r.heredoc = { kind: "Heredoc", span: sp(0, 0), delimiter, quoted, stripTabs, body: { kind: "Word", span: sp(0, 0), parts: [] } };
+      const id = ++this.heredocIds;
+      this.pendingHeredocs.set(id, r);
+      this.rescan((s) => Scanner.addHeredoc(s, { id, delimiter, quoted, stripTabs, at: r.span.start }));
+    }
+    return r;
   });
 
   private heredocDelimiter(w: A.Word): { delimiter: string; quoted: boolean } {
@@ -588,19 +591,17 @@ export class ShellParser extends EmbeddedActionsParser {
   private subshell = this.RULE("subshell", (): A.Subshell => {
     const open = tk(this.CONSUME(T.LParen));
     const stmts = this.SUBRULE(this.stmtList);
-    if (!this.RECORDING_PHASE) this.nonEmpty(stmts);
+    this.ACTION(() => this.nonEmpty(stmts));
     const close = tk(this.CONSUME(T.RParen));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "Subshell" as const, span: sp(open.startOffset, close.end), stmts, redirects: [] });
+    return this.ACTION(() => ({ kind: "Subshell" as const, span: sp(open.startOffset, close.end), stmts, redirects: [] }));
   });
 
   private group = this.RULE("group", (): A.Group => {
     const open = tk(this.CONSUME(T.LBrace));
     const stmts = this.SUBRULE(this.stmtList);
-    if (!this.RECORDING_PHASE) this.nonEmpty(stmts);
+    this.ACTION(() => this.nonEmpty(stmts));
     const close = tk(this.CONSUME(T.RBrace));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "Group" as const, span: sp(open.startOffset, close.end), stmts, redirects: [] });
+    return this.ACTION(() => ({ kind: "Group" as const, span: sp(open.startOffset, close.end), stmts, redirects: [] }));
   });
 
   private ifCmd = this.RULE("ifCmd", (): A.If => {
@@ -608,44 +609,44 @@ export class ShellParser extends EmbeddedActionsParser {
     const clauses: A.IfClause[] = [];
     let elseBody: A.Stmt[] | null = null;
     const cond = this.SUBRULE(this.stmtList);
-    if (!this.RECORDING_PHASE) this.nonEmpty(cond);
+    this.ACTION(() => this.nonEmpty(cond));
     this.CONSUME(T.Then);
     const body = this.SUBRULE2(this.stmtList);
-    if (!this.RECORDING_PHASE) {
+    this.ACTION(() => {
       this.nonEmpty(body);
       clauses.push({ kind: "IfClause", span: sp(kw.startOffset, body[body.length - 1]!.span.end), cond, body });
-    }
+    });
     this.MANY(() => {
       const ekw = tk(this.CONSUME(T.Elif));
       const c = this.SUBRULE3(this.stmtList);
-      if (!this.RECORDING_PHASE) this.nonEmpty(c);
+      this.ACTION(() => this.nonEmpty(c));
       this.CONSUME2(T.Then);
       const b = this.SUBRULE4(this.stmtList);
-      if (!this.RECORDING_PHASE) {
+      this.ACTION(() => {
         this.nonEmpty(b);
         clauses.push({ kind: "IfClause", span: sp(ekw.startOffset, b[b.length - 1]!.span.end), cond: c, body: b });
-      }
+      });
     });
     this.OPTION(() => {
       this.CONSUME(T.Else);
       const e = this.SUBRULE5(this.stmtList);
-      if (!this.RECORDING_PHASE) (elseBody = this.nonEmpty(e));
+      this.ACTION(() => {
+        elseBody = this.nonEmpty(e);
+      });
     });
     const fi = tk(this.CONSUME(T.Fi));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "If" as const, span: sp(kw.startOffset, fi.end), clauses, elseBody, redirects: [] });
+    return this.ACTION(() => ({ kind: "If" as const, span: sp(kw.startOffset, fi.end), clauses, elseBody, redirects: [] }));
   });
 
   private whileCmd = this.RULE("whileCmd", (): A.While => {
     const kw = tk(this.OR([{ ALT: () => this.CONSUME(T.While) }, { ALT: () => this.CONSUME(T.Until) }]));
     const cond = this.SUBRULE(this.stmtList);
-    if (!this.RECORDING_PHASE) this.nonEmpty(cond);
+    this.ACTION(() => this.nonEmpty(cond));
     this.CONSUME(T.Do);
     const body = this.SUBRULE2(this.stmtList);
-    if (!this.RECORDING_PHASE) this.nonEmpty(body);
+    this.ACTION(() => this.nonEmpty(body));
     const done = tk(this.CONSUME(T.Done));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "While" as const, span: sp(kw.startOffset, done.end), until: kw.tokenType === T.Until, cond, body, redirects: [] });
+    return this.ACTION(() => ({ kind: "While" as const, span: sp(kw.startOffset, done.end), until: kw.tokenType === T.Until, cond, body, redirects: [] }));
   });
 
   /** `do …; done` or `{ …; }`: the body of for, select and arithmetic for. */
@@ -655,20 +656,18 @@ export class ShellParser extends EmbeddedActionsParser {
         ALT: () => {
           const open = tk(this.CONSUME(T.Do));
           const body = this.SUBRULE(this.stmtList);
-          if (!this.RECORDING_PHASE) this.nonEmpty(body);
+          this.ACTION(() => this.nonEmpty(body));
           const done = tk(this.CONSUME(T.Done));
-          if (this.RECORDING_PHASE) return undefined as never;
-          return ({ body, braces: false, start: open.startOffset, end: done.end });
+          return this.ACTION(() => ({ body, braces: false, start: open.startOffset, end: done.end }));
         },
       },
       {
         ALT: () => {
           const open = tk(this.CONSUME(T.LBrace));
           const body = this.SUBRULE2(this.stmtList);
-          if (!this.RECORDING_PHASE) this.nonEmpty(body);
+          this.ACTION(() => this.nonEmpty(body));
           const close = tk(this.CONSUME(T.RBrace));
-          if (this.RECORDING_PHASE) return undefined as never;
-          return ({ body, braces: true, start: open.startOffset, end: close.end });
+          return this.ACTION(() => ({ body, braces: true, start: open.startOffset, end: close.end }));
         },
       },
     ]);
@@ -686,7 +685,9 @@ export class ShellParser extends EmbeddedActionsParser {
     let separated = false;
     this.MANY(() => {
       this.SUBRULE(this.newline);
-      if (!this.RECORDING_PHASE) (separated = true);
+      this.ACTION(() => {
+        separated = true;
+      });
     });
     this.OPTION(() => {
       this.OR([
@@ -696,26 +697,33 @@ export class ShellParser extends EmbeddedActionsParser {
             const ws: A.Word[] = [];
             this.MANY2(() => {
               const w = this.SUBRULE2(this.word, { ARGS: [false] });
-              if (!this.RECORDING_PHASE) ws.push(w);
+              this.ACTION(() => ws.push(w));
             });
             this.OR2([{ ALT: () => this.CONSUME(T.Semi) }, { ALT: () => this.SUBRULE2(this.newline) }]);
-            if (!this.RECORDING_PHASE) (items = ws);
+            this.ACTION(() => {
+              items = ws;
+            });
           },
         },
         { ALT: () => this.CONSUME2(T.Semi) },
       ]);
-      if (!this.RECORDING_PHASE) (separated = true);
+      this.ACTION(() => {
+        separated = true;
+      });
     });
     this.MANY3(() => {
       this.SUBRULE3(this.newline);
-      if (!this.RECORDING_PHASE) (separated = true);
+      this.ACTION(() => {
+        separated = true;
+      });
     });
-    if (this.RECORDING_PHASE) return undefined as never;
+    return this.ACTION(() => {
       const p = nameWord.parts[0];
       if (nameWord.parts.length !== 1 || p?.kind !== "Lit" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.value)) {
         throw new ShellSyntaxError(nameWord.span.start, `\`${this.src.slice(nameWord.span.start, nameWord.span.end)}\` is not a valid loop variable`);
       }
       return { name: p.value, items, separated };
+    });
   });
 
   private forCmd = this.RULE("forCmd", (): A.For | A.ArithFor => {
@@ -727,69 +735,35 @@ export class ShellParser extends EmbeddedActionsParser {
           const parts: A.WordPart[] = [];
           this.MANY(() => {
             const p = this.SUBRULE(this.plainPart);
-            if (!this.RECORDING_PHASE) parts.push(p);
+            this.ACTION(() => parts.push(p));
           });
           const close = tk(this.CONSUME(T.ArithClose));
           this.OPTION(() => this.CONSUME(T.Semi));
           this.MANY2(() => this.SUBRULE(this.newline));
           const b = this.SUBRULE(this.loopBody);
-          if (this.RECORDING_PHASE) return undefined as never;
-            const [init, cond, post] = this.splitArithFor(mergeLits(parts), open.end, close.startOffset);
+          return this.ACTION(() => {
+            const [init, cond, post] = splitArithFor(mergeLits(parts), open.end, close.startOffset, this.src);
             return { kind: "ArithFor" as const, span: sp(kw.startOffset, b.end), init, cond, post, body: b.body, braces: b.braces, redirects: [] };
+          });
         },
       },
       {
         ALT: () => {
           const head = this.SUBRULE(this.loopHead);
           const b = this.SUBRULE2(this.loopBody);
-          if (!this.RECORDING_PHASE) this.checkBraceBody(head, b);
-          if (this.RECORDING_PHASE) return undefined as never;
-          return ({ kind: "For" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] });
+          this.ACTION(() => this.checkBraceBody(head, b));
+          return this.ACTION(() => ({ kind: "For" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] }));
         },
       },
     ]);
   });
 
-  private splitArithFor(parts: A.WordPart[], start: number, end: number): [A.Word, A.Word, A.Word] {
-    const groups: A.WordPart[][] = [[]];
-    const bounds: number[] = [start];
-    let depth = 0;
-    for (const p of parts) {
-      if (p.kind !== "Lit") {
-        groups[groups.length - 1]!.push(p);
-        continue;
-      }
-      const raw = this.src.slice(p.span.start, p.span.end);
-      let from = 0;
-      for (let i = 0; i < raw.length; i++) {
-        const c = raw[i];
-        if (c === "(") depth++;
-        else if (c === ")") depth--;
-        else if (c === ";" && depth === 0) {
-          if (i > from) groups[groups.length - 1]!.push(litOf(raw.slice(from, i), p.span.start + from));
-          bounds.push(p.span.start + i, p.span.start + i + 1);
-          groups.push([]);
-          from = i + 1;
-        }
-      }
-      if (from < raw.length) groups[groups.length - 1]!.push(litOf(raw.slice(from), p.span.start + from));
-    }
-    bounds.push(end);
-    if (groups.length !== 3) throw new ShellSyntaxError(start, "expected `((init; condition; step))` in arithmetic for");
-    return groups.map((g, i) => ({
-      kind: "Word" as const,
-      span: g.length ? sp(g[0]!.span.start, g[g.length - 1]!.span.end) : sp(bounds[2 * i]!, bounds[2 * i]!),
-      parts: g,
-    })) as [A.Word, A.Word, A.Word];
-  }
-
   private selectCmd = this.RULE("selectCmd", (): A.Select => {
     const kw = tk(this.CONSUME(T.Select));
     const head = this.SUBRULE(this.loopHead);
     const b = this.SUBRULE(this.loopBody);
-    if (!this.RECORDING_PHASE) this.checkBraceBody(head, b);
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "Select" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] });
+    this.ACTION(() => this.checkBraceBody(head, b));
+    return this.ACTION(() => ({ kind: "Select" as const, span: sp(kw.startOffset, b.end), name: head.name, items: head.items, body: b.body, braces: b.braces, redirects: [] }));
   });
 
   private caseCmd = this.RULE("caseCmd", (): A.Case => {
@@ -804,15 +778,14 @@ export class ShellParser extends EmbeddedActionsParser {
       GATE: () => more && this.LA(1).tokenType !== T.Esac,
       DEF: () => {
         const arm = this.SUBRULE(this.caseArm);
-        if (!this.RECORDING_PHASE) {
+        this.ACTION(() => {
           arms.push(arm);
           if (arm.terminator === null) more = false;
-        }
+        });
       },
     });
     const esac = tk(this.CONSUME(T.Esac));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({ kind: "Case" as const, span: sp(kw.startOffset, esac.end), word, arms, redirects: [] });
+    return this.ACTION(() => ({ kind: "Case" as const, span: sp(kw.startOffset, esac.end), word, arms, redirects: [] }));
   });
 
   private caseArm = this.RULE("caseArm", (): A.CaseArm => {
@@ -822,11 +795,11 @@ export class ShellParser extends EmbeddedActionsParser {
     });
     const patterns: A.Word[] = [];
     const first = this.SUBRULE(this.word, { ARGS: [false] });
-    if (!this.RECORDING_PHASE) patterns.push(first);
+    this.ACTION(() => patterns.push(first));
     this.MANY(() => {
       this.CONSUME(T.Pipe);
       const w = this.SUBRULE2(this.word, { ARGS: [false] });
-      if (!this.RECORDING_PHASE) patterns.push(w);
+      this.ACTION(() => patterns.push(w));
     });
     const close = tk(this.CONSUME(T.RParen));
     const body = this.SUBRULE(this.stmtList);
@@ -834,16 +807,16 @@ export class ShellParser extends EmbeddedActionsParser {
     let end = close.end;
     this.OPTION2(() => {
       const t = tk(this.OR([{ ALT: () => this.CONSUME(T.DSemi) }, { ALT: () => this.CONSUME(T.SemiAmp) }, { ALT: () => this.CONSUME(T.DSemiAmp) }]));
-      if (!this.RECORDING_PHASE) {
+      this.ACTION(() => {
         terminator = CASE_TERMINATORS.get(t.tokenType)!;
         end = t.end;
-      }
+      });
     });
     this.MANY2(() => this.SUBRULE(this.newline));
-    if (this.RECORDING_PHASE) return undefined as never;
-      const o = open as ShellToken | null;
+    return this.ACTION(() => {
       if (terminator === null && body.length) end = body[body.length - 1]!.span.end;
-      return { kind: "CaseArm" as const, span: sp(o ? o.startOffset : first.span.start, end), patterns, body, terminator };
+      return { kind: "CaseArm" as const, span: sp(open ? open.startOffset : first.span.start, end), patterns, body, terminator };
+    });
   });
 
   private testCmd = this.RULE("testCmd", (): A.TestClause => {
@@ -853,7 +826,7 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY({
       GATE: () => {
         // A `((` here is two grouping parens: no arithmetic command inside `[[ … ]]`.
-        if (!this.RECORDING_PHASE && this.LA(1).tokenType === T.DLParen) this.rescan(Scanner.parensAsGroups);
+        if (this.LA(1).tokenType === T.DLParen) this.rescan(Scanner.parensAsGroups);
         return this.LA(1).tokenType !== T.DRBracket;
       },
       DEF: () => {
@@ -861,14 +834,14 @@ export class ShellParser extends EmbeddedActionsParser {
           {
             ALT: () => {
               const w = this.SUBRULE(this.word, { ARGS: [false] });
-              if (!this.RECORDING_PHASE) {
+              this.ACTION(() => {
                 items.push(w);
                 const p = w.parts[0];
                 const text = w.parts.length === 1 && p?.kind === "Lit" ? p.value : null;
                 if (check.word(text, this.src.slice(w.span.start, w.span.end), w.span.start) && PATTERN_OPS.has(text!)) {
                   this.rescan((s) => Scanner.patternNext(s, text === "=~"));
                 }
-              }
+              });
             },
           },
           {
@@ -883,16 +856,16 @@ export class ShellParser extends EmbeddedActionsParser {
                   { ALT: () => this.CONSUME(T.Great) },
                 ]),
               );
-              if (!this.RECORDING_PHASE) {
+              this.ACTION(() => {
                 const op = TEST_OPS.get(t.tokenType)!;
                 check.op(op, t.startOffset);
                 items.push({ kind: "TestOp", span: sp(t.startOffset, t.end), op });
-              }
+              });
             },
           },
           {
             ALT: () => {
-              if (!this.RECORDING_PHASE) check.newline(this.LA(1).startOffset);
+              this.ACTION(() => check.newline(this.LA(1).startOffset));
               this.SUBRULE(this.newline);
             },
           },
@@ -900,9 +873,10 @@ export class ShellParser extends EmbeddedActionsParser {
       },
     });
     const close = tk(this.CONSUME(T.DRBracket));
-    if (this.RECORDING_PHASE) return undefined as never;
+    return this.ACTION(() => {
       check.end(close.startOffset);
       return { kind: "TestClause" as const, span: sp(open.startOffset, close.end), items, redirects: [] };
+    });
   });
 
   private arithCmd = this.RULE("arithCmd", (): A.ArithCmd => {
@@ -910,16 +884,15 @@ export class ShellParser extends EmbeddedActionsParser {
     const parts: A.WordPart[] = [];
     this.MANY(() => {
       const p = this.SUBRULE(this.plainPart);
-      if (!this.RECORDING_PHASE) parts.push(p);
+      this.ACTION(() => parts.push(p));
     });
     const close = tk(this.CONSUME(T.ArithClose));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({
+    return this.ACTION(() => ({
       kind: "ArithCmd" as const,
       span: sp(open.startOffset, close.end),
       expr: { kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) },
       redirects: [],
-    });
+    }));
   });
 
   // ---- words ------------------------------------------------------------------
@@ -1030,9 +1003,9 @@ export class ShellParser extends EmbeddedActionsParser {
         ALT: () => {
           const t = tk(this.CONSUME(T.Backquote));
           if (this.RECORDING_PHASE) return undefined as never;
-            const node: A.CmdSubst = { kind: "CmdSubst", span: sp(t.startOffset, t.end), stmts: [], backquote: true };
-            this.backquotes.push({ node, contentStart: t.startOffset + 1, contentEnd: t.end - 1, inDq: t.value === "dq" });
-            return node;
+          const node: A.CmdSubst = { kind: "CmdSubst", span: sp(t.startOffset, t.end), stmts: [], backquote: true };
+          this.backquotes.push({ node, contentStart: t.startOffset + 1, contentEnd: t.end - 1, inDq: t.value === "dq" });
+          return node;
         },
       },
       { ALT: () => this.SUBRULE(this.arithExp) },
@@ -1070,25 +1043,26 @@ export class ShellParser extends EmbeddedActionsParser {
       const argParts: A.WordPart[] = [];
       this.MANY(() => {
         const p = this.SUBRULE(this.plainPart);
-        if (!this.RECORDING_PHASE) argParts.push(p);
+        this.ACTION(() => argParts.push(p));
       });
-      if (!this.RECORDING_PHASE) {
+      this.ACTION(() => {
         op = o.value;
         arg = wordOf(argParts, o.end);
-      }
+      });
       this.OPTION3(() => {
         const s = tk(this.CONSUME(T.ParamSep));
         const replParts: A.WordPart[] = [];
         this.MANY2(() => {
           const p = this.SUBRULE2(this.plainPart);
-          if (!this.RECORDING_PHASE) replParts.push(p);
+          this.ACTION(() => replParts.push(p));
         });
-        if (!this.RECORDING_PHASE) (repl = wordOf(replParts, s.end));
+        this.ACTION(() => {
+          repl = wordOf(replParts, s.end);
+        });
       });
     });
     const close = tk(this.CONSUME(T.ParamClose));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({
+    return this.ACTION(() => ({
       kind: "ParamExp" as const,
       span: sp(open.startOffset, close.end),
       short: false,
@@ -1098,18 +1072,19 @@ export class ShellParser extends EmbeddedActionsParser {
       op,
       arg,
       repl,
-    });
+    }));
   });
 
   private cmdSubst = this.RULE("cmdSubst", (): A.CmdSubst | A.ProcSubst => {
     const open = tk(this.OR([{ ALT: () => this.CONSUME(T.CmdSubstOpen) }, { ALT: () => this.CONSUME(T.ProcSubstOpen) }]));
     const stmts = this.SUBRULE(this.stmtList);
     const close = tk(this.CONSUME(T.RParen));
-    if (this.RECORDING_PHASE) return undefined as never;
+    return this.ACTION(() => {
       this.rescan(Scanner.closeSubst);
       const span = sp(open.startOffset, close.end);
       if (open.tokenType === T.CmdSubstOpen) return { kind: "CmdSubst" as const, span, stmts, backquote: false };
       return { kind: "ProcSubst" as const, span, op: open.image[0] as "<" | ">", stmts };
+    });
   });
 
   private arithExp = this.RULE("arithExp", (): A.ArithExp => {
@@ -1117,92 +1092,16 @@ export class ShellParser extends EmbeddedActionsParser {
     const parts: A.WordPart[] = [];
     this.MANY(() => {
       const p = this.SUBRULE(this.plainPart);
-      if (!this.RECORDING_PHASE) parts.push(p);
+      this.ACTION(() => parts.push(p));
     });
     const close = tk(this.OR2([{ ALT: () => this.CONSUME(T.ArithClose) }, { ALT: () => this.CONSUME(T.ArithBracketClose) }]));
-    if (this.RECORDING_PHASE) return undefined as never;
-    return ({
+    return this.ACTION(() => ({
       kind: "ArithExp" as const,
       span: sp(open.startOffset, close.end),
       bracket: open.tokenType === T.ArithBracketOpen,
       expr: { kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) },
-    });
+    }));
   });
-}
-
-// ---- conditional expressions ----------------------------------------------------
-
-const UNARY_TESTS = new Set([..."abcdefghknoprstuvwxzGLNORS"].map((c) => "-" + c));
-const BINARY_TESTS = new Set(["=", "==", "!=", "=~", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef"]);
-
-/**
- * bash's grammar of `[[ … ]]`, checked item by item as they are read: terms are
- * `! TERM`, `( EXPR )`, `UNARY WORD`, `WORD BINARY WORD` or a lone `WORD`, joined
- * by `&&` and `||`; a newline may stand where a term starts or after a whole one.
- * Operators are unquoted literal words, as bash sees them.
- */
-class ConditionCheck {
-  /** A term, a unary test's operand, a binary operator (or the end of a lone word), its right side, or what may follow a term. */
-  private expect: "term" | "operand" | "operator" | "right" | "after" = "term";
-  private depth = 0;
-
-  /** `text` is the word's value when it is a single literal. Returns whether the word is a binary operator. */
-  word(text: string | null, shown: string, at: number): boolean {
-    switch (this.expect) {
-      case "term":
-        if (text !== "!") this.expect = text !== null && UNARY_TESTS.has(text) ? "operand" : "operator";
-        return false;
-      case "operand":
-        this.expect = "after";
-        return false;
-      case "operator":
-        if (text === null || !BINARY_TESTS.has(text)) throw new ShellSyntaxError(at, "conditional binary operator expected");
-        this.expect = "right";
-        return true;
-      case "right":
-        // Even where a pattern is read, a bare `]]` ends the test for bash.
-        if (text === "]]") this.missingArgument(at, "`]]`");
-        this.expect = "after";
-        return false;
-      case "after":
-        throw new ShellSyntaxError(at, `unexpected \`${shown}\` in conditional expression`);
-    }
-  }
-
-  op(op: A.TestOp["op"], at: number): void {
-    const e = this.expect;
-    if (e === "operand" || e === "right") this.missingArgument(at, `\`${op}\``);
-    if (e === "term" && op === "(") {
-      this.depth++;
-    } else if ((e === "operator" || e === "after") && (op === "&&" || op === "||")) {
-      this.expect = "term";
-    } else if ((e === "operator" || e === "after") && op === ")" && this.depth > 0) {
-      this.depth--;
-      this.expect = "after";
-    } else if (e === "operator" && (op === "<" || op === ">")) {
-      this.expect = "right";
-    } else if (e === "operator" && op === "(") {
-      throw new ShellSyntaxError(at, "conditional binary operator expected");
-    } else {
-      throw new ShellSyntaxError(at, `unexpected \`${op}\` in conditional expression`);
-    }
-  }
-
-  newline(at: number): void {
-    if (this.expect === "operator") throw new ShellSyntaxError(at, "conditional binary operator expected");
-    if (this.expect === "operand" || this.expect === "right") this.missingArgument(at, "newline");
-  }
-
-  end(at: number): void {
-    if (this.expect === "term") throw new ShellSyntaxError(at, "expected a conditional expression but found `]]`");
-    if (this.expect === "operand" || this.expect === "right") this.missingArgument(at, "`]]`");
-    if (this.depth > 0) throw new ShellSyntaxError(at, "expected `)` but found `]]`");
-  }
-
-  private missingArgument(at: number, found: string): never {
-    const which = this.expect === "operand" ? "unary" : "binary";
-    throw new ShellSyntaxError(at, `expected the argument of a conditional ${which} operator but found ${found}`);
-  }
 }
 
 // ---- AST helpers ----------------------------------------------------------------
@@ -1211,162 +1110,10 @@ function stmtOf(cmd: A.Command): A.Stmt {
   return { kind: "Stmt", span: { ...cmd.span }, cmd, negated: false, background: false };
 }
 
-function litOf(value: string, start: number, end = start + value.length): A.Lit {
-  return { kind: "Lit", span: sp(start, end), value };
-}
-
-function wordOf(parts: A.WordPart[], at: number): A.Word {
-  const merged = mergeLits(parts);
-  if (!merged.length) return { kind: "Word", span: sp(at, at), parts: merged };
-  return { kind: "Word", span: sp(merged[0]!.span.start, merged[merged.length - 1]!.span.end), parts: merged };
-}
-
-/** Adjacent literal tokens (a word split by a continuation, `a=b`, `$` before a blank) form one Lit. */
-export function mergeLits(parts: A.WordPart[]): A.WordPart[] {
-  if (parts.length < 2) return parts;
-  const out: A.WordPart[] = [];
-  for (const p of parts) {
-    const last = out[out.length - 1];
-    if (p.kind === "Lit" && last?.kind === "Lit") {
-      out[out.length - 1] = { kind: "Lit", span: sp(last.span.start, p.span.end), value: last.value + p.value };
-    } else out.push(p);
-  }
-  return out;
-}
-
 // Commands whose `name=(…)` arguments bash reads as array assignments.
-/** In `([key]=value …)` the `[key]` is a subscript, not a bracket pattern. */
-function keyedElement(w: A.Word): A.Word {
-  const [first, second] = w.parts;
-  if (first?.kind === "Glob" && first.value.startsWith("[") && second?.kind === "Lit" && /^\+?=/.test(second.value)) {
-    return { ...w, parts: mergeLits([litOf(first.value, first.span.start, first.span.end), ...w.parts.slice(1)]) };
-  }
-  return w;
-}
-
 const DECL_BUILTINS = new Set(["declare", "typeset", "local", "export", "readonly", "alias", "eval", "let"]);
 
 function isDeclBuiltin(w: A.Word): boolean {
   const p = w.parts[0];
   return w.parts.length === 1 && p?.kind === "Lit" && DECL_BUILTINS.has(p.value);
-}
-
-/** Merges literal runs, then marks the unquoted globs, brace expansions and a leading tilde. */
-function finishWord(raw: A.WordPart[], src: string): A.Word {
-  const merged = mergeLits(raw);
-  const only = merged.length === 1 ? merged[0]! : null;
-  // The common word: one plain literal with nothing a pattern or a tilde could start with.
-  if (only?.kind === "Lit" && !/[*?[{~]/.test(only.value) && only.span.end - only.span.start === only.value.length) {
-    return { kind: "Word", span: sp(only.span.start, only.span.end), parts: merged };
-  }
-  const parts: A.WordPart[] = [];
-  merged.forEach((p, i) => {
-    if (p.kind !== "Lit") parts.push(p);
-    else if (p.span.end - p.span.start === p.value.length) splitPatterns(p, i === 0, parts, (k) => p.span.start + k);
-    else {
-      // A line continuation inside: the pieces keep their own source offsets.
-      const at = sourceOffsets(p, src);
-      if (at) splitPatterns(p, i === 0, parts, (k) => at[k]!);
-      else parts.push(p);
-    }
-  });
-  return { kind: "Word", span: sp(merged[0]!.span.start, merged[merged.length - 1]!.span.end), parts };
-}
-
-/**
- * The source offset of each character of a literal whose source holds line
- * continuations (`\<newline>`, which it stands for without); null when the
- * source does not read back to the value.
- */
-function sourceOffsets(lit: A.Lit, src: string): number[] | null {
-  const at: number[] = [];
-  for (let j = lit.span.start; j < lit.span.end; ) {
-    if (src[j] === "\\" && src[j + 1] === "\n") j += 2;
-    else if (src[j] === "\\" && src[j + 1] === "\r" && src[j + 2] === "\n") j += 3;
-    else at.push(j++);
-  }
-  return at.length === lit.value.length && at.every((o, k) => src[o] === lit.value[k]) ? at : null;
-}
-
-/** `pos(k)`: the source offset of the literal's k-th character. */
-function splitPatterns(lit: A.Lit, wordStart: boolean, out: A.WordPart[], pos: (k: number) => number): void {
-  const v = lit.value;
-  const span = (from: number, to: number) => sp(pos(from), pos(to - 1) + 1);
-  let i = 0;
-  let from = 0;
-  const flush = (to: number) => {
-    if (to > from) out.push({ kind: "Lit", span: span(from, to), value: v.slice(from, to) });
-  };
-  if (wordStart && v[0] === "~") {
-    let j = 1;
-    while (j < v.length && /[A-Za-z0-9._+-]/.test(v[j]!)) j++;
-    if (j === v.length || v[j] === "/") {
-      out.push({ kind: "Tilde", span: span(0, j), user: v.slice(1, j) });
-      i = from = j;
-    }
-  }
-  // Where a `[` or `{` can close: computed once, so a word of many openers stays linear.
-  const lastBracket = v.lastIndexOf("]");
-  const braces = v.includes("{") ? braceEnds(v) : null;
-  while (i < v.length) {
-    const c = v[i];
-    let end = -1;
-    let kind: "Glob" | "BraceExp" = "Glob";
-    if (c === "*" || c === "?") {
-      end = i + 1;
-      while (end < v.length && (v[end] === "*" || v[end] === "?")) end++;
-    } else if (c === "[" && lastBracket > i) {
-      end = bracketEnd(v, i);
-      // No bracket expression here: none can start before the next `]` either.
-      if (end < 0) {
-        const close = v.indexOf("]", i + 1);
-        i = close > i ? close : v.length;
-        continue;
-      }
-    } else if (c === "{" && braces) {
-      end = braces.get(i) ?? -1;
-      kind = "BraceExp";
-    }
-    if (end > i) {
-      flush(i);
-      out.push({ kind, span: span(i, end), value: v.slice(i, end) });
-      i = from = end;
-    } else i++;
-  }
-  flush(v.length);
-}
-
-/** The end of a bracket expression starting at `i`, or -1. */
-function bracketEnd(v: string, i: number): number {
-  let j = i + 1;
-  if (v[j] === "!" || v[j] === "^") j++;
-  if (v[j] === "]") j++;
-  for (; j < v.length; j++) {
-    if (v[j] === "]") return j > i + 1 ? j + 1 : -1;
-    if (v[j] === "[" && v[j + 1] === ":") {
-      const close = v.indexOf(":]", j + 2);
-      if (close > 0) j = close + 1;
-    }
-  }
-  return -1;
-}
-
-/**
- * The end of every brace expansion (`{a,b}`, `{1..3}`) in `v`, by the offset of
- * its `{`: one pass with a stack of the open braces.
- */
-function braceEnds(v: string): Map<number, number> {
-  const ends = new Map<number, number>();
-  const open: { at: number; comma: boolean }[] = [];
-  for (let j = 0; j < v.length; j++) {
-    const c = v[j];
-    if (c === "{") open.push({ at: j, comma: false });
-    else if (c === "," && open.length) open[open.length - 1]!.comma = true;
-    else if (c === "}" && open.length) {
-      const o = open.pop()!;
-      const inner = v.slice(o.at + 1, j);
-      if (o.comma || /^(-?\d+\.\.-?\d+|[A-Za-z]\.\.[A-Za-z])(\.\.-?\d+)?$/.test(inner)) ends.set(o.at, j + 1);
-    }
-  }
-  return ends;
 }

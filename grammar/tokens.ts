@@ -2,6 +2,7 @@
 // context-sensitive, so no token has a pattern: chevrotain only sees the types,
 // their categories and their labels (used in error messages).
 import { createToken, Lexer, type TokenType } from "chevrotain";
+import { RESERVED_WORDS, type ReservedWord } from "../src/ast/reserved.js";
 
 const NA = Lexer.NA;
 
@@ -26,41 +27,38 @@ export const AssignOp = tok("AssignOp", "`=`", [PlainLit]);
 export const IndexOpen = tok("IndexOpen", "`[`", [PlainLit]);
 export const IndexClose = tok("IndexClose", "`]`", [PlainLit]);
 
-// Reserved words (recognised by the scanner only when they form a whole word).
-function kw(word: string): TokenType {
+// Reserved words (recognised by the scanner only when they form a whole word),
+// one token type for each word of the shared list.
+function kw(word: ReservedWord): TokenType {
   const name = "Kw_" + word.replace(/\W/g, (c) => "x" + c.charCodeAt(0).toString(16));
   return tok(name, "`" + word + "`", [Keyword]);
 }
-export const If = kw("if");
-export const Then = kw("then");
-export const Elif = kw("elif");
-export const Else = kw("else");
-export const Fi = kw("fi");
-export const For = kw("for");
-export const Select = kw("select");
-export const In = kw("in");
-export const Do = kw("do");
-export const Done = kw("done");
-export const While = kw("while");
-export const Until = kw("until");
-export const Case = kw("case");
-export const Esac = kw("esac");
-export const Function = kw("function");
-export const Coproc = kw("coproc");
-export const Time = kw("time");
-export const LBrace = kw("{");
-export const RBrace = kw("}");
-export const Bang = kw("!");
-export const DLBracket = kw("[[");
-export const DRBracket = kw("]]");
 
-export const KEYWORDS: ReadonlyMap<string, TokenType> = new Map([
-  ["if", If], ["then", Then], ["elif", Elif], ["else", Else], ["fi", Fi],
-  ["for", For], ["select", Select], ["in", In], ["do", Do], ["done", Done],
-  ["while", While], ["until", Until], ["case", Case], ["esac", Esac],
-  ["function", Function], ["coproc", Coproc], ["time", Time],
-  ["{", LBrace], ["}", RBrace], ["!", Bang], ["[[", DLBracket], ["]]", DRBracket],
-]);
+export const KEYWORDS: ReadonlyMap<ReservedWord, TokenType> = new Map(RESERVED_WORDS.map((w) => [w, kw(w)]));
+const keyword = (w: ReservedWord): TokenType => KEYWORDS.get(w)!;
+
+export const If = keyword("if");
+export const Then = keyword("then");
+export const Elif = keyword("elif");
+export const Else = keyword("else");
+export const Fi = keyword("fi");
+export const For = keyword("for");
+export const Select = keyword("select");
+export const In = keyword("in");
+export const Do = keyword("do");
+export const Done = keyword("done");
+export const While = keyword("while");
+export const Until = keyword("until");
+export const Case = keyword("case");
+export const Esac = keyword("esac");
+export const Function = keyword("function");
+export const Coproc = keyword("coproc");
+export const Time = keyword("time");
+export const LBrace = keyword("{");
+export const RBrace = keyword("}");
+export const Bang = keyword("!");
+export const DLBracket = keyword("[[");
+export const DRBracket = keyword("]]");
 
 /** The reserved words by their first character code, so most words are ruled out without hashing them. */
 const KEYWORDS_BY_FIRST: (readonly [string, TokenType])[][] = [];

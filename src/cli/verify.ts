@@ -3,7 +3,7 @@
 // test with a diff of expected and actual output. Exit 1 when the config has an
 // error or a test fails.
 import { formatIssue } from "../config/file.js";
-import { loadConfig, settingValue } from "../config/load.js";
+import { loadConfig, setting } from "../config/load.js";
 import type { FilterDef } from "../config/schema.js";
 import { CHARS_PER_TOKEN } from "../filters/budget.js";
 import { runInlineTest, TEST_RECALL_ID } from "../filters/declarative.js";
@@ -18,7 +18,7 @@ export function verifyCli(args: string[]): number {
   const cfg = loadConfig(process.env, process.cwd());
   for (const w of cfg.warnings) process.stderr.write(w + "\n");
   for (const i of cfg.issues) process.stderr.write(`rtk verify: error: ${formatIssue(i)}\n`);
-  const limits = { listChars: settingValue<number>(cfg, "limits", "list_tokens") * CHARS_PER_TOKEN };
+  const limits = { listChars: setting(cfg, "limits", "list_tokens") * CHARS_PER_TOKEN };
   const out: string[] = [];
   let passed = 0;
   let failed = 0;

@@ -22,10 +22,13 @@ import {
   typeName,
   type FilterDef,
   type InlineTest,
+  type KeyName,
   type KeyPath,
   type KeySpec,
   type Replacement,
   type Report,
+  type SectionName,
+  type SettingValues,
 } from "./schema.js";
 
 export interface ConfigIssue {
@@ -54,6 +57,11 @@ export interface FileConfig {
   filters: FilterDef[];
   broken: BrokenFilter[];
   issues: ConfigIssue[];
+}
+
+/** A value the file sets, typed by the schema: the file keeps only values their key's check returned. */
+export function fileSetting<S extends SectionName, K extends KeyName<S>>(file: FileConfig, section: S, key: K): SettingValues[S][K] | undefined {
+  return file.values.get(`${section}.${key}`) as SettingValues[S][K] | undefined;
 }
 
 /** `file:line: key: message` (no line for a file that cannot be read, no key for one that does not parse). */

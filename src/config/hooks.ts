@@ -2,8 +2,8 @@
 // file never stops the rewrite: every problem is one warning on stderr, and the
 // keys it concerns keep their defaults.
 import type { Exclusion } from "../rewrite/mark.js";
-import { configFromToml } from "./file.js";
-import { issueWarning, loadConfig, settingValue, warnConfigProblems } from "./load.js";
+import { configFromToml, fileSetting } from "./file.js";
+import { issueWarning, loadConfig, setting, warnConfigProblems } from "./load.js";
 import type { Env } from "./paths.js";
 
 export type { Env } from "./paths.js";
@@ -17,7 +17,7 @@ export interface HookConfig {
 export function loadHookConfig(env: Env, warn: (msg: string) => void, cwd: string = process.cwd()): HookConfig {
   const cfg = loadConfig(env, cwd);
   warnConfigProblems(cfg, warn, env);
-  return hookConfig(settingValue<string[]>(cfg, "hooks", "exclude_commands"), settingValue<string[]>(cfg, "hooks", "transparent_prefixes"));
+  return hookConfig(setting(cfg, "hooks", "exclude_commands"), setting(cfg, "hooks", "transparent_prefixes"));
 }
 
 /** The `[hooks]` of one config file's text (problems are warnings). */
@@ -25,8 +25,8 @@ export function hookConfigFromToml(text: string, path: string, warn: (msg: strin
   const file = configFromToml(text, path);
   for (const i of file.issues) warn(issueWarning(i));
   return hookConfig(
-    (file.values.get("hooks.exclude_commands") as string[] | undefined) ?? [],
-    (file.values.get("hooks.transparent_prefixes") as string[] | undefined) ?? [],
+    fileSetting(file, "hooks", "exclude_commands") ?? [],
+    fileSetting(file, "hooks", "transparent_prefixes") ?? [],
   );
 }
 

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { makeDirs } from "../fs/make-dirs.js";
 import { configFromToml, formatIssue, type BrokenFilter, type ConfigIssue, type FileConfig } from "./file.js";
 import { dataDir, findProjectConfig, userConfigPath, type Env } from "./paths.js";
-import { SECTION_NAMES, SECTIONS, type FilterDef, type KeySpec, type SectionName } from "./schema.js";
+import { SECTION_NAMES, SECTIONS, type FilterDef, type KeyName, type KeySpec, type SectionName, type SettingValues } from "./schema.js";
 import { readTrustStore, sha256, trustKey, trustState, type TrustState } from "./trust.js";
 
 export type Source =
@@ -16,10 +16,13 @@ export type Source =
   | { kind: "user" | "project"; path: string; line: number }
   | { kind: "env"; name: string };
 
-export interface Setting {
-  value: unknown;
+export interface Setting<T = unknown> {
+  value: T;
   source: Source;
 }
+
+/** Every key's setting, its value typed by the schema. */
+export type Settings = { [S in SectionName]: { [K in KeyName<S>]: Setting<SettingValues[S][K]> } };
 
 export interface ProjectFileState {
   path: string;
@@ -31,7 +34,7 @@ export interface EffectiveConfig {
   user: { path: string; found: boolean };
   /** The nearest project file, applied only when its state is "trusted". */
   project: ProjectFileState | null;
-  settings: Record<SectionName, Record<string, Setting>>;
+  settings: Settings;
   /** In the order they are tried against a command line. */
   filters: FilterDef[];
   /** The user's filters a project filter of the same name replaces. */
@@ -65,9 +68,9 @@ export function loadConfig(env: Env, cwd: string): EffectiveConfig {
     }
   }
 
-  const settings = {} as Record<SectionName, Record<string, Setting>>;
+  const read: Record<string, Record<string, Setting>> = {};
   for (const section of SECTION_NAMES) {
-    settings[section] = {};
+    read[section] = {};
     for (const [key, spec] of Object.entries(SECTIONS[section]) as [string, KeySpec][]) {
       let setting: Setting = { value: spec.default(env), source: { kind: "default" } };
       for (const [kind, file] of [["user", user], ["project", projectCfg]] as const) {
@@ -82,15 +85,17 @@ export function loadConfig(env: Env, cwd: string): EffectiveConfig {
         };
         setting = { value: file.values.get(`${section}.${key}`), source };
       }
-      settings[section][key] = setting;
+      read[section]![key] = setting;
     }
   }
+  // Every value is its key's default or what its key's own check returned: the types of the schema.
+  const settings = read as Settings;
   // A retired key still loads (an old config keeps working); its value is not used.
-  const maxLines = settings.limits["max_lines"]!;
+  const maxLines = settings.limits.max_lines;
   if (maxLines.source.kind !== "default") {
     warnings.push(`rtk: config warning: ${maxLines.source.kind === "env" ? "" : `${(maxLines.source as { path: string }).path}: `}limits.max_lines is retired and ignored; limits.list_tokens (default 2000) is the budget of every list output, declarative filters included`);
   }
-  if (env["RTK_NO_TRACK"] === "1") settings.tracking["enabled"] = { value: false, source: { kind: "env", name: "RTK_NO_TRACK" } };
+  if (env["RTK_NO_TRACK"] === "1") settings.tracking.enabled = { value: false, source: { kind: "env", name: "RTK_NO_TRACK" } };
 
   const projectNames = new Set([...(projectCfg?.filters ?? []), ...(projectCfg?.broken ?? [])].map((f) => f.name));
   const filters = [...(projectCfg?.filters ?? []), ...(user?.filters ?? []).filter((f) => !projectNames.has(f.name))];
@@ -152,9 +157,9 @@ function writeStamp(file: string, stamp: string): void {
   }
 }
 
-/** A setting's value, typed by the caller. */
-export function settingValue<T>(cfg: EffectiveConfig, section: SectionName, key: string): T {
-  return cfg.settings[section][key]!.value as T;
+/** A setting's value, typed by the schema: `setting(cfg, "limits", "list_tokens")` is a number. */
+export function setting<S extends SectionName, K extends KeyName<S>>(cfg: EffectiveConfig, section: S, key: K): Settings[S][K]["value"] {
+  return cfg.settings[section][key].value;
 }
 
 function readConfigFile(path: string, issues: ConfigIssue[]): FileConfig | null {

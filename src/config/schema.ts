@@ -39,13 +39,19 @@ export const SECTIONS = {
   limits: {
     list_tokens: key(positiveInteger, () => 2000, "the budget of a list output (find, grep/rg, ls, tree, git status/log/branch, declarative filters without head/tail), in tokens of 4 characters: past it, items are hidden behind a marker with a count and a recall handle"),
     content_chars: key(positiveInteger, () => 30000, "the budget of file content (cat/head/tail) and patches (git diff/show, log -p), in characters: past it, the head and tail are shown and the middle is named by its line range"),
-    route_tokens: key(routeBudgets, () => ({}), "list budgets of single routes, in tokens, e.g. { \"git.log\" = 4000, grep = 1000 }"),
+    route_tokens: key(routeBudgets, (): Record<string, number> => ({}), "list budgets of single routes, in tokens, e.g. { \"git.log\" = 4000, grep = 1000 }"),
     max_lines: key(positiveInteger, () => 200, "retired: ignored (list_tokens is the budget of every list output, declarative filters included)"),
   },
 } as const satisfies Record<string, Record<string, KeySpec>>;
 
 export type SectionName = keyof typeof SECTIONS;
 export const SECTION_NAMES = Object.keys(SECTIONS) as SectionName[];
+
+/** The keys of a section. */
+export type KeyName<S extends SectionName> = keyof (typeof SECTIONS)[S] & string;
+
+/** The type of every key's value, read off its check: `SettingValues["limits"]["list_tokens"]` is a number. */
+export type SettingValues = { [S in SectionName]: { [K in KeyName<S>]: (typeof SECTIONS)[S][K] extends KeySpec<infer T> ? T : never } };
 
 export interface Replacement {
   pattern: RegExp;

@@ -3,14 +3,12 @@
 // not part of the normal form). Statements of a compound command go one per
 // line, so here-document bodies always have a line end to follow.
 import type * as A from "../ast/nodes.js";
+import { isReservedWord } from "../ast/reserved.js";
 import { walk } from "../ast/walk.js";
-
-/** The words bash reserves where a command starts. */
-const RESERVED = new Set(["if", "then", "elif", "else", "fi", "for", "select", "in", "do", "done", "while", "until", "case", "esac", "function", "coproc", "time", "{", "}", "!", "[[", "]]"]);
 
 function spellsReserved(w: A.Word | undefined): boolean {
   const p = w?.parts.length === 1 ? w.parts[0] : undefined;
-  return p?.kind === "Lit" && RESERVED.has(p.value);
+  return p?.kind === "Lit" && isReservedWord(p.value);
 }
 
 export function printCanonical(script: A.Script): string {

@@ -4,7 +4,7 @@
 // declarative filter never replaces a sensitive route's filter (env, printenv).
 import { matchRoute } from "../routes/match.js";
 import { registryFor } from "../routing.js";
-import { loadConfig, settingValue, warnConfigProblems, type EffectiveConfig } from "../config/load.js";
+import { loadConfig, setting, warnConfigProblems, type EffectiveConfig } from "../config/load.js";
 import { CHARS_PER_TOKEN, type Limits } from "../filters/budget.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../filters/declarative.js";
 import { FILTERS } from "../filters/catalog.js";
@@ -36,7 +36,7 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   const warn = (m: string) => process.stderr.write(m + "\n");
   warnConfigProblems(config, warn, env);
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
-  const recall = { enabled: settingValue<boolean>(config, "recall", "enabled"), maxEntries: settingValue<number>(config, "recall", "max_entries"), maxAgeDays: settingValue<number>(config, "recall", "max_age_days") };
+  const recall = { enabled: setting(config, "recall", "enabled"), maxEntries: setting(config, "recall", "max_entries"), maxAgeDays: setting(config, "recall", "max_age_days") };
   const limits = limitsFor(config, match?.route.id ?? declared.filter?.name ?? null);
   if (match && builtin && declared.replacesRoute && builtin.sensitive) {
     // Its output holds secrets: only the built-in filter masks them and keeps them out of the recall store.
@@ -56,6 +56,6 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
 
 /** The budgets of a route: `[limits]`, with the route's own list budget when `route_tokens` names it. */
 function limitsFor(config: EffectiveConfig, routeId: string | null): Limits {
-  const own = routeId === null ? undefined : settingValue<Record<string, number>>(config, "limits", "route_tokens")[routeId];
-  return { list: (own ?? settingValue<number>(config, "limits", "list_tokens")) * CHARS_PER_TOKEN, content: settingValue<number>(config, "limits", "content_chars") };
+  const own = routeId === null ? undefined : setting(config, "limits", "route_tokens")[routeId];
+  return { list: (own ?? setting(config, "limits", "list_tokens")) * CHARS_PER_TOKEN, content: setting(config, "limits", "content_chars") };
 }

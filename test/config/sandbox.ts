@@ -2,13 +2,10 @@
 // data folders and a project folder inside it, and the built `bin/rtk` run with
 // an explicit environment (never the real HOME, no RTK_* from the parent).
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-export const BIN = fileURLToPath(new URL("../../bin/rtk", import.meta.url));
+import { launchSync } from "../support/launch.js";
 
 export interface Sandbox {
   root: string;
@@ -66,7 +63,7 @@ export function rtk(s: Sandbox, args: readonly string[], o: RunOptions = {}): Ru
     LC_ALL: "C",
     ...o.env,
   };
-  const r = spawnSync(BIN, args, { cwd: o.cwd ?? s.project, env, input: o.input ?? "", encoding: "utf8", timeout: 30_000 });
+  const r = launchSync(args, { cwd: o.cwd ?? s.project, env, input: o.input, timeout: 30_000 });
   assert.equal(r.error, undefined, String(r.error));
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -7,9 +7,10 @@ import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchSync } from "../support/launch.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const RTK = join(ROOT, "bin", "rtk");
+export { RTK } from "../support/launch.js";
 
 /** 2024-03-15 10:30:00 UTC: every fixture file's modification time. */
 export const FIXED_TIME = new Date("2024-03-15T10:30:00Z");
@@ -41,9 +42,6 @@ export interface Ran {
   status: number;
 }
 
-/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
-const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs|rtk\.blob\.node/;
-
 function done(r: SpawnSyncReturns<string>): Ran {
   if (r.error) throw r.error;
   return { stdout: r.stdout, stderr: r.stderr, status: r.status ?? 128 };
@@ -56,11 +54,7 @@ export function runPlain(argv: readonly string[], cwd: string, env: Record<strin
 
 /** `bin/rtk <argv…>`. */
 export function runRtk(argv: readonly string[], cwd: string, env: Record<string, string>, input?: string): Ran {
-  for (let attempt = 0; ; attempt++) {
-    const r = done(spawnSync(RTK, argv, { cwd, env, encoding: "utf8", input: input ?? "", maxBuffer: 256 * 1024 * 1024, timeout: 120000 }));
-    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
-    spawnSync("sleep", ["0.3"]);
-  }
+  return done(launchSync(argv, { cwd, env, input, timeout: 120000 }));
 }
 
 // ---------------------------------------------------------------- markers

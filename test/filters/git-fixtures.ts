@@ -9,9 +9,10 @@ import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchSync } from "../support/launch.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const RTK = join(ROOT, "bin", "rtk");
+export { RTK } from "../support/launch.js";
 
 // ---------------------------------------------------------------- environment
 
@@ -70,16 +71,9 @@ export function runGit(args: readonly string[], cwd: string, env: Record<string,
   return done(spawnSync("git", args, { cwd, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }));
 }
 
-/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
-const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs|rtk\.blob\.node/;
-
 /** `bin/rtk <argv…>`. */
 export function runRtk(argv: readonly string[], cwd: string, env: Record<string, string>): Ran {
-  for (let attempt = 0; ; attempt++) {
-    const r = done(spawnSync(RTK, argv, { cwd, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 120000 }));
-    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
-    spawnSync("sleep", ["0.3"]);
-  }
+  return done(launchSync(argv, { cwd, env, timeout: 120000 }));
 }
 
 // ---------------------------------------------------------------- content

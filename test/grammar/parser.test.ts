@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { parse } from "../../grammar/parse.js";
 import type * as A from "../../src/ast/nodes.js";
+import { RESERVED_WORDS } from "../../src/ast/reserved.js";
 import { children } from "../../src/ast/walk.js";
 import { printLossless } from "../../src/printer/lossless.js";
 import { shape } from "../support/shape.js";
@@ -796,5 +797,10 @@ describe("bash -n agrees with both tables", { skip: hasBash ? false : "bash not 
 
   test("bash rejects every rejected input", () => {
     assert.deepEqual(rejected.map(([src]) => src).filter((src) => bashAccepts(src)), bashNoticesLate);
+  });
+
+  test("the reserved words the scanner and the printer share are bash's own (compgen -k)", () => {
+    const bash = spawnSync("bash", ["-c", "compgen -k"], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+    assert.deepEqual([...RESERVED_WORDS].sort(), bash.sort());
   });
 });

@@ -3,8 +3,7 @@
 // deny, pass through), plus the fail-open paths. The BUILT launcher `bin/rtk`
 // is spawned exactly as a host spawns it, with a temporary HOME holding the
 // host's permission rules (spec/permissions.md, "Where rules come from").
-// Expected answers are written from the spec, not from the implementation; where
-// the two disagree the test keeps the spec's answer and says `DISAGREES:`.
+// Expected answers are written from the spec, not from the implementation.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -11,9 +11,9 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ensureBuilt } from "../support/build.js";
+import { launchSync, retryingRebuildRace, RTK } from "../support/launch.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const RTK = join(ROOT, "bin", "rtk");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 before(() => {
@@ -40,19 +40,8 @@ function box(): Box {
   return { home, project, env: { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), RTK_ROUTES: "all" } };
 }
 
-/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
-const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs/;
-
-function retrying<T extends { stderr: string }>(run: () => T): T {
-  for (let attempt = 0; ; attempt++) {
-    const r = run();
-    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
-    spawnSync("sleep", ["0.3"]);
-  }
-}
-
 function rtk(b: Box, args: string[]) {
-  return retrying(() => spawnSync(RTK, args, { cwd: b.project, env: b.env, encoding: "utf8", timeout: 60000 }));
+  return launchSync(args, { cwd: b.project, env: b.env });
 }
 
 function put(path: string, text: string) {
@@ -87,7 +76,7 @@ function preToolUse(b: Box, command: string) {
 /** Runs the hook the way the host does: its command string through /bin/sh, the event on stdin. */
 function runAsHost(b: Box, command: string, event: unknown) {
   const t0 = Date.now();
-  const r = retrying(() => spawnSync("/bin/sh", ["-c", command], { input: JSON.stringify(event), env: b.env, cwd: b.project, encoding: "utf8", timeout: 30000 }));
+  const r = retryingRebuildRace(() => spawnSync("/bin/sh", ["-c", command], { input: JSON.stringify(event), env: b.env, cwd: b.project, encoding: "utf8", timeout: 30000 }));
   return { ...r, ms: Date.now() - t0 };
 }
 
@@ -174,7 +163,7 @@ describe("Claude Code, installed by `rtk init --agent claude`", () => {
     const r = rtk(b, ["doctor", "--json"]);
     const report = JSON.parse(r.stdout);
     const hosts = (report.hosts as { host: string; scope: string; file: string }[]).filter((h) => h.host === "claude");
-    // SPEC-SILENT (see scratch/hosts-disagreements.md): the project folder sits under HOME, whose `.claude/`
+    // SPEC-SILENT: the project folder sits under HOME, whose `.claude/`
     // is the user's, not a project's; the one install should be reported once.
     assert.deepEqual(hosts.map((h) => h.scope), ["global"], JSON.stringify(hosts));
   });

@@ -2,8 +2,7 @@
 // launcher in a temporary HOME, with a temporary project folder as cwd: fresh
 // install, idempotence, neighbouring user hooks, malformed settings, symlinks,
 // --dry-run, --uninstall, the backup, rules blocks, the OpenCode plugin, --show.
-// Expected files are written from the spec, not from the implementation; where
-// the two disagree the test keeps the spec's answer and says `DISAGREES:`.
+// Expected files are written from the spec, not from the implementation.
 import { activeRegistry, fullRegistry } from "../../src/routing.js";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -247,7 +246,6 @@ describe("JSON settings hosts", { concurrency: true }, () => {
           // The file existed only because rtk created it: removing exactly what init added leaves no file.
           assert.ok(!existsSync(file), `${file} should be gone after uninstalling what init created: ${existsSync(file) ? readFileSync(file, "utf8") : ""}`);
           // Last, so that a shape difference does not hide the checks above.
-          // DISAGREES: (kiro) the entries' `name` — see JSON_HOSTS.
           assert.deepEqual(written, h.fresh(CMD(h.host, scope)), "the file holds exactly our entry");
           assert.match(u.stdout, /removed/, u.stdout);
           assert.deepEqual(tree(b.home), {}, "nothing is left anywhere: no file, no folder, no backup");
@@ -277,7 +275,6 @@ describe("JSON settings hosts", { concurrency: true }, () => {
         assert.equal(readFileSync(file, "utf8"), original, "uninstall must leave the user's file byte-identical to before the install");
         assert.deepEqual(readdirSync(dirname(file)), [basename(file)], "nothing beside the user's file after uninstall");
         assert.match(u.stdout, /hook removed from /, `the message says the hook went and the file stays: ${u.stdout}`);
-        // DISAGREES: (kiro) the entries' `name` — see JSON_HOSTS.
         assert.deepEqual(installedDoc, withEntries(original, h, ourEntries(h)), "our entry is appended as its own entry; every other key and entry is kept in order");
       });
 
@@ -317,7 +314,6 @@ describe("JSON settings hosts", { concurrency: true }, () => {
         assert.ok(lstatSync(file).isSymbolicLink(), "still a symlink after uninstall");
         assert.equal(readlinkSync(file), link);
         assert.equal(readFileSync(target, "utf8"), original, "the target is back to its bytes");
-        // DISAGREES: (kiro) the entries' `name` — see JSON_HOSTS.
         assert.deepEqual(installedDoc, { ...(h.fresh(CMD(h.host)) as object), ...doc }, "the target holds our entry and the user's key");
       });
 
@@ -481,7 +477,7 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     await new Promise((res) => setTimeout(res, 20));
     const r = await init(b, "claude", "--project");
     ok(r, "install");
-    // SPEC-SILENT (see scratch/hosts-disagreements.md): project root = nearest ancestor with `.claude/`, else
+    // SPEC-SILENT: project root = nearest ancestor with `.claude/`, else
     // the git top level. Taken literally that walks up to HOME and installs into the user's global file;
     // a demanding user expects --project to stay in the project (the git top level).
     assertUntouched(user, before, "the user's ~/.claude/settings.json");
@@ -572,7 +568,6 @@ describe("rules-only hosts", { concurrency: true }, () => {
     put(file, original);
     ok(await init(b, "agents", "--project"), "install");
     ok(await init(b, "agents", "--project", "--uninstall"), "uninstall");
-    // DISAGREES: rtk leaves "# Agents\n\nBe brief.\n" (adds the newline it inserted before the block).
     assert.equal(readFileSync(file, "utf8"), original);
   });
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
-import { RTK } from "../support/launch.js";
+import { launchSync, RTK } from "../support/launch.js";
 
 before(() => {
   ensureBuilt();
@@ -60,7 +60,7 @@ function linkDir(b: Box, name: string, target: string): string {
 }
 
 function run(b: Box, args: string[], path: string, input = "", extra: Record<string, string> = {}) {
-  return spawnSync(RTK, args, { cwd: b.project, env: b.env(path, extra), input, encoding: "utf8", timeout: 60000 });
+  return launchSync(args, { cwd: b.project, env: b.env(path, extra), input });
 }
 
 const event = (b: Box, command: string) =>

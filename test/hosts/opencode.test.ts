@@ -5,16 +5,13 @@
 // imports rtk's library in-process and falls back to `rtk rewrite` only when
 // that import fails; it never decides a permission.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { ensureBuilt } from "../support/build.js";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const RTK = join(ROOT, "bin", "rtk");
+import { launchSync, RTK } from "../support/launch.js";
 
 type Handler = (input: { tool?: string; sessionID?: string; callID?: string }, output: { args?: Record<string, unknown> }) => Promise<void>;
 type Hooks = Record<string, Handler>;
@@ -32,7 +29,7 @@ before(() => {
   mkdirSync(project, { recursive: true });
   mkdirSync(join(home, ".config"), { recursive: true });
   const env = { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), RTK_ROUTES: "all" };
-  const r = spawnSync(RTK, ["init", "--agent", "opencode"], { cwd: project, env, encoding: "utf8" });
+  const r = launchSync(["init", "--agent", "opencode"], { cwd: project, env });
   assert.equal(r.status, 0, `init: ${r.stdout}${r.stderr}`);
   pluginFile = join(home, ".config", "opencode", "plugins", "rtk.ts");
   assert.ok(existsSync(pluginFile), `the plugin is written to $XDG_CONFIG_HOME/opencode/plugins/rtk.ts`);

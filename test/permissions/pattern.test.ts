@@ -1,7 +1,5 @@
 // The pattern language of Claude Code `Bash(…)` rules (spec/permissions.md,
-// "Pattern language"), one test per row. Expectations come from the spec; rows
-// marked `// DISAGREES:` are cases where the implementation does not do what the
-// spec says — see scratch/permission-disagreements.md.
+// "Pattern language"), one test per row. Expectations come from the spec.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { matchesPattern } from "../../src/permissions/pattern.js";
@@ -99,7 +97,6 @@ const ROWS: readonly Row[] = [
   ["git * -m *", "git commit -m msg", true],
   ["git * -m *", "git commit -am msg", false],
   // `**` is a glob over any characters, like `*`: the middle piece " diff " may match at the end.
-  // DISAGREES: the implementation applies the end rule only when the piece is the last non-empty one before a single trailing `*`.
   ["git * diff **", "git -C /p diff", true],
 
   // ── exact patterns: equal, or followed by a blank ───────────────────────

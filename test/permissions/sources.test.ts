@@ -2,9 +2,7 @@
 // per host"), end to end with real settings files in a temporary HOME and project
 // folder — through loadRules + judge, through the library's rewrite(), and through
 // the built CLI (`rtk rewrite --host …`). Every call gets an explicit environment:
-// no test reads the real HOME of the machine. Expectations come from the spec; rows
-// marked `// DISAGREES:` are cases where the implementation does not do what the
-// spec says — see scratch/permission-disagreements.md.
+// no test reads the real HOME of the machine. Expectations come from the spec.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,8 +16,8 @@ import { loadRules } from "../../src/permissions/sources.js";
 import { judge, type PermissionReport } from "../../src/permissions/verdict.js";
 import { fullRegistry } from "../../src/routes/registry.js";
 import { ensureBuilt } from "../support/build.js";
+import { launchSync } from "../support/launch.js";
 
-const REPO = resolve(import.meta.dirname, "../..");
 const registry = fullRegistry();
 const sandboxes: string[] = [];
 
@@ -564,10 +562,10 @@ describe("rtk rewrite --host (built CLI)", () => {
   });
 
   function cli(sb: Sandbox, args: string[], extraEnv: Record<string, string> = {}) {
-    const r = spawnSync(process.execPath, [join(REPO, "dist", "rtk.cjs"), "rewrite", ...args], {
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    const r = launchSync(["rewrite", ...args], {
       cwd: sb.cwd,
-      encoding: "utf8",
-      env: { ...process.env, HOME: sb.home, RTK_ROUTES: "all", XDG_CONFIG_HOME: sb.cfg, CLAUDE_CONFIG_DIR: "", RTK_CONFIG: "", RTK_DISABLED: "", ...extraEnv },
+      env: { ...env, HOME: sb.home, RTK_ROUTES: "all", XDG_CONFIG_HOME: sb.cfg, CLAUDE_CONFIG_DIR: "", RTK_CONFIG: "", RTK_DISABLED: "", ...extraEnv },
     });
     return { stdout: r.stdout, stderr: r.stderr, status: r.status };
   }

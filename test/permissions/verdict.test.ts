@@ -1,9 +1,8 @@
 // The verdict of a host's rules on a command (spec/permissions.md): precedence,
 // parts, broad deny / strict allow, agent-typed `rtk`, unattestable commands —
 // as plain tests, then fast-check properties over generated commands and rule
-// sets. Expectations come from the spec; rows marked `// DISAGREES:` are cases
-// where the implementation does not do what the spec (or, where the spec is
-// silent, the safer reading of it) says — see scratch/permission-disagreements.md.
+// sets. Expectations come from the spec (or, where the spec is silent, the safer
+// reading of it).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
@@ -123,9 +122,8 @@ rows("unattestable commands", [
   ['eval "$CMD"', ALL, { verdict: "ask", unattestable: true }],
   ["git status && eval x", ALL, { verdict: "ask", unattestable: true }],
   ["FOO=1 eval x", ALL, { verdict: "ask", unattestable: true }],
-  // DISAGREES: `eval` behind `command`/`builtin` is still eval; the implementation only looks at the first word.
+  // `eval` behind `command`/`builtin` is still eval.
   ["command eval x", ALL, { verdict: "ask", unattestable: true }],
-  // DISAGREES: as above.
   ["builtin eval x", ALL, { verdict: "ask", unattestable: true }],
   ["cat <<EOF\n$(date)\nEOF", ALL, { verdict: "ask", unattestable: true }],
   ['cat <<< "$(date)"', ALL, { verdict: "ask", unattestable: true }],
@@ -223,11 +221,9 @@ rows("broad deny matching", [
   ["echo git push", PUSH_DENIED, { verdict: "allow" }],
   ["git push --force-with-lease", { deny: ["git push --force"], allow: ["*"] }, { verdict: "allow" }],
   // spec silent — the safer reading: the shell sees `git push`, so a host rule may too.
-  // DISAGREES: quoted words are not unquoted in the deny forms.
   ["git 'push'", PUSH_DENIED, { verdict: "deny" }],
-  // DISAGREES: as above.
   ['"git" push', PUSH_DENIED, { verdict: "deny" }],
-  // DISAGREES: `nohup` runs its argument like the peeled wrappers do; it is not peeled for deny.
+  // `nohup` runs its argument as the peeled wrappers do.
   ["nohup git push", PUSH_DENIED, { verdict: "deny" }],
 ]);
 
@@ -252,7 +248,7 @@ rows("strict allow matching", [
   ["git status 2>/dev/null   ", { allow: ["git status"] }, { verdict: "allow" }],
   ["git log 2>&1", { allow: ["git log 2>&1"] }, { verdict: "default" }],
   // ask rules: an `rtk`-prefixed part is matched both as written and without its `rtk`
-  // DISAGREES: spec contradicts itself (ask "as written only" vs every part "both as written and with its leading rtk removed"); safer is ask.
+  // (the spec's "as written only" of allow and ask, and its "every part, as written and without its rtk" differ here: the safer reading, ask, wins)
   ["rtk git push", { ask: ["git push:*"], allow: ["*"] }, { verdict: "ask" }],
 ]);
 
@@ -525,8 +521,6 @@ describe("properties", () => {
     fc.assert(fc.property(listArb, listArb, rulesArb, checkAnd), { numRuns: RUNS });
   });
 
-  // DISAGREES: fails — the implementation also tries deny rules on the whole line, so `a` can be
-  // denied by a rule that matches neither `a && b` nor any part (see the example below).
   test("(c) the same, with rules made of the commands' own words", () => {
     fc.assert(
       fc.property(
@@ -539,7 +533,6 @@ describe("properties", () => {
 
   // The property's counterexample, kept as a plain test: a deny rule that matches the whole
   // line `a` (but none of its parts) denies `a` alone, yet not `a && b`.
-  // DISAGREES: the implementation's whole-line deny check makes `a && b` allow while `a` is deny.
   test("(c) example: `git status && ls push` vs `… && ls` under deny `git * push`, allow `*`", () => {
     checkAnd({ src: "git status && ls push", parts: [], unattestable: false }, { src: "ls", parts: [], unattestable: false }, { deny: ["git * push"], ask: [], allow: ["*"] });
   });

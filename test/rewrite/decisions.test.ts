@@ -1,9 +1,7 @@
 // The decision table of the transparent rewrite (spec/rewrite.md, "Deciding, per
 // simple command"): one row per input, with the expected output and the reason of
 // every simple command in source order (null = rewritten). Expectations come from
-// the spec; rows marked `// DISAGREES:` are cases where the implementation does not
-// do what the spec (or, where the spec is silent, a careful reading of it) says —
-// see scratch/rewrite-disagreements.md.
+// the spec (or, where the spec is silent, a careful reading of it: the row says why).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parse } from "../../grammar/parse.js";
@@ -216,7 +214,7 @@ const ROWS: readonly Row[] = [
   ["command npm test | tail -3", "command rtk npm test | tail -3", [null, "pipe-consumer"]],
   ["command -v git", null, ["wrapper-option"]],
   ["command -V npm", null, ["wrapper-option"]],
-  ["command -p git status", null, ["wrapper-option"]], // DISAGREES: `command -p` searches a default PATH that need not contain rtk
+  ["command -p git status", null, ["wrapper-option"]], // `command -p` searches a default PATH that need not contain rtk
   ["builtin git status", "builtin rtk git status", [null]],
   ["noglob git status", "noglob rtk git status", [null]],
   ["nocorrect npm test", "nocorrect rtk npm test", [null]],
@@ -262,7 +260,7 @@ const ROWS: readonly Row[] = [
   ["taskset -c 0,1 npm test", "taskset -c 0,1 rtk npm test", [null]],
   ["taskset -p 123", null, ["wrapper-option"]],
   ["exec git status", "exec rtk git status", [null]],
-  ["exec -c git status", null, ["path-changed"]], // DISAGREES: `exec -c` empties the environment like `env -i`
+  ["exec -c git status", null, ["path-changed"]], // `exec -c` empties the environment like `env -i`
   ["env A=1 timeout 5 nice -n 5 git status", "env A=1 timeout 5 nice -n 5 rtk git status", [null]],
   ["command env FOO=1 npm test", "command env FOO=1 rtk npm test", [null]],
   ["time env A=1 timeout 60 npx vitest run", "time env A=1 timeout 60 rtk npx vitest run", [null]],
@@ -368,7 +366,7 @@ const ROWS: readonly Row[] = [
   ["env RTK_DISABLED=1 npm test", null, ["disabled-prefix"]],
   ["timeout 5 env RTK_DISABLED=1 git status", null, ["disabled-prefix"]],
   ["RTK_DISABLED=1 rtk git status", null, ["already-rtk"]],
-  ["export RTK_DISABLED=1; git status", null, ["no-route", "disabled-prefix"]], // DISAGREES: judgment call, the user switched rtk off for what follows
+  ["export RTK_DISABLED=1; git status", null, ["no-route", "disabled-prefix"]], // judgment call: the user switched rtk off for what follows
 
   // ── RTK_DISABLED in rtk's own environment ───────────────────────────────
   ["git status", null, ["disabled"], OFF],
@@ -390,7 +388,7 @@ const ROWS: readonly Row[] = [
   ["git status; export PATH=/x", "rtk git status; export PATH=/x", [null, "no-route"]],
   ["git status; export PATH=/x; git log", "rtk git status; export PATH=/x; git log", [null, "no-route", "path-changed"]],
   ["export FOO=1; git status", "export FOO=1; rtk git status", ["no-route", null]],
-  ["export FOO=$(pwd); git status", null, ["no-route", "no-route", "unattestable"]], // DISAGREES: FOO is not PATH; the reason is the substitution
+  ["export FOO=$(pwd); git status", null, ["no-route", "no-route", "unattestable"]], // FOO is not PATH; the reason is the substitution
   ['export "$V"; git status', null, ["no-route", "path-changed"]],
   ["source .venv/bin/activate && pytest", "source .venv/bin/activate && rtk pytest", ["no-route", null]],
 
@@ -754,15 +752,15 @@ const ROWS: readonly Row[] = [
   ["dotenv -- git status", "dotenv -- rtk git status", [null], { config: BOTH }],
 
   // ── more edges: stdout of the whole shell, shadowed sinks, PATH, nesting ──
-  ["exec > /dev/null; git status", null, ["no-route", "stdout-to-file"]], // DISAGREES: `exec >` redirects the stdout of every later command
-  ["exec >&3; npm test", null, ["no-route", "stdout-to-file"]], // DISAGREES: same, to another fd
-  ["exec > build.log 2>&1; npm test", null, ["no-route", "stdout-to-file"]], // DISAGREES: kept, but for the wrong reason (unattestable)
+  ["exec > /dev/null; git status", null, ["no-route", "stdout-to-file"]], // `exec >` redirects the stdout of every later command
+  ["exec >&3; npm test", null, ["no-route", "stdout-to-file"]], // the same, to another fd
+  ["exec > build.log 2>&1; npm test", null, ["no-route", "stdout-to-file"]], // the same, stderr along
   ["exec 2>&1; git status", "exec 2>&1; rtk git status", ["no-route", null]],
   ["exec 3>&1; git status", "exec 3>&1; rtk git status", ["no-route", null]],
-  ["head() { grep x; }; npm test | head", null, ["function-body", "pipe-producer", "shadowed"]], // DISAGREES: a `head` the input defines is not the display sink
-  ["alias tail='grep FAIL'; npm test | tail -5", null, ["no-route", "pipe-producer", "shadowed"]], // DISAGREES: same, with an alias
-  ["for PATH in /x; do git status; done", null, ["path-changed"]], // DISAGREES: judgment call, the loop assigns PATH
-  ["read PATH <<< /x; git status", null, ["no-route", "path-changed"]], // DISAGREES: judgment call, `read` assigns PATH
+  ["head() { grep x; }; npm test | head", null, ["function-body", "pipe-producer", "shadowed"]], // a `head` the input defines is not the display sink
+  ["alias tail='grep FAIL'; npm test | tail -5", null, ["no-route", "pipe-producer", "shadowed"]], // the same, with an alias
+  ["for PATH in /x; do git status; done", null, ["path-changed"]], // judgment call: the loop assigns PATH
+  ["read PATH <<< /x; git status", null, ["no-route", "path-changed"]], // judgment call: `read` assigns PATH
   ["(PATH=/x); git status", null, ["path-changed"]],
   ["git status; git() { :; }", null, ["shadowed", "function-body"]],
   ["PATH+=:/x git status", null, ["path-changed"]],

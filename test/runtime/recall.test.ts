@@ -10,13 +10,11 @@ import fs, { chmodSync, chownSync, closeSync, existsSync, lstatSync, mkdirSync, 
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { dedupRecall, fillRecall, listRecall, MAX_RECALL_BYTES, newRecallId, openRecallDir, pruneRecall, RecallUnsafeError, releaseRecall, reserveEntry, reserveRecall, RunRecall, SWEEP_EVERY_MS, sweepRecall, type RecallMeta } from "../../src/runtime/recall.js";
 import { ensureBuilt } from "../support/build.js";
+import { launchSync, RTK } from "../support/launch.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const RTK = join(ROOT, "bin", "rtk");
 const ID = /^[0-9a-f]{7}$/;
 const DAY = 24 * 3600 * 1000;
 
@@ -32,15 +30,8 @@ function box(): Box {
   return sandbox("rtk-recall-");
 }
 
-/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
-const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs/;
-
 function rtk(b: Box, args: string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
-  for (let attempt = 0; ; attempt++) {
-    const r = spawnSync(RTK, args, { cwd: b.cwd, env: { ...b.env, ...env }, input: "", encoding: "utf8", timeout: 30000 });
-    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
-    spawnSync("sleep", ["0.3"]);
-  }
+  return launchSync(args, { cwd: b.cwd, env: { ...b.env, ...env }, timeout: 30000 });
 }
 
 let fakes = 0;
@@ -754,7 +745,7 @@ describe("rtk recall --list: commands as a shell reads them back", () => {
   test("an entry made in another folder says where", () => {
     const b = box();
     assert.equal(rtk(b, ["git", "status"]).status, 128);
-    const r = spawnSync(RTK, ["recall", "--list"], { cwd: b.root, env: b.env, encoding: "utf8" });
+    const r = launchSync(["recall", "--list"], { cwd: b.root, env: b.env });
     assert.match(r.stdout, new RegExp(`  git status  \\(in ${b.cwd}\\)\n$`));
   });
 });
@@ -799,7 +790,7 @@ describe("the same raw output of the same command is kept once", () => {
     const git = fakeGit(c, untracked);
     rtk(c, [git, "status"]);
     mkdirSync(join(c.cwd, "sub"));
-    const r = spawnSync(RTK, [git, "status"], { cwd: join(c.cwd, "sub"), env: c.env, encoding: "utf8" });
+    const r = launchSync([git, "status"], { cwd: join(c.cwd, "sub"), env: c.env });
     assert.equal(r.status, 0, r.stderr);
     const exit1 = fakeGit(c, `${untracked}; exit 1`);
     rtk(c, [exit1, "status"]);

@@ -16,10 +16,10 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { AnsiByteStripper } from "../../src/text/ansi.js";
 import { ensureBuilt } from "../support/build.js";
+import { launchSync, RTK } from "../support/launch.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const RTK = join(ROOT, "bin", "rtk");
 const TSX = pathToFileURL(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
 
 before(() => {
@@ -34,9 +34,6 @@ function box(): Box {
   return sandbox("rtk-run-", { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" });
 }
 
-/** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
-const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs/;
-
 interface RunOpts {
   cwd?: string;
   env?: Record<string, string>;
@@ -44,11 +41,7 @@ interface RunOpts {
 }
 
 function rtk(b: Box, args: string[], o: RunOpts = {}): SpawnSyncReturns<string> {
-  for (let attempt = 0; ; attempt++) {
-    const r = spawnSync(RTK, args, { cwd: o.cwd ?? b.cwd, env: { ...b.env, ...o.env }, input: o.input ?? "", encoding: "utf8", timeout: 30000, maxBuffer: 64 * 1024 * 1024 });
-    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
-    spawnSync("sleep", ["0.3"]);
-  }
+  return launchSync(args, { cwd: o.cwd ?? b.cwd, env: { ...b.env, ...o.env }, input: o.input, timeout: 30000 });
 }
 
 function sh(b: Box, cmd: string, args: string[], cwd = b.cwd): SpawnSyncReturns<string> {
@@ -259,11 +252,11 @@ describe("escape sequences", () => {
     git("-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "first");
     const plain = spawnSync("git", ["log", "--oneline", "--color=always"], { cwd: repo, env: b.env, encoding: "utf8" });
     assert.match(plain.stdout, /\x1b\[/, "git itself colours it");
-    const r = spawnSync(RTK, ["git", "log", "--oneline", "--color=always"], { cwd: repo, env: b.env, encoding: "utf8" });
+    const r = launchSync(["git", "log", "--oneline", "--color=always"], { cwd: repo, env: b.env });
     assert.equal(r.stdout, plain.stdout.replace(/\x1b\[[0-9;]*m/g, ""));
     writeFileSync(join(repo, "esc.txt"), "a\x1b[31mred\x1b[0m\n");
-    assert.equal(spawnSync(RTK, ["cat", "esc.txt"], { cwd: repo, env: b.env, encoding: "utf8" }).stdout, "a\x1b[31mred\x1b[0m\n");
-    assert.match(spawnSync(RTK, ["--raw", "git", "log", "--oneline", "--color=always"], { cwd: repo, env: b.env, encoding: "utf8" }).stdout, /\x1b\[/, "--raw is raw");
+    assert.equal(launchSync(["cat", "esc.txt"], { cwd: repo, env: b.env }).stdout, "a\x1b[31mred\x1b[0m\n");
+    assert.match(launchSync(["--raw", "git", "log", "--oneline", "--color=always"], { cwd: repo, env: b.env }).stdout, /\x1b\[/, "--raw is raw");
   });
 
   test("the byte stripper: a sequence cut between chunks goes whole, every other byte stays (0x9b inside UTF-8 too)", () => {

@@ -1,7 +1,7 @@
-// Spawning the built launcher from async tests: a few at a time (each start
-// costs a Node start-up), stdout and stderr collected, and one retry path for a
-// rebuild of dist/ racing the run.
-import { spawn } from "node:child_process";
+// The one way tests run the built launcher, `bin/rtk`: asynchronously (a few at
+// a time, each start costs a Node start-up) or synchronously, stdout and stderr
+// collected, and one retry path for a rebuild of dist/ racing the run.
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot } from "./corpus.js";
 
@@ -11,6 +11,17 @@ export interface Run {
   status: number | null;
   stdout: string;
   stderr: string;
+}
+
+export interface LaunchOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** Written to stdin; without it, stdin is empty (sync) or closed (async). */
+  input?: string | Buffer;
+  /** Sync runs only: killed after this many ms (default 60 s). */
+  timeout?: number;
+  /** Sync runs only: the most output kept (default 256 MiB). */
+  maxBuffer?: number;
 }
 
 let running = 0;
@@ -28,18 +39,43 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Another session rebuilding dist/ can make the launcher miss its startup snapshot for a moment. */
-const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs/;
+const REBUILD_RACE = /Cannot open .*dist\/rtk\.blob|dist\/rtk\.cjs|rtk\.blob\.node/;
+const ATTEMPTS = 4;
+const PAUSE_MS = 300;
 
 /** Runs `bin/rtk args…`; `input` (if any) is written to its stdin. */
-export async function launch(args: string[], opts: { cwd: string; env: Record<string, string>; input?: string | Buffer }): Promise<Run> {
-  for (let attempt = 0; ; attempt++) {
+export async function launch(args: readonly string[], opts: LaunchOptions): Promise<Run> {
+  for (let attempt = 1; ; attempt++) {
     const r = await slot(() => once(args, opts));
-    if (attempt >= 3 || !REBUILD_RACE.test(r.stderr)) return r;
-    await new Promise((res) => setTimeout(res, 300));
+    if (attempt >= ATTEMPTS || !REBUILD_RACE.test(r.stderr)) return r;
+    await new Promise((res) => setTimeout(res, PAUSE_MS));
   }
 }
 
-function once(args: string[], opts: { cwd: string; env: Record<string, string>; input?: string | Buffer }): Promise<Run> {
+/** Runs `bin/rtk args…` and waits for it (for tests that need the whole spawnSync result: signal, error). */
+export function launchSync(args: readonly string[], opts: LaunchOptions): SpawnSyncReturns<string> {
+  return retryingRebuildRace(() =>
+    spawnSync(RTK, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      input: opts.input ?? "",
+      encoding: "utf8",
+      timeout: opts.timeout ?? 60_000,
+      maxBuffer: opts.maxBuffer ?? 256 * 1024 * 1024,
+    }),
+  );
+}
+
+/** Runs `run` again while its stderr shows a rebuild of dist/ racing it: for rtk started some other way (a host's hook command). */
+export function retryingRebuildRace<T extends { stderr: string | Buffer }>(run: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    const r = run();
+    if (attempt >= ATTEMPTS || !REBUILD_RACE.test(String(r.stderr))) return r;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, PAUSE_MS);
+  }
+}
+
+function once(args: readonly string[], opts: LaunchOptions): Promise<Run> {
   return new Promise<Run>((resolve, reject) => {
     const child = spawn(RTK, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];

@@ -11,6 +11,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { parse } from "../../grammar/parse.js";
 import type * as A from "../../src/ast/nodes.js";
+import { RESERVED_WORDS } from "../../src/ast/reserved.js";
 import { walk } from "../../src/ast/walk.js";
 import { printLossless } from "../../src/printer/lossless.js";
 
@@ -45,10 +46,7 @@ const startsWithParen = (doc: Doc): boolean => {
 
 const cat = (...xs: (Piece | Doc)[]): Doc => xs.flatMap((x) => (Array.isArray(x) ? x : [x]));
 
-const KEYWORDS = new Set([
-  "if", "then", "elif", "else", "fi", "for", "select", "in", "do", "done", "while", "until", "case", "esac",
-  "function", "coproc", "time", "{", "}", "!", "[[", "]]",
-]);
+const KEYWORDS: ReadonlySet<string> = new Set(RESERVED_WORDS);
 
 // ---- blanks, comments, separators -------------------------------------------------
 

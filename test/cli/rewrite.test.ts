@@ -1,4 +1,4 @@
-// End to end: the built CLI (`dist/rtk.cjs rewrite`) against the subprocess
+// End to end: the built CLI (`bin/rtk rewrite`) against the subprocess
 // contract of spec/rewrite.md — stdout carries the rewritten command without a
 // trailing newline or nothing, the exit code says how to hand it back (0 allow,
 // 1 nothing, 2 deny, 3 ask), warnings go to stderr and never break the contract.
@@ -9,11 +9,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { ensureBuilt } from "../support/build.js";
+import { launchSync, RTK } from "../support/launch.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = join(ROOT, "dist", "rtk.cjs");
 
 before(() => {
   ensureBuilt();
@@ -71,7 +69,7 @@ function rtk(args: string[], o: RunOptions = {}) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: s.cwd, env, input: o.input ?? "", encoding: "utf8", timeout: 30_000 });
+  const r = launchSync(args, { cwd: s.cwd, env, input: o.input, timeout: 30_000 });
   assert.equal(r.error, undefined, String(r.error));
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, sandbox: s };
 }
@@ -137,8 +135,6 @@ describe("rtk rewrite: stdout and exit codes", () => {
   }
 });
 
-// DISAGREES: `rtk rewrite -` prints the usage and exits 1 — mri drops a lone "-" from
-// the positionals (see scratch/rewrite-disagreements.md); these tests keep the spec.
 describe("rtk rewrite -: the command from stdin", () => {
   test("reads the command from stdin", () => {
     const r = rtk(["rewrite", "-"], { input: "git status && npm test" });
@@ -431,7 +427,7 @@ describe("a command rtk cannot give back exactly, or past the limits: exit 1, no
   /** `rtk rewrite <arg>` where the argument is `printf`'s output: bytes Node's own spawn could not pass. */
   const rewriteBytes = (printfFormat: string) => {
     const s = sandbox();
-    const r = spawnSync("bash", ["-c", `exec "$0" "$1" rewrite "$(printf '${printfFormat}')"`, process.execPath, CLI], {
+    const r = spawnSync("bash", ["-c", `exec "$0" rewrite "$(printf '${printfFormat}')"`, RTK], {
       cwd: s.cwd,
       env: { ...baseEnv(), RTK_ROUTES: "all", HOME: s.home, XDG_CONFIG_HOME: s.cfg },
       encoding: "utf8",

@@ -2,7 +2,7 @@
 // from (spans and comments aside), and printing that again gives the same text.
 // The trees are generated directly, and only in the normal form the parser
 // itself produces: literal runs merged, unquoted `*?[`, `{a,b}` and a leading `~`
-// as their own parts (see finishWord in grammar/parser.ts), no reserved word
+// as their own parts (see finishWord in grammar/words.ts), no reserved word
 // where a command starts, no `$name` followed by a name character, and so on.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { parse } from "../../grammar/parse.js";
 import type * as A from "../../src/ast/nodes.js";
+import { RESERVED_WORDS } from "../../src/ast/reserved.js";
 import { withoutSpans } from "../../src/ast/walk.js";
 import { printCanonical } from "../../src/printer/canonical.js";
 
@@ -24,10 +25,7 @@ const word = (parts: A.WordPart[]): A.Word => ({ kind: "Word", span: span(), par
 const stmtOf = (cmd: A.Command, negated = false, background = false): A.Stmt => ({ kind: "Stmt", span: span(), cmd, negated, background });
 const shortParam = (name: string): A.ParamExp => ({ kind: "ParamExp", span: span(), short: true, prefix: null, name, index: null, op: null, arg: null, repl: null });
 
-const KEYWORDS = new Set([
-  "if", "then", "elif", "else", "fi", "for", "select", "in", "do", "done", "while", "until", "case", "esac",
-  "function", "coproc", "time", "{", "}", "!", "[[", "]]",
-]);
+const KEYWORDS: ReadonlySet<string> = new Set(RESERVED_WORDS);
 const NAME_CHAR = /^[A-Za-z0-9_]/;
 const REGULAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
