@@ -662,6 +662,7 @@ test("rtk init --show lists every host with its tier, where it would write and w
     opencode: "plugin",
     factory: "hook that replaces",
     devin: "hook that replaces",
+    kimi: "gate only",
     windsurf: "rules only",
     cline: "rules only",
     roo: "rules only",

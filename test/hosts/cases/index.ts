@@ -7,7 +7,8 @@ import { cursor, cursorShell } from "./cursor.js";
 import { devin } from "./devin.js";
 import { factory } from "./factory.js";
 import { gemini } from "./gemini.js";
+import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
 import type { HostCase } from "./types.js";
 
-export const HOST_CASES: readonly HostCase[] = [claude, cursor, cursorShell, gemini, copilotVscode, copilotCli, codex, kiro, factory, devin];
+export const HOST_CASES: readonly HostCase[] = [claude, cursor, cursorShell, gemini, copilotVscode, copilotCli, codex, kiro, factory, devin, kimi];
