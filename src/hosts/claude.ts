@@ -60,8 +60,7 @@ export const claude: Host = {
   name: "claude",
   title: "Claude Code",
   tier: "hook",
-  // Devin reads Claude Code's settings files.
-  aliases: ["claude-code", "devin"],
+  aliases: ["claude-code"],
   rules: CLAUDE_RULES,
   hook: {
     decode: (event) => decodeClaudeShape(event, ["Bash"]),

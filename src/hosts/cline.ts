@@ -1,4 +1,4 @@
-// Cline / Roo: no hook; an instructions file asks the model to type `rtk …` itself.
+// Cline: no hook that can replace a command; an instructions file asks the model to type `rtk …` itself.
 import { join } from "node:path";
 import { NO_RULES } from "../permissions/sources.js";
 import { project, RULES_TARGET, rulesFileOrFolder } from "./targets.js";
@@ -6,9 +6,8 @@ import type { Host } from "./types.js";
 
 export const cline: Host = {
   name: "cline",
-  title: "Cline / Roo",
+  title: "Cline",
   tier: "rules-only",
-  aliases: ["roo"],
   rules: NO_RULES,
   install: {
     target: RULES_TARGET,

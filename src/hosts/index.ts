@@ -6,15 +6,19 @@ import { cline } from "./cline.js";
 import { codex } from "./codex.js";
 import { copilot } from "./copilot.js";
 import { cursor } from "./cursor.js";
+import { devin } from "./devin.js";
 import { factory } from "./factory.js";
 import { gemini } from "./gemini.js";
+import { kilo } from "./kilo.js";
+import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
 import { none } from "./none.js";
 import { opencode } from "./opencode.js";
+import { roo } from "./roo.js";
 import { windsurf } from "./windsurf.js";
 import type { Host, HostInstall } from "./types.js";
 
-export const HOSTS: readonly Host[] = [claude, cursor, gemini, copilot, codex, kiro, opencode, windsurf, cline, agents, factory, none];
+export const HOSTS: readonly Host[] = [claude, cursor, gemini, copilot, codex, kiro, opencode, factory, devin, kimi, windsurf, cline, roo, kilo, agents, none];
 
 /** The host `rtk rewrite --host <name>` means, by its name or an alias. */
 export function hostNamed(name: string): Host | undefined {

@@ -14,7 +14,8 @@ import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { unifiedDiff } from "./diff.js";
 import { appendItem, appendMember, applyEdit, JsonSyntaxError, member, parseJson, plain, removeItem, removeMember, type JNode } from "./json-edit.js";
-import type { BlockTarget, FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Target, Where } from "./types.js";
+import { parse as parseToml } from "smol-toml";
+import type { FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Target, TomlTarget, Where } from "./types.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 export type Action = "installed" | "updated" | "unchanged" | "removed" | "absent" | "error";
@@ -39,6 +40,8 @@ export interface InitRequest {
 
 export const BLOCK_BEGIN = "<!-- rtk:begin -->";
 export const BLOCK_END = "<!-- rtk:end -->";
+export const TOML_BEGIN = "# rtk:begin";
+export const TOML_END = "# rtk:end";
 
 /**
  * The command a hook runs. A user's own file names the absolute launcher (hooks
@@ -92,8 +95,13 @@ export function init(req: InitRequest): InitReport {
       case "file":
         next = fileChange(old, req.host.target, req.paths, req.uninstall);
         break;
-      case "block":
-        next = blockChange(old, req.host.target, req.uninstall, createdByRtk);
+      case "block": {
+        const t = req.host.target;
+        next = markedChange(old, typeof t.content === "function" ? t.content() : t.content, BLOCK_BEGIN, BLOCK_END, req.uninstall, createdByRtk);
+        break;
+      }
+      case "toml":
+        next = tomlChange(old, req.host.target, hookCommand(req.paths.bin, req.host.name, req.scope), req.uninstall, createdByRtk);
         break;
     }
   if (next instanceof Failure) return report(req, file, "error", `${display(file)}: ${next.message}`, "");
@@ -125,7 +133,7 @@ function verb(a: Action, gone: boolean): string {
 
 /** What was done, as the user meets it: a file that is still there had rtk's part removed from it. */
 function done(a: Action, gone: boolean, kind: Target["kind"], file: string): string {
-  const part = kind === "json" ? "hook" : kind === "block" ? "rules block" : "plugin";
+  const part = kind === "json" || kind === "toml" ? "hook" : kind === "block" ? "rules block" : "plugin";
   if (a === "removed") return gone ? `${part} removed (${file} deleted: rtk had created it)` : `${part} removed from ${file}`;
   return a === "updated" ? `${part} updated in ${file}` : `${part} installed in ${file}`;
 }
@@ -297,6 +305,8 @@ function hasOurs(text: string, req: InitRequest): boolean {
       return text.includes(t.marker);
     case "block":
       return text.includes(BLOCK_BEGIN) && text.includes(BLOCK_END);
+    case "toml":
+      return text.includes(TOML_BEGIN) && text.includes(TOML_END);
   }
 }
 
@@ -309,16 +319,16 @@ function fileChange(old: string | null, target: FileTarget, paths: RtkPaths, uni
   return uninstall ? null : target.content(paths);
 }
 
-function blockChange(old: string | null, target: BlockTarget, uninstall: boolean, createdByRtk: boolean): string | null | Failure {
-  const content = typeof target.content === "function" ? target.content() : target.content;
-  const block = `${BLOCK_BEGIN}\n${content}\n${BLOCK_END}`;
+/** Adds, updates or removes rtk's text between the `begin` and `end` marker lines. */
+function markedChange(old: string | null, content: string, begin: string, end: string, uninstall: boolean, createdByRtk: boolean): string | null | Failure {
+  const block = `${begin}\n${content}\n${end}`;
   const text = old ?? "";
-  const start = text.indexOf(BLOCK_BEGIN);
-  const endMarker = start >= 0 ? text.indexOf(BLOCK_END, start) : -1;
-  if (start >= 0 && endMarker < 0) return new Failure(`has \`${BLOCK_BEGIN}\` without \`${BLOCK_END}\`; it was left untouched`);
+  const start = text.indexOf(begin);
+  const endMarker = start >= 0 ? text.indexOf(end, start) : -1;
+  if (start >= 0 && endMarker < 0) return new Failure(`has \`${begin}\` without \`${end}\`; it was left untouched`);
   if (uninstall) {
     if (start < 0) return old;
-    let to = endMarker + BLOCK_END.length;
+    let to = endMarker + end.length;
     // The block and the blank line before it; a file that had no final newline gets none back.
     const finalNewline = text[to] === "\n";
     if (finalNewline) to++;
@@ -327,10 +337,47 @@ function blockChange(old: string | null, target: BlockTarget, uninstall: boolean
     const rest = text.slice(0, from) + text.slice(to);
     return rest === "" && createdByRtk ? null : rest;
   }
-  if (start >= 0) return text.slice(0, start) + block + text.slice(endMarker + BLOCK_END.length);
+  if (start >= 0) return text.slice(0, start) + block + text.slice(endMarker + end.length);
   if (old === null || old === "") return block + "\n";
   // After the user's text, separated by a blank line; uninstalling takes exactly that back.
   return old.endsWith("\n") ? old + "\n" + block + "\n" : old + "\n\n" + block;
+}
+
+// ---- TOML settings --------------------------------------------------------------------
+
+function tomlError(text: string): string | null {
+  try {
+    parseToml(text.replace(/^\uFEFF/, ""));
+    return null;
+  } catch (e) {
+    return (e as Error).message.split("\n")[0] ?? "does not parse";
+  }
+}
+
+/** rtk's tables at the end of the file; a file that does not parse, or that the tables would break (an inline array of the same key), is left untouched. */
+function tomlChange(old: string | null, target: TomlTarget, command: string, uninstall: boolean, createdByRtk: boolean): string | null | Failure {
+  const tables = target.tables(command).trimEnd();
+  const byHand = `; add by hand:\n${tables}`;
+  const bad = old !== null && old.trim() !== "" ? tomlError(old) : null;
+  if (bad !== null && !uninstall) return new Failure(`is not valid TOML (${bad}); it was left untouched${byHand}`);
+  const next = markedChange(old, tables, TOML_BEGIN, TOML_END, uninstall, createdByRtk);
+  if (uninstall || typeof next !== "string") return next;
+  const broken = tomlError(next);
+  return broken === null ? next : new Failure(`rtk's \`[[${target.arrayKey}]]\` tables would not fit in it (${broken}); it was left untouched${byHand}`);
+}
+
+/** The hook command of rtk's tables in the file, if any. */
+function tomlCommand(text: string, target: TomlTarget): string | null {
+  const start = text.indexOf(TOML_BEGIN);
+  const end = start >= 0 ? text.indexOf(TOML_END, start) : -1;
+  if (end < 0) return null;
+  try {
+    const doc = parseToml(text.slice(start + TOML_BEGIN.length, end)) as Record<string, unknown>;
+    const first = (doc[target.arrayKey] as Record<string, unknown>[] | undefined)?.[0]?.["command"];
+    return typeof first === "string" ? first : null;
+  } catch {
+    return null;
+  }
 }
 
 // ---- writing -------------------------------------------------------------------------
@@ -515,6 +562,10 @@ export function installStatus(host: HostInstall, scope: Scope, where: Where): In
   }
   if (text === null) return base;
   const t = host.target;
+  if (t.kind === "toml") {
+    const command = tomlCommand(text, t);
+    return { ...base, installed: command !== null, command };
+  }
   if (t.kind !== "json") return { ...base, installed: t.kind === "file" ? text.includes(t.marker) : text.includes(BLOCK_BEGIN) };
   const root = parseSettings(text);
   if (root instanceof Failure) return { ...base, problem: root.message };

@@ -100,7 +100,20 @@ export interface BlockTarget {
   content: string | (() => string);
 }
 
-export type Target = JsonTarget | FileTarget | BlockTarget;
+/**
+ * A TOML settings file whose hooks are an array of tables (`[[hooks]]`): rtk's
+ * tables go at its end between `# rtk:begin` / `# rtk:end` comment lines, so
+ * they can be updated and removed exactly without rewriting the user's TOML.
+ */
+export interface TomlTarget {
+  kind: "toml";
+  /** The key of the array of tables that holds the hook command. */
+  arrayKey: string;
+  /** rtk's tables for the hook command, as TOML text. */
+  tables(command: string): string;
+}
+
+export type Target = JsonTarget | FileTarget | BlockTarget | TomlTarget;
 
 export interface RtkPaths {
   /** The launcher hooks run. */

@@ -60,6 +60,7 @@ const RULES = {
   ".gemini/settings.json": {
     tools: { allowed: ["run_shell_command(git status)"], confirmationRequired: ["run_shell_command(git diff)"] },
   },
+  ".factory/settings.json": { commandDenylist: ["git push --force"] },
 };
 
 let ruled: Home;
@@ -707,6 +708,25 @@ describe("current documentation: shapes the spec did not have", { concurrency: t
     assertRewrite("cursor", await hook("cursor", JSON.stringify(pre.event), empty), "rtk git status", false, pre.toolInput, "cursor preToolUse");
     const shell = recorded("cursor-shell", "git status", empty.project);
     assertJson(await hook("cursor", JSON.stringify(shell.event), empty), {}, "cursor beforeShellExecution");
+  });
+  test("Factory Droid: a project's commandDenylist names the command as typed → left to Droid (silence); outside it, rewritten with no decision", async () => {
+    const h = makeHome();
+    writeFile(join(h.project, ".factory", "settings.json"), JSON.stringify({ commandDenylist: ["git log"] }));
+    const denied = recorded("factory", "git log", h.project);
+    assertPass("factory", await hook("factory", JSON.stringify(denied.event), h), "factory project deny");
+    const other = recorded("factory", "git status", h.project);
+    assertRewrite("factory", await hook("factory", JSON.stringify(other.event), h), "rtk git status", false, other.toolInput, "factory not denied");
+  });
+  test("Devin: its event has no cwd; DEVIN_PROJECT_DIR names the project whose Claude Code rules apply", async () => {
+    const h = makeHome();
+    writeFile(join(h.project, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(git status)"] } }));
+    const other = makeHome();
+    const rec = recorded("devin", "git status", h.project);
+    // rtk starts elsewhere: only DEVIN_PROJECT_DIR points at the project.
+    const r = await hook("devin", JSON.stringify(rec.event), { home: h.home, project: other.project }, { DEVIN_PROJECT_DIR: h.project });
+    assertRewrite("devin", r, "rtk git status", true, rec.toolInput, "devin project rules");
+    const without = await hook("devin", JSON.stringify(rec.event), { home: h.home, project: other.project });
+    assertRewrite("devin", without, "rtk git status", false, rec.toolInput, "devin without DEVIN_PROJECT_DIR");
   });
   test("Cursor: a preToolUse event for another tool that carries a `command` is not a shell command", async () => {
     const e = { ...recorded("cursor", "git status", empty.project).event, tool_name: "MCP:run", tool_input: { command: "git status" } };

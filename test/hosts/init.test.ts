@@ -656,8 +656,13 @@ test("rtk init --show lists every host with its tier, where it would write and w
     codex: "hook that replaces",
     kiro: "gate only",
     opencode: "plugin",
+    factory: "hook that replaces",
+    devin: "hook that replaces",
+    kimi: "gate only",
     windsurf: "rules only",
     cline: "rules only",
+    roo: "rules only",
+    kilo: "rules only",
     agents: "rules only",
   };
   for (const [host, tier] of Object.entries(TIERS)) {

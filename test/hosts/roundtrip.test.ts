@@ -88,6 +88,13 @@ function userFiles(host: HostInstall): Record<string, string | null> {
       "empty object": "{}\n",
     };
   }
+  if (t.kind === "toml")
+    return {
+      none: null,
+      settings: 'default_model = "kimi-k2"\n\n[loop_control]\nmax_steps_per_turn = 100\n',
+      "no final newline": 'default_model = "kimi-k2"',
+      "hooks of the user's own": '[[hooks]]\nevent = "Notification"\ncommand = "notify-send done"\n',
+    };
   if (t.kind === "block") return { none: null, notes: "# Notes\n\nBe brief.", "notes with newline": "# Notes\n\n- one\n- two\n" };
   return { none: null };
 }

@@ -4,8 +4,11 @@ import { codex } from "./codex.js";
 import { copilotCli } from "./copilot-cli.js";
 import { copilotVscode } from "./copilot-vscode.js";
 import { cursor, cursorShell } from "./cursor.js";
+import { devin } from "./devin.js";
+import { factory } from "./factory.js";
 import { gemini } from "./gemini.js";
+import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
 import type { HostCase } from "./types.js";
 
-export const HOST_CASES: readonly HostCase[] = [claude, cursor, cursorShell, gemini, copilotVscode, copilotCli, codex, kiro];
+export const HOST_CASES: readonly HostCase[] = [claude, cursor, cursorShell, gemini, copilotVscode, copilotCli, codex, kiro, factory, devin, kimi];
