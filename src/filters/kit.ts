@@ -4,7 +4,7 @@
 // fit, then `… +N more`" lists within a character budget, paths grouped by
 // directory, and the file probe a filter asks instead of touching the disk.
 import { HeadTail } from "./budget.js";
-import { omitted, type FileProbe, type FilterContext, type FilterRun, type RecallRef } from "./types.js";
+import { linesText, omitted, type FileProbe, type FilterContext, type FilterInput, type FilterRun, type RecallRef } from "./types.js";
 
 export type { FileProbe };
 
@@ -18,6 +18,11 @@ export function counted(n: number, one: string, many = `${one}s`): string {
 /** The noun alone, singular for one. */
 export function noun(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
+}
+
+/** The words after the tool word. */
+export function toolArgs(input: Pick<FilterInput, "argv" | "toolIndex">): readonly string[] {
+  return input.argv.slice(input.toolIndex + 1);
 }
 
 /** The run of a filter that recognises nothing: the raw output is printed. */
@@ -129,6 +134,11 @@ export class BoundedLines<T = string> {
     this.chars += n;
     return true;
   }
+
+  /** The lines held, then the marker of those counted (when any). */
+  withMarker(this: BoundedLines<string>, what: string, recall: RecallRef): string[] {
+    return this.dropped ? [...this.items, omitted(this.dropped, what, recall)] : [...this.items];
+  }
 }
 
 /**
@@ -148,12 +158,37 @@ export class ErrorLines {
 
   /** The lines held, and the marker of those that were not. */
   lines(recall: RecallRef): string[] {
-    return this.held.dropped ? [...this.held.items, omitted(this.held.dropped, this.what, recall)] : [...this.held.items];
+    return this.held.withMarker(this.what, recall);
   }
 
   text(recall: RecallRef): string {
-    const out = this.lines(recall);
-    return out.length ? out.join("\n") + "\n" : "";
+    return linesText(this.lines(recall));
+  }
+}
+
+/**
+ * The first `max` items of a run shown, the rest counted: a failure's stack
+ * frames, a test's captured output. `reset` starts the next run.
+ */
+export class HeadCount {
+  shown = 0;
+  hidden = 0;
+
+  constructor(private readonly max: number) {}
+
+  /** Whether the next item is shown; when not, it is counted. */
+  take(): boolean {
+    if (this.shown < this.max) {
+      this.shown++;
+      return true;
+    }
+    this.hidden++;
+    return false;
+  }
+
+  reset(): void {
+    this.shown = 0;
+    this.hidden = 0;
   }
 }
 

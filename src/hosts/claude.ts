@@ -1,9 +1,8 @@
 // Claude Code: PreToolUse hook for the Bash tool. Also the answer shape of
 // Copilot's Claude-style events and of Codex.
-import { join } from "node:path";
 import { CLAUDE_RULES } from "../permissions/sources.js";
-import { commandHook, home, project } from "./targets.js";
-import { claudeLikeSample, json, obj, SILENT, str, type Decoded, type Host, type HookAnswer, type Outcome } from "./types.js";
+import { commandHook, dotFolder } from "./targets.js";
+import { answerIn, claudeLikeSample, json, obj, SILENT, str, type Decoded, type Host, type HookAnswer, type Outcome } from "./types.js";
 
 export const REWRITE_REASON = "rtk: token-optimised rewrite";
 
@@ -23,9 +22,14 @@ export function decodeClaudeShape(event: unknown, toolNames: readonly string[]):
   return { command, cwd: str(e["cwd"]), ctx: { toolInput } };
 }
 
+/** Claude Code's deny, with the reason the model reads. */
+export function claudeDeny(reason: string): HookAnswer {
+  return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } });
+}
+
 export function claudeAnswer(outcome: Outcome, ctx: ClaudeCtx, allowAlways = false): HookAnswer {
-  switch (outcome.kind) {
-    case "rewrite": {
+  return answerIn(outcome, ctx, {
+    rewrite(outcome, ctx) {
       // A host that applies a rewrite only with an allow cannot be told to ask: it judges the command as typed.
       if (outcome.ask && allowAlways) return SILENT;
       const decision = outcome.ask ? "ask" : outcome.allow || allowAlways ? "allow" : null;
@@ -37,13 +41,9 @@ export function claudeAnswer(outcome: Outcome, ctx: ClaudeCtx, allowAlways = fal
           updatedInput: { ...ctx.toolInput, command: outcome.command },
         },
       });
-    }
-    case "active-deny":
-      return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: outcome.reason } });
-    case "defer-deny":
-    case "pass":
-      return SILENT;
-  }
+    },
+    deny: claudeDeny,
+  });
 }
 
 /** A Claude-shaped settings file: our command under `hooks.PreToolUse`, for the Bash tool (Codex's hooks.json has the same shape). */
@@ -69,10 +69,7 @@ export const claude: Host = {
   },
   install: {
     target: preToolUseTarget(10),
-    scopes: {
-      global: (w) => join(w.env["CLAUDE_CONFIG_DIR"] || join(home(w), ".claude"), "settings.json"),
-      project: (w) => join(project(w, ".claude"), ".claude", "settings.json"),
-    },
+    scopes: dotFolder(".claude", ["settings.json"], "CLAUDE_CONFIG_DIR"),
     defaultScope: "global",
   },
   doctor: { sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash") },

@@ -11,13 +11,13 @@ import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/co
 import { judge } from "../permissions/verdict.js";
 import { fullRegistry } from "../routes/registry.js";
 import { COMMAND_LIMITS, longerThan } from "../rewrite/limits.js";
-import { claudeAnswer, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
+import { claudeAnswer, claudeDeny, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { CLAUDE_RULES } from "../permissions/sources.js";
-import { home, project } from "./targets.js";
-import { claudeLikeSample, SILENT, json, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Outcome, type Where } from "./types.js";
+import { dotFolder } from "./targets.js";
+import { claudeLikeSample, SILENT, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Outcome, type Where } from "./types.js";
 
 const PERMISSION_MODES = new Set([
   "default", "plan", "acceptEdits", "dontAsk", "bypassPermissions", "untrusted", "on-failure", "on-request", "never",
@@ -48,10 +48,7 @@ export const codex: Host = {
   },
   install: {
     target: preToolUseTarget(),
-    scopes: {
-      global: (w) => join(w.env["CODEX_HOME"] || join(home(w), ".codex"), "hooks.json"),
-      project: (w) => join(project(w, ".codex"), ".codex", "hooks.json"),
-    },
+    scopes: dotFolder(".codex", ["hooks.json"], "CODEX_HOME"),
     defaultScope: "global",
     note: "Codex runs hooks while `[features] hooks` is on in its config.toml (the default since Codex 0.124; older versions need `hooks = true` under `[features]`).",
   },
@@ -87,9 +84,7 @@ function codexAnswer(outcome: Outcome, ctx: CodexCtx): HookAnswer {
       return SILENT;
     }
     if (check.kind === "restricted") return SILENT;
-    if (check.kind === "behind-rtk") {
-      return json({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: check.reason } });
-    }
+    if (check.kind === "behind-rtk") return claudeDeny(check.reason);
   }
   return claudeAnswer(outcome, ctx, true);
 }

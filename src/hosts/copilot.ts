@@ -7,7 +7,7 @@ import { claudeAnswer, decodeClaudeShape, REWRITE_REASON, type ClaudeCtx } from 
 import { join } from "node:path";
 import { COPILOT_RULES } from "../permissions/sources.js";
 import { home, project } from "./targets.js";
-import { json, obj, SILENT, str, type Host } from "./types.js";
+import { answerIn, json, obj, SILENT, str, type Host } from "./types.js";
 
 type CopilotCtx = { shape: "claude"; claude: ClaudeCtx } | { shape: "cli"; args: Record<string, unknown> };
 
@@ -44,21 +44,18 @@ export const copilot: Host = {
     },
     encode(outcome, ctx: CopilotCtx) {
       if (ctx.shape === "claude") return claudeAnswer(outcome, ctx.claude);
-      switch (outcome.kind) {
-        case "rewrite": {
+      return answerIn(outcome, ctx.args, {
+        rewrite(outcome, args) {
           // No decision: the replaced arguments go through Copilot's own approval; an ask rule makes it ask.
           const decision = outcome.ask ? "ask" : outcome.allow ? "allow" : null;
           return json({
             ...(decision ? { permissionDecision: decision } : {}),
             permissionDecisionReason: REWRITE_REASON,
-            modifiedArgs: { ...ctx.args, command: outcome.command },
+            modifiedArgs: { ...args, command: outcome.command },
           });
-        }
-        case "active-deny":
-          return json({ permissionDecision: "deny", permissionDecisionReason: outcome.reason });
-        default:
-          return SILENT;
-      }
+        },
+        deny: (reason) => json({ permissionDecision: "deny", permissionDecisionReason: reason }),
+      });
     },
     passThrough: SILENT,
   },

@@ -3,10 +3,9 @@
 // `beforeShellExecution` (`command`, `cwd`) can only allow, ask or deny, so rtk
 // has nothing to replace there and gives no opinion, unless the agent typed
 // `rtk` in front of a command Cursor's rules deny. Cursor needs JSON on every path.
-import { join } from "node:path";
 import { CURSOR_RULES } from "../permissions/sources.js";
-import { home, project } from "./targets.js";
-import { json, obj, str, type Host } from "./types.js";
+import { dotFolder } from "./targets.js";
+import { answers, json, obj, str, type Host } from "./types.js";
 
 const EMPTY = json({});
 
@@ -35,18 +34,14 @@ export const cursor: Host = {
       const command = str(obj(e["tool_input"])?.["command"]);
       return command === undefined ? null : { command, cwd, ctx: { replaces: true } };
     },
-    encode(outcome, ctx: CursorCtx | undefined) {
-      switch (outcome.kind) {
-        case "rewrite":
-          if (ctx && !ctx.replaces) return EMPTY;
-          return json({ continue: true, permission: outcome.allow ? "allow" : "ask", updated_input: { command: outcome.command } });
-        case "active-deny":
-          return json({ continue: true, permission: "deny", agent_message: outcome.reason });
-        default:
-          return EMPTY;
-      }
-    },
-    passThrough: EMPTY,
+    ...answers<CursorCtx | undefined>(
+      {
+        rewrite: (outcome, ctx) =>
+          ctx && !ctx.replaces ? EMPTY : json({ continue: true, permission: outcome.allow ? "allow" : "ask", updated_input: { command: outcome.command } }),
+        deny: (reason) => json({ continue: true, permission: "deny", agent_message: reason }),
+      },
+      EMPTY,
+    ),
   },
   install: {
     target: {
@@ -55,10 +50,7 @@ export const cursor: Host = {
       skeleton: { version: 1 },
       entries: (command) => [{ command, matcher: "Shell" }],
     },
-    scopes: {
-      global: (w) => join(home(w), ".cursor", "hooks.json"),
-      project: (w) => join(project(w, ".cursor"), ".cursor", "hooks.json"),
-    },
+    scopes: dotFolder(".cursor", ["hooks.json"]),
     defaultScope: "global",
   },
   doctor: {

@@ -1,10 +1,9 @@
 // Gemini CLI: BeforeTool hook for run_shell_command. `{}` means no opinion;
 // an allow is given only when the host's rules earned it, so that Gemini's own
 // confirmation policy still runs on the rewritten command otherwise.
-import { join } from "node:path";
 import { GEMINI_RULES } from "../permissions/sources.js";
-import { commandHook, home, project } from "./targets.js";
-import { json, obj, str, type Host } from "./types.js";
+import { commandHook, dotFolder } from "./targets.js";
+import { answers, json, obj, str, type Host } from "./types.js";
 
 const EMPTY = json({});
 
@@ -14,30 +13,27 @@ export const gemini: Host = {
   tier: "hook",
   rules: GEMINI_RULES,
   hook: {
-  decode(event) {
-    const e = obj(event);
-    if (!e || str(e["tool_name"]) !== "run_shell_command") return null;
-    const ev = str(e["hook_event_name"]);
-    if (ev !== undefined && ev !== "BeforeTool") return null;
-    const command = str(obj(e["tool_input"])?.["command"]);
-    if (command === undefined) return null;
-    return { command, cwd: str(e["cwd"]), ctx: null };
-  },
-  encode(outcome) {
-    switch (outcome.kind) {
-      case "rewrite": {
-        // Gemini's confirmation rules would see `rtk …`, which none of them names: Gemini judges the command as typed.
-        if (outcome.ask) return json({});
-        const out = { hookSpecificOutput: { tool_input: { command: outcome.command } } };
-        return json(outcome.allow ? { decision: "allow", ...out } : out);
-      }
-      case "active-deny":
-        return json({ decision: "deny", reason: outcome.reason });
-      default:
-        return EMPTY;
-    }
-  },
-  passThrough: EMPTY,
+    decode(event) {
+      const e = obj(event);
+      if (!e || str(e["tool_name"]) !== "run_shell_command") return null;
+      const ev = str(e["hook_event_name"]);
+      if (ev !== undefined && ev !== "BeforeTool") return null;
+      const command = str(obj(e["tool_input"])?.["command"]);
+      if (command === undefined) return null;
+      return { command, cwd: str(e["cwd"]), ctx: null };
+    },
+    ...answers(
+      {
+        rewrite(outcome) {
+          // Gemini's confirmation rules would see `rtk …`, which none of them names: Gemini judges the command as typed.
+          if (outcome.ask) return EMPTY;
+          const out = { hookSpecificOutput: { tool_input: { command: outcome.command } } };
+          return json(outcome.allow ? { decision: "allow", ...out } : out);
+        },
+        deny: (reason) => json({ decision: "deny", reason }),
+      },
+      EMPTY,
+    ),
   },
   install: {
     target: {
@@ -46,10 +42,7 @@ export const gemini: Host = {
       skeleton: {},
       entries: (command) => [{ matcher: "run_shell_command", hooks: [commandHook(command, 10000)] }],
     },
-    scopes: {
-      global: (w) => join(home(w), ".gemini", "settings.json"),
-      project: (w) => join(project(w, ".gemini"), ".gemini", "settings.json"),
-    },
+    scopes: dotFolder(".gemini", ["settings.json"]),
     defaultScope: "global",
   },
   doctor: {

@@ -1,11 +1,10 @@
 // Kiro cannot replace a command, so it gets deny-with-suggestion: exit 2 with
 // the rtk form on stderr (Kiro shows it to the model, which re-issues it; that
 // form is already rewritten, so there is no loop). Everything else: silence.
-import { decodeClaudeShape, type ClaudeCtx } from "./claude.js";
-import { join } from "node:path";
+import { decodeClaudeShape } from "./claude.js";
 import { NO_RULES } from "../permissions/sources.js";
-import { home, project } from "./targets.js";
-import { SILENT, type Host } from "./types.js";
+import { dotFolder } from "./targets.js";
+import { answers, SILENT, type Host } from "./types.js";
 
 const SHELL_TOOLS = ["execute_bash", "executeBash", "shell"];
 
@@ -15,23 +14,15 @@ export const kiro: Host = {
   tier: "gate",
   rules: NO_RULES,
   hook: {
-  decode(event) {
-    // Kiro's own events are camelCase; the Claude-style name is accepted too.
-    const e = event && typeof event === "object" && (event as Record<string, unknown>)["hook_event_name"] === "preToolUse" ? { ...(event as object), hook_event_name: "PreToolUse" } : event;
-    return decodeClaudeShape(e, SHELL_TOOLS);
-  },
-  encode(outcome, _ctx: ClaudeCtx) {
-    switch (outcome.kind) {
-      case "rewrite":
-        if (outcome.ask) return SILENT;
-        return { stdout: "", stderr: `rtk: run \`${outcome.command}\` instead (same command, compact output)`, exitCode: 2 };
-      case "active-deny":
-        return { stdout: "", stderr: outcome.reason, exitCode: 2 };
-      default:
-        return SILENT;
-    }
-  },
-  passThrough: SILENT,
+    decode(event) {
+      // Kiro's own events are camelCase; the Claude-style name is accepted too.
+      const e = event && typeof event === "object" && (event as Record<string, unknown>)["hook_event_name"] === "preToolUse" ? { ...(event as object), hook_event_name: "PreToolUse" } : event;
+      return decodeClaudeShape(e, SHELL_TOOLS);
+    },
+    ...answers({
+      rewrite: (outcome) => (outcome.ask ? SILENT : { stdout: "", stderr: `rtk: run \`${outcome.command}\` instead (same command, compact output)`, exitCode: 2 }),
+      deny: (reason) => ({ stdout: "", stderr: reason, exitCode: 2 }),
+    }),
   },
   install: {
     target: {
@@ -41,10 +32,7 @@ export const kiro: Host = {
       // Kiro CLI's hook files (.kiro/hooks/<name>.json): the matcher is a regular expression over the tool name, the timeout in seconds.
       entries: (command) => [{ name: "rtk", trigger: "PreToolUse", matcher: SHELL_TOOLS.join("|"), action: { type: "command", command }, timeout: 5 }],
     },
-    scopes: {
-      global: (w) => join(home(w), ".kiro", "hooks", "rtk.json"),
-      project: (w) => join(project(w, ".kiro"), ".kiro", "hooks", "rtk.json"),
-    },
+    scopes: dotFolder(".kiro", ["hooks", "rtk.json"]),
     defaultScope: "global",
   },
   doctor: {

@@ -3,9 +3,9 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { projectRoot } from "../permissions/sources.js";
+import { NO_RULES, projectRoot } from "../permissions/sources.js";
 import { rulesBlock } from "./awareness.js";
-import type { BlockTarget, Where } from "./types.js";
+import type { BlockTarget, Host, HostInstall, Where } from "./types.js";
 
 export const home = (w: Where) => w.env["HOME"] || homedir();
 export const configHome = (w: Where) => w.env["XDG_CONFIG_HOME"] || join(home(w), ".config");
@@ -14,8 +14,31 @@ export const project = (w: Where, folder: string) => projectRoot(w.cwd, folder, 
 
 export const commandHook = (command: string, timeout?: number) => ({ type: "command", command, ...(timeout !== undefined ? { timeout } : {}) });
 
+/**
+ * A settings file in the host's dot folder, in the home (global; `moved` names
+ * the variable that moves that folder) or in the project.
+ */
+export function dotFolder(folder: string, file: readonly string[], moved?: string): HostInstall["scopes"] {
+  return {
+    global: (w) => join((moved && w.env[moved]) || join(home(w), folder), ...file),
+    project: (w) => join(project(w, folder), folder, ...file),
+  };
+}
+
 /** The rules block of rules-only hosts, generated from the active routes when it is written. */
 export const RULES_TARGET: BlockTarget = { kind: "block", content: rulesBlock };
+
+/** A host with no hook: rtk's rules block in an instructions file of the project (`file`, from the project folder). */
+export function rulesOnlyHost(h: { name: string; title: string; aliases?: readonly string[]; file: (root: string) => string }): Host {
+  return {
+    name: h.name,
+    title: h.title,
+    tier: "rules-only",
+    ...(h.aliases ? { aliases: h.aliases } : {}),
+    rules: NO_RULES,
+    install: { target: RULES_TARGET, scopes: { project: (w) => h.file(project(w, ".git")) }, defaultScope: "project" },
+  };
+}
 
 /** A rules file that may also be a folder of rule files (`.clinerules/`): then rtk's own file inside it. */
 export function rulesFileOrFolder(path: string, inside: string): string {

@@ -49,6 +49,24 @@ export function str(v: unknown): string | undefined {
 
 export const json = (v: unknown): HookAnswer => ({ stdout: JSON.stringify(v), exitCode: 0 });
 
+/** How a host words the two outcomes it is told about: a rewrite, and a deny it cannot see itself. */
+export interface AnswerWords<C> {
+  rewrite(outcome: Extract<Outcome, { kind: "rewrite" }>, ctx: C): HookAnswer;
+  deny(reason: string, ctx: C): HookAnswer;
+}
+
+/** The answer to an outcome in the host's words; any other outcome gets `silent`, which lets the command run as typed. */
+export function answerIn<C>(outcome: Outcome, ctx: C, words: AnswerWords<C>, silent: HookAnswer = SILENT): HookAnswer {
+  if (outcome.kind === "rewrite") return words.rewrite(outcome, ctx);
+  if (outcome.kind === "active-deny") return words.deny(outcome.reason, ctx);
+  return silent;
+}
+
+/** A hook's `encode` and `passThrough` from its words: silence is the same answer for malformed input and for "no opinion". */
+export function answers<C>(words: AnswerWords<C>, silent: HookAnswer = SILENT): Pick<HookAdapter<C>, "encode" | "passThrough"> {
+  return { encode: (outcome, ctx) => answerIn(outcome, ctx, words, silent), passThrough: silent };
+}
+
 /**
  * How a command reaches rtk (spec/hosts.md): `hook` answers with a replacement,
  * `gate` can only let a command through or block it (rtk blocks with the `rtk …`

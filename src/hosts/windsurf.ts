@@ -1,13 +1,5 @@
 // Windsurf: no hook; an instructions file asks the model to type `rtk …` itself.
 import { join } from "node:path";
-import { NO_RULES } from "../permissions/sources.js";
-import { project, RULES_TARGET } from "./targets.js";
-import type { Host } from "./types.js";
+import { rulesOnlyHost } from "./targets.js";
 
-export const windsurf: Host = {
-  name: "windsurf",
-  title: "Windsurf",
-  tier: "rules-only",
-  rules: NO_RULES,
-  install: { target: RULES_TARGET, scopes: { project: (w) => join(project(w, ".git"), ".windsurfrules") }, defaultScope: "project" },
-};
+export const windsurf = rulesOnlyHost({ name: "windsurf", title: "Windsurf", file: (root) => join(root, ".windsurfrules") });

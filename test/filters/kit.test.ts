@@ -5,6 +5,7 @@ import { describe, test } from "node:test";
 import {
   BoundedLines,
   ErrorLines,
+  HeadCount,
   LineWindow,
   NO_FILES,
   counted,
@@ -18,6 +19,7 @@ import {
   remembered,
   runsByDir,
   splitDir,
+  toolArgs,
   withoutDotSlash,
   type FileProbe,
 } from "../../src/filters/kit.js";
@@ -54,6 +56,10 @@ describe("words", () => {
       assert.equal(noun(n, one, many), want.split(" ")[1]);
     });
   }
+
+  test("toolArgs: the words after the tool word", () => {
+    assert.deepEqual(toolArgs({ argv: ["env", "X=1", "jest", "--ci", "a.test.ts"], toolIndex: 2 }), ["--ci", "a.test.ts"]);
+  });
 
   test("rawRun recognises nothing: the raw output is printed", () => {
     const run = rawRun();
@@ -131,6 +137,25 @@ describe("BoundedLines", () => {
     const named = new ErrorLines(0, "stderr lines");
     named.add("x");
     assert.deepEqual(named.lines(recall), ["… +1 more stderr lines [rtk recall abc1234]"]);
+  });
+
+  test("withMarker: the lines held, then the count of the rest", () => {
+    const held = new BoundedLines<string>(6);
+    for (const l of ["one", "two", "three", "four"]) held.add(l);
+    assert.deepEqual(held.withMarker("lines", recall), ["one", "two", "… +2 more lines [rtk recall abc1234]"]);
+    const all = new BoundedLines<string>(100);
+    all.add("one");
+    assert.deepEqual(all.withMarker("lines", recall), ["one"]);
+  });
+});
+
+describe("HeadCount", () => {
+  test("the first of a run shown, the rest counted, until reset", () => {
+    const head = new HeadCount(2);
+    assert.deepEqual([1, 2, 3, 4].map(() => head.take()), [true, true, false, false]);
+    assert.deepEqual([head.shown, head.hidden], [2, 2]);
+    head.reset();
+    assert.deepEqual([head.take(), head.shown, head.hidden], [true, 1, 0]);
   });
 });
 

@@ -12,9 +12,8 @@
 // lines) and the rule of `━` after each heading. A run that passed with many
 // warnings shows its first files and counts the rest (as eslint). Another
 // reporter (`--reporter=json`…) passes through.
-import type { Filter, FilterRun } from "../types.js";
-import { argValue, DiagnosticList, hasArg, OtherLines, type Diagnostic } from "./common.js";
-import { PASSING_BUDGET } from "./stylish.js";
+import { linesText, type Filter, type FilterRun } from "../types.js";
+import { DiagnosticList, linterOptions, notThisReport, OtherLines, report, type Diagnostic } from "./common.js";
 
 const HEADING = /^(\S.*?)\s+━{3,}$/;
 const MESSAGE = /^ {2}([×!i✖⚠ℹ]) (.+)$/;
@@ -24,9 +23,11 @@ const SUMMARY = /^(?:Checked \d+ files?|Fixed \d+ files?|Formatted \d+ files?|Fo
 export const biome: Filter = {
   id: "diagnostics.biome",
   start(input, ctx): FilterRun {
-    const from = input.toolIndex + 1;
-    const reporter = argValue(input.argv, from, ["--reporter"]);
-    const passThrough = (reporter !== null && reporter !== "default") || hasArg(input.argv, from, ["--help", "-h", "--version", "--write", "--fix", "--apply", "--stdin-file-path"]);
+    const passThrough = notThisReport(input, {
+      formatOptions: ["--reporter"],
+      formats: ["default"],
+      other: ["--help", "-h", "--version", "--write", "--fix", "--apply", "--stdin-file-path"],
+    });
     const list = new DiagnosticList();
     const others = new OtherLines();
     const summary: string[] = [];
@@ -69,9 +70,8 @@ export const biome: Filter = {
         others.add(text);
       },
       end(exitCode) {
-        if (passThrough || (!list.count && !summary.length)) return null;
-        const out = [...list.render(ctx, { showSeverity: () => true, ...(exitCode === 0 && { passingBudget: PASSING_BUDGET }) }), ...others.render(ctx.recall), ...summary];
-        return { stdout: "", stderr: out.join("\n") + "\n" };
+        const out = passThrough ? null : report(ctx, list, others, summary, linterOptions(exitCode));
+        return out && { stdout: "", stderr: linesText(out) };
       },
     };
   },

@@ -19,8 +19,8 @@
 // lint of a warning is read from its `#[warn(…)]` note or clippy's link (rustc
 // says it once per lint, the first time). `--message-format short` is read
 // too; JSON formats pass through.
-import type { Filter, FilterRun } from "../types.js";
-import { argValue, DiagnosticList, OtherLines, type Diagnostic } from "./common.js";
+import { linesText, type Filter, type FilterRun } from "../types.js";
+import { argValue, DiagnosticList, OtherLines, report, type Diagnostic } from "./common.js";
 
 const HEADER = /^(error|warning)(?:\[([\w:]+)\])?: (.*)$/;
 const SHORT = /^(.+?):(\d+):(\d+): (error|warning)(?:\[([\w:]+)\])?: (.*)$/;
@@ -119,9 +119,8 @@ export const cargo: Filter = {
       },
       end() {
         place();
-        if (passThrough || (!list.count && !summary.length)) return null;
-        const out = [...list.render(ctx, { showSeverity: () => true }), ...others.render(ctx.recall), ...summary];
-        return { stdout: stdout.render(ctx.recall).map((l) => l + "\n").join(""), stderr: out.join("\n") + "\n" };
+        const out = passThrough ? null : report(ctx, list, others, summary, { showSeverity: () => true });
+        return out && { stdout: stdout.text(ctx.recall), stderr: linesText(out) };
       },
     };
   },

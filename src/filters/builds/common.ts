@@ -1,12 +1,14 @@
 // What the build, type-checker and linter filters share: a diagnostic
 // (file:line:col, severity, code or rule, message and the lines that belong
 // to it), a list of them rendered grouped by file, lines the filter does not
-// know kept in order, and the counts of a summary. Every diagnostic is kept:
+// know kept in order, the report they make with the tool's summary, and the
+// options that say the output is another format. Every diagnostic is kept:
 // only when the whole is longer than the content budget (the size past which
 // hosts cut a tool result themselves) does each file show its first ones, the
 // rest counted exactly with a recall handle.
 import { largestFit, limitsOf } from "../budget.js";
-import { omitted, type FilterContext, type RecallRef } from "../types.js";
+import { counted, ErrorLines } from "../kit.js";
+import { omitted, type FilterContext, type FilterInput } from "../types.js";
 
 export interface Diagnostic {
   /** The file as the tool printed it; null for a diagnostic about the run (a config error). */
@@ -120,7 +122,7 @@ export class DiagnosticList {
         byCode.set(key, (byCode.get(key) ?? 0) + 1);
       }
     const counts = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`).join(", ");
-    const what = `${hidden === 1 ? "warning" : "warnings"} in ${plural(rest.length, "more file")}`;
+    const what = `${hidden === 1 ? "warning" : "warnings"} in ${counted(rest.length, "more file")}`;
     return [...this.renderGroups(ctx, opts, groups.slice(0, shown)), `${omitted(hidden, what, ctx.recall)} (${counts})`];
   }
 
@@ -175,34 +177,58 @@ function rowsOf(list: readonly Diagnostic[], opts: RenderOptions): Row[] {
   return rows;
 }
 
-/** `3 errors`, `1 warning`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 /**
  * Lines a filter did not recognise, kept in order (they may be the error that
  * matters), up to a bound; the rest counted with a recall handle.
  */
-export class OtherLines {
-  readonly lines: string[] = [];
-  private chars = 0;
-  hidden = 0;
-
-  constructor(private readonly maxChars = 16 * 1024) {}
-
-  add(text: string): void {
-    if (this.hidden || this.chars + text.length > this.maxChars) {
-      this.hidden++;
-      return;
-    }
-    this.lines.push(text);
-    this.chars += text.length + 1;
+export class OtherLines extends ErrorLines {
+  constructor(maxChars = 16 * 1024) {
+    super(maxChars, "lines");
   }
+}
 
-  render(recall: RecallRef): string[] {
-    return this.hidden ? [...this.lines, omitted(this.hidden, "lines", recall)] : [...this.lines];
-  }
+/** Characters of warnings shown whole when a linter's run passed (exit 0); the rest are counted by rule. */
+export const PASSING_BUDGET = 1500;
+
+/** A linter's rendering: every severity named; a passing run's many warnings counted past PASSING_BUDGET. */
+export function linterOptions(exitCode: number | null): RenderOptions {
+  return { showSeverity: () => true, ...(exitCode === 0 && { passingBudget: PASSING_BUDGET }) };
+}
+
+/**
+ * The report: the diagnostics grouped by file, then the lines the filter did
+ * not know, then the tool's summary. Null (the raw output prints) when the run
+ * had neither diagnostics nor a summary.
+ */
+export function report(
+  ctx: Pick<FilterContext, "limits" | "recall">,
+  list: DiagnosticList,
+  others: OtherLines,
+  summary: readonly string[],
+  opts: RenderOptions,
+): string[] | null {
+  if (!list.count && !summary.length) return null;
+  return [...list.render(ctx, opts), ...others.lines(ctx.recall), ...summary];
+}
+
+/** The compact output with the report on `stream` and the other stream's text beside it. */
+export function onStream(stream: "out" | "err", report: string, other: string): { stdout: string; stderr: string } {
+  return stream === "out" ? { stdout: report, stderr: other } : { stdout: other, stderr: report };
+}
+
+export interface FormatSpec {
+  /** The options naming a format, and the formats that are this report. */
+  formatOptions: readonly string[];
+  formats: readonly string[];
+  /** Options whose output is not a report (help, version, a config dump). */
+  other: readonly string[];
+}
+
+/** Whether the tool was asked for another format, or for output that is no report: it passes through. */
+export function notThisReport(input: FilterInput, spec: FormatSpec): boolean {
+  const from = input.toolIndex + 1;
+  const format = argValue(input.argv, from, spec.formatOptions);
+  return (format !== null && !spec.formats.includes(format)) || hasArg(input.argv, from, spec.other);
 }
 
 /** Runs of one repeated line said once with their count: `text (×N)`. */

@@ -3,9 +3,8 @@
 // table of patterns per tool makes its filter. Diagnostics are grouped by file;
 // the tool's summary lines stay word for word, at the end; code frames and
 // headings go; lines the table does not know are kept in order.
-import type { Filter, FilterInput, FilterRun } from "../types.js";
-import { DiagnosticList, OtherLines, type Diagnostic } from "./common.js";
-import { PASSING_BUDGET } from "./stylish.js";
+import { linesText, type Filter, type FilterInput, type FilterRun } from "../types.js";
+import { DiagnosticList, linterOptions, onStream, OtherLines, report, type Diagnostic } from "./common.js";
 
 export interface LineSpec {
   id: string;
@@ -87,12 +86,9 @@ export function lineDiagnostics(spec: LineSpec): Filter {
           others[stream].add(text);
         },
         end(exitCode) {
-          if (passThrough || (!list.count && !summary.length)) return null;
           const where = home ?? "out";
-          const report = [...list.render(ctx, { showSeverity: () => true, ...(spec.linter && exitCode === 0 && { passingBudget: PASSING_BUDGET }) }), ...others[where].render(ctx.recall), ...summary];
-          const text = (lines: readonly string[]) => (lines.length ? lines.join("\n") + "\n" : "");
-          const other = text(others[where === "out" ? "err" : "out"].render(ctx.recall));
-          return where === "out" ? { stdout: text(report), stderr: other } : { stdout: other, stderr: text(report) };
+          const out = passThrough ? null : report(ctx, list, others[where], summary, linterOptions(spec.linter ? exitCode : null));
+          return out && onStream(where, linesText(out), others[where === "out" ? "err" : "out"].text(ctx.recall));
         },
       };
     },

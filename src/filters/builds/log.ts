@@ -24,8 +24,7 @@
 // Each stream is read on its own and printed on its own. A compiler's stdout
 // (`-E`, `-o -`, `--version`) is its product: it passes untouched; so does
 // the output of `make -n`, `-p`, `-q` and the like.
-import type { Filter, FilterRun, RecallRef } from "../types.js";
-import { omitted } from "../types.js";
+import { linesText, omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
 import { collapseRepeats, DiagnosticList, hasArg, type Diagnostic, type RenderOptions } from "./common.js";
 
 const DIAGNOSTIC = /^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark): (.*?)(?: \[(-W[^\]]+)\])?$/;
@@ -265,8 +264,7 @@ export const buildLog: Filter = {
       end() {
         // A compiler's product past a few MiB (`-E` of a large unit) is printed from the raw capture.
         if (passThrough || stdoutChars > 8 * 1024 * 1024 || (logs.out.empty && logs.err.empty && !stdout.length)) return null;
-        const text = (lines: readonly string[]) => (lines.length ? lines.join("\n") + "\n" : "");
-        return { stdout: compiler ? text(stdout) : text(logs.out.render(ctx)), stderr: text(logs.err.render(ctx)) };
+        return { stdout: linesText(compiler ? stdout : logs.out.render(ctx)), stderr: linesText(logs.err.render(ctx)) };
       },
     };
   },

@@ -13,9 +13,8 @@
 // code frames and labels go. A run that passed with many warnings shows its
 // first files and counts the rest (as eslint). Another format (`-f json`…)
 // passes through.
-import type { Filter, FilterRun } from "../types.js";
-import { argValue, DiagnosticList, hasArg, OtherLines, type Diagnostic } from "./common.js";
-import { PASSING_BUDGET } from "./stylish.js";
+import { linesText, type Filter, type FilterRun } from "../types.js";
+import { DiagnosticList, linterOptions, notThisReport, OtherLines, report, type Diagnostic } from "./common.js";
 
 const HEADING = /^ {2}([⚠×!x]) (?:([\w-]+\([^)]+\)): )?(.+)$/;
 const LOCATION = /^\s+(?:╭─|,-)\[(.+):(\d+):(\d+)\]$/;
@@ -26,9 +25,11 @@ const SUMMARY = /^(?:Found \d+ warnings? and \d+ errors?\.|Finished in |Exceeded
 export const oxlint: Filter = {
   id: "diagnostics.oxlint",
   start(input, ctx): FilterRun {
-    const from = input.toolIndex + 1;
-    const format = argValue(input.argv, from, ["-f", "--format"]);
-    const passThrough = (format !== null && format !== "default") || hasArg(input.argv, from, ["--help", "-h", "--version", "-V", "--rules", "--print-config", "--init", "--fix", "--lsp"]);
+    const passThrough = notThisReport(input, {
+      formatOptions: ["-f", "--format"],
+      formats: ["default"],
+      other: ["--help", "-h", "--version", "-V", "--rules", "--print-config", "--init", "--fix", "--lsp"],
+    });
     const list = new DiagnosticList();
     const others = new OtherLines();
     const summary: string[] = [];
@@ -68,9 +69,8 @@ export const oxlint: Filter = {
       },
       end(exitCode) {
         place();
-        if (passThrough || (!list.count && !summary.length)) return null;
-        const out = [...list.render(ctx, { showSeverity: () => true, ...(exitCode === 0 && { passingBudget: PASSING_BUDGET }) }), ...others.render(ctx.recall), ...summary];
-        return { stdout: out.join("\n") + "\n", stderr: "" };
+        const out = passThrough ? null : report(ctx, list, others, summary, linterOptions(exitCode));
+        return out && { stdout: linesText(out), stderr: "" };
       },
     };
   },

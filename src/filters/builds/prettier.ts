@@ -8,7 +8,7 @@
 //
 // What goes: `Checking formatting...` and the `[warn] ` before each file.
 // `--list-different` prints the paths alone already: it passes through.
-import type { Filter, FilterRun } from "../types.js";
+import { linesText, type Filter, type FilterRun } from "../types.js";
 import { hasArg, OtherLines } from "./common.js";
 
 const VERDICT =
@@ -47,11 +47,10 @@ export const prettier: Filter = {
       },
       end() {
         if (passThrough || !verdict.length) return null;
-        const text = (lines: readonly string[]) => (lines.length ? lines.join("\n") + "\n" : "");
         // The verdict stays on the stream prettier printed it on.
         const tagged = verdict.filter((v) => v.startsWith("["));
         const plain = verdict.filter((v) => !v.startsWith("["));
-        return { stdout: text([...out.render(ctx.recall), ...plain]), stderr: text([...files.render(ctx.recall), ...err.render(ctx.recall), ...tagged]) };
+        return { stdout: linesText([...out.lines(ctx.recall), ...plain]), stderr: linesText([...files.lines(ctx.recall), ...err.lines(ctx.recall), ...tagged]) };
       },
     };
   },

@@ -8,9 +8,8 @@
 // The column is where shellcheck's marker points (`^--`), counted from 1. What
 // goes: the source lines, the markers, `Did you mean:` suggestions and the
 // wiki links. Another format (`-f gcc`, `-f json`…) passes through.
-import type { Filter, FilterRun } from "../types.js";
-import { argValue, DiagnosticList, hasArg, OtherLines } from "./common.js";
-import { PASSING_BUDGET } from "./stylish.js";
+import { linesText, type Filter, type FilterRun } from "../types.js";
+import { DiagnosticList, linterOptions, notThisReport, OtherLines, report } from "./common.js";
 
 const WHERE = /^In (.+) line (\d+):$/;
 const MARKER = /^(\s*)\^[-^]*\s+(SC\d+) \((\w+)\): (.*)$/;
@@ -18,9 +17,7 @@ const MARKER = /^(\s*)\^[-^]*\s+(SC\d+) \((\w+)\): (.*)$/;
 export const shellcheck: Filter = {
   id: "diagnostics.shellcheck",
   start(input, ctx): FilterRun {
-    const from = input.toolIndex + 1;
-    const format = argValue(input.argv, from, ["-f", "--format"]);
-    const passThrough = (format !== null && format !== "tty") || hasArg(input.argv, from, ["--help", "-h", "--version", "-V", "--list-optional"]);
+    const passThrough = notThisReport(input, { formatOptions: ["-f", "--format"], formats: ["tty"], other: ["--help", "-h", "--version", "-V", "--list-optional"] });
     const list = new DiagnosticList();
     const others = new OtherLines();
     const errors = new OtherLines();
@@ -51,9 +48,9 @@ export const shellcheck: Filter = {
         others.add(text);
       },
       end(exitCode) {
-        if (passThrough || !list.count) return null;
-        const out = [...list.render(ctx, { showSeverity: () => true, ...(exitCode === 0 && { passingBudget: PASSING_BUDGET }) }), ...others.render(ctx.recall)];
-        return { stdout: out.join("\n") + "\n", stderr: errors.render(ctx.recall).map((l) => l + "\n").join("") };
+        // shellcheck prints no summary: no diagnostics, no report.
+        const out = passThrough ? null : report(ctx, list, others, [], linterOptions(exitCode));
+        return out && { stdout: linesText(out), stderr: errors.text(ctx.recall) };
       },
     };
   },

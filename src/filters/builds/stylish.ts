@@ -17,24 +17,19 @@
 // What goes: the column padding, blank lines. Another format (`-f json`,
 // `--format unix`), `--print-config`, `--help` pass through; whatever the
 // filter does not know (a too-many-warnings notice) is kept in order.
-import type { Filter, FilterRun } from "../types.js";
-import { argValue, DiagnosticList, hasArg, OtherLines } from "./common.js";
+import { linesText, type Filter, type FilterRun } from "../types.js";
+import { DiagnosticList, linterOptions, notThisReport, onStream, OtherLines, report, type FormatSpec } from "./common.js";
+
+export { PASSING_BUDGET } from "./common.js";
 
 const PROBLEM = /^\s+(\d+):(\d+)\s+(error|warning|✖|⚠)\s+(.*?)(?:\s{2,}((?:@?[\w.-]+\/)*[\w.-]+))?\s*$/;
-/** Characters of warnings shown whole when the run passed (exit 0); the rest are counted by rule. */
-export const PASSING_BUDGET = 1500;
 const SUMMARY = /^✖ \d+ problems? \(/;
 const FIXABLE = /^\s+\d+ (?:errors?|warnings?)(?: and \d+ warnings?)? potentially fixable/;
 
-interface StylishSpec {
+interface StylishSpec extends FormatSpec {
   id: string;
   /** The stream the tool writes its report on. */
   stream: "out" | "err";
-  /** The options naming a format, and the formats that are this one. */
-  formatOptions: readonly string[];
-  formats: readonly string[];
-  /** Options whose output is not a report. */
-  other: readonly string[];
 }
 
 const SEVERITY: Readonly<Record<string, string>> = { error: "error", warning: "warning", "✖": "error", "⚠": "warning" };
@@ -43,9 +38,7 @@ function stylish(spec: StylishSpec): Filter {
   return {
     id: spec.id,
     start(input, ctx): FilterRun {
-      const from = input.toolIndex + 1;
-      const format = argValue(input.argv, from, spec.formatOptions);
-      const passThrough = (format !== null && !spec.formats.includes(format)) || hasArg(input.argv, from, spec.other);
+      const passThrough = notThisReport(input, spec);
       const list = new DiagnosticList();
       const others = new OtherLines();
       const rest = new OtherLines();
@@ -81,11 +74,8 @@ function stylish(spec: StylishSpec): Filter {
         },
         end(exitCode) {
           close();
-          if (passThrough || (!list.count && !summary.length)) return null;
-          const out = [...list.render(ctx, { showSeverity: () => true, ...(exitCode === 0 && { passingBudget: PASSING_BUDGET }) }), ...others.render(ctx.recall), ...summary];
-          const report = out.join("\n") + "\n";
-          const other = rest.render(ctx.recall).map((l) => l + "\n").join("");
-          return spec.stream === "out" ? { stdout: report, stderr: other } : { stdout: other, stderr: report };
+          const out = passThrough ? null : report(ctx, list, others, summary, linterOptions(exitCode));
+          return out && onStream(spec.stream, linesText(out), rest.text(ctx.recall));
         },
       };
     },

@@ -17,8 +17,9 @@
 // cut by `tail` still says how it ended. Watch mode runs on the terminal as it
 // is (it redraws); output that is not diagnostics (`--showConfig`,
 // `--listFiles`, `--help`) passes through.
-import type { Filter, FilterRun } from "../types.js";
-import { DiagnosticList, hasArg, OtherLines, plural, type Diagnostic } from "./common.js";
+import { counted } from "../kit.js";
+import { linesText, type Filter, type FilterRun } from "../types.js";
+import { DiagnosticList, hasArg, OtherLines, report, type Diagnostic } from "./common.js";
 
 const PLAIN = /^(.+)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
 const PRETTY = /^(.+):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
@@ -102,17 +103,18 @@ export const tsc: Filter = {
         others.add(text);
       },
       end() {
-        if (passThrough || (!list.count && !summary.length)) return null;
-        const out = [...list.render(ctx, { showSeverity: (s) => s !== "error" }), ...others.render(ctx.recall)];
-        if (summary.length) out.push(...summary);
-        else if (list.count) {
-          const errs = list.bySeverity("error");
-          const rest = list.count - errs;
-          const what = [errs ? plural(errs, "error") : "", rest ? plural(rest, "other diagnostic") : ""].filter(Boolean).join(" and ");
-          out.push(`Found ${what}${list.fileCount ? ` in ${plural(list.fileCount, "file")}` : ""}.`);
-        }
-        return { stdout: out.join("\n") + "\n", stderr: errors.render(ctx.recall).map((l) => l + "\n").join("") };
+        if (passThrough) return null;
+        const out = report(ctx, list, others, summary.length || !list.count ? summary : [found(list)], { showSeverity: (s) => s !== "error" });
+        return out && { stdout: linesText(out), stderr: errors.text(ctx.recall) };
       },
     };
   },
 };
+
+/** The count line of tsc's pretty output, for a run whose output had none: `Found 2 errors in 1 file.` */
+function found(list: DiagnosticList): string {
+  const errs = list.bySeverity("error");
+  const rest = list.count - errs;
+  const what = [errs ? counted(errs, "error") : "", rest ? counted(rest, "other diagnostic") : ""].filter(Boolean).join(" and ");
+  return `Found ${what}${list.fileCount ? ` in ${counted(list.fileCount, "file")}` : ""}.`;
+}

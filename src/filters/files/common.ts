@@ -3,13 +3,8 @@
 // the order that puts a project's own files before its dependencies.
 import { omitted, type FilterInput, type RecallRef } from "../types.js";
 
-// Kept here too: the listing filters and those written against this module take it from here.
-export { ErrorLines } from "../kit.js";
-
-/** The words after the tool word. */
-export function toolArgs(input: FilterInput): readonly string[] {
-  return input.argv.slice(input.toolIndex + 1);
-}
+// Kept here too: the listing filters and those written against this module take them from here.
+export { ErrorLines, toolArgs } from "../kit.js";
 
 /** The argv with presentation flags put right after the tool word (before any `--` or operand). */
 export function withFlags(input: FilterInput, flags: readonly string[]): readonly string[] {

@@ -8,14 +8,12 @@
 // library backtrace frames. Machine output (`--format json`,
 // `--message-format json`) passes through untouched.
 import { omitted, type Filter, type FilterContext, type FilterRun, type RecallRef } from "../types.js";
-import { CapturedHead, finish, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+import { counted, HeadCount } from "../kit.js";
+import { capturedHead, finish, FRAMES, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
 
 /** Cargo's progress words, right-aligned to column 12. */
 const PROGRESS = /^\s*(Compiling|Finished|Running|Doc-tests|Fresh|Checking|Blocking|Downloading|Downloaded|Updating|Locking|Adding|Documenting|Building|Packaging|Unpacking|Removing)\b/;
 const MACHINE = /^(--format(=json)?|--message-format(=.*json.*)?|-Zunstable-options|json)$/;
-
-/** User frames shown per backtrace; the rest are counted. */
-const FRAMES = 3;
 
 export const cargoTest: Filter = {
   id: "test.cargo",
@@ -109,11 +107,10 @@ export const cargoTest: Filter = {
       end() {
         if (pass) return null;
         if (inBlock) closeBlock();
-        const stdout = [...out.lines];
+        const stdout = out.withMarker("lines", ctx.recall);
         // A failing test without a block of its own (libtest printed none) is still named.
         const unnamed = failedLines.filter((l) => !blockNames.has(/^test (.+) \.\.\. FAILED$/.exec(l)![1]!));
         stdout.unshift(...unnamed);
-        if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
         if (totals.targets) {
           const parts = [`${totals.passed} passed`];
           if (totals.failed || failedTarget) parts.unshift(`${totals.failed} failed`);
@@ -121,7 +118,7 @@ export const cargoTest: Filter = {
           if (totals.measured) parts.push(`${totals.measured} measured`);
           if (totals.filtered) parts.push(`${totals.filtered} filtered out`);
           const verdict = failedTarget ? "FAILED" : "ok";
-          stdout.push(`cargo test: ${verdict}. ${parts.join("; ")} (${totals.targets} ${totals.targets === 1 ? "target" : "targets"}) [rtk recall ${ctx.recall.id()}]`);
+          stdout.push(`cargo test: ${verdict}. ${parts.join("; ")} (${counted(totals.targets, "target")}) [rtk recall ${ctx.recall.id()}]`);
         }
         return finish(ctx, raw, { before: before.lines, stdout, stderr: after.lines });
       },
@@ -139,10 +136,10 @@ export class PanicBlock {
   private panicked = false;
   private frames = false;
   private traced = false;
-  private frameShown = 0;
-  private frameHidden = 0;
+  /** User frames of the backtrace shown; the rest are counted. */
+  private readonly shownFrames = new HeadCount(FRAMES);
   private pendingFrame: string | null = null;
-  private readonly captured = new CapturedHead();
+  private readonly captured = capturedHead();
 
   /** `header`: the block's title, printed with its first line (an empty section is not shown). */
   constructor(
@@ -165,7 +162,7 @@ export class PanicBlock {
     }
     if (!this.panicked) {
       if (t.trim() === "" && this.captured.shown === 0) return;
-      if (this.captured.push()) this.emit(t);
+      if (this.captured.take()) this.emit(t);
       return;
     }
     if (t === "stack backtrace:") {
@@ -194,23 +191,18 @@ export class PanicBlock {
   }
 
   private frame(symbol: string, at?: string): void {
-    if (this.frameShown >= FRAMES) {
-      this.frameHidden++;
-      return;
-    }
+    if (!this.shownFrames.take()) return;
     if (!this.traced) this.emit("stack backtrace:");
     this.traced = true;
     this.emit(symbol);
     if (at !== undefined) this.emit(at);
-    this.frameShown++;
   }
 
   private closeFrames(): void {
     if (this.frames && this.pendingFrame && !STD_SYMBOL.test(this.pendingFrame)) this.frame(this.pendingFrame);
-    if (this.frameHidden) this.emit(`   ${omitted(this.frameHidden, "frames", this.recall)}`);
+    if (this.shownFrames.hidden) this.emit(`   ${omitted(this.shownFrames.hidden, "frames", this.recall)}`);
     this.frames = false;
-    this.frameShown = 0;
-    this.frameHidden = 0;
+    this.shownFrames.reset();
     this.pendingFrame = null;
   }
 
@@ -313,9 +305,7 @@ function nextestRun(ctx: FilterContext, pass: boolean): FilterRun {
     end() {
       if (pass) return null;
       close();
-      const stdout = [...out.lines];
-      if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
-      return finish(ctx, raw, { before: before.lines, stdout: [], stderr: stdout });
+      return finish(ctx, raw, { before: before.lines, stdout: [], stderr: out.withMarker("lines", ctx.recall) });
     },
   };
 }

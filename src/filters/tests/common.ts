@@ -1,9 +1,12 @@
 // What the test-runner filters share: a bounded holder for the lines they keep,
-// the capped head of a failing test's captured output, and the end of a run
-// (what is printed first, the summary last, never longer than the raw output).
-// Passing tests are never listed: they are counted, and the recall entry of the
-// run (the whole raw output) holds them.
-import type { CompactOutput, FilterContext, FilterInput } from "../types.js";
+// the capped stack frames of a failure, a filter made of a line reader, and the
+// end of a run (what is printed first, the summary last, never longer than the
+// raw output). Passing tests are never listed: they are counted, and the recall
+// entry of the run (the whole raw output) holds them.
+import { BoundedLines, HeadCount, toolArgs } from "../kit.js";
+import { linesText, omitted, type CompactOutput, type Filter, type FilterContext, type FilterRun, type RecallRef } from "../types.js";
+
+export { toolArgs };
 
 /** At most this much compact text is held; past it further kept lines are only counted. */
 export const HELD_CHARS = 2 * 1024 * 1024;
@@ -11,51 +14,57 @@ export const HELD_CHARS = 2 * 1024 * 1024;
 /** Lines of one failing test's own output (prints, logs) shown before the rest is counted. */
 export const CAPTURED_HEAD = 20;
 
-/** Lines kept in order within a memory bound; the lines past it are counted and said once. */
-export class Kept {
-  readonly lines: string[] = [];
-  private chars = 0;
-  over = 0;
+/** Stack frames shown per failure; the rest are counted. */
+export const FRAMES = 3;
+
+/** Lines kept in order within the family's memory bound; the lines past it are counted and said once. */
+export class Kept extends BoundedLines<string> {
+  constructor() {
+    super(HELD_CHARS);
+  }
 
   push(line: string): void {
-    if (this.chars > HELD_CHARS) {
-      this.over++;
-      return;
-    }
-    this.lines.push(line);
-    this.chars += line.length + 1;
+    this.add(line);
   }
 
-  /** Drops blank lines at the end (a block's trailing separator). */
-  trimEnd(): void {
-    while (this.lines.length && this.lines[this.lines.length - 1]!.trim() === "") this.chars -= this.lines.pop()!.length + 1;
+  get lines(): readonly string[] {
+    return this.items;
   }
 
-  get length(): number {
-    return this.lines.length;
+  get over(): number {
+    return this.dropped;
   }
 }
 
-/**
- * The captured output of one failing test: its first lines, the rest counted.
- * `push` answers whether the line was shown.
- */
-export class CapturedHead {
-  shown = 0;
-  hidden = 0;
-  constructor(private readonly max = CAPTURED_HEAD) {}
-  push(): boolean {
-    if (this.shown < this.max) {
-      this.shown++;
-      return true;
-    }
-    this.hidden++;
-    return false;
+/** The captured output of one failing test: its first lines, the rest counted. */
+export const capturedHead = (max = CAPTURED_HEAD) => new HeadCount(max);
+
+/** The stack frames of one failure: the first FRAMES kept, the rest counted in a line at `indent` when it closes. */
+export class Frames {
+  private readonly head = new HeadCount(FRAMES);
+
+  constructor(
+    private readonly kept: Kept,
+    private readonly indent: string,
+    private readonly recall: RecallRef,
+  ) {}
+
+  /** A frame (its lines): kept while the first ones are shown, counted past them. */
+  add(...lines: string[]): void {
+    if (this.head.take()) for (const l of lines) this.kept.push(l);
   }
-  reset(): void {
-    this.shown = 0;
-    this.hidden = 0;
+
+  close(): void {
+    if (this.head.hidden) this.kept.push(`${this.indent}${omitted(this.head.hidden, "frames", this.recall)}`);
+    this.head.reset();
   }
+}
+
+/** A JavaScript stack frame (`    at fn (file:1:2)`): whether it is the user's code or a library's / Node's; null for another line. */
+export function jsFrame(t: string): "user" | "library" | null {
+  const frame = /^\s+at (?:.* \()?(.+?)\)?$/.exec(t);
+  if (!frame) return null;
+  return /node_modules\/|^node:|<anonymous>|^internal\//.test(frame[1]!) ? "library" : "user";
 }
 
 /** The raw size a filter saw: every line and its end. */
@@ -86,16 +95,16 @@ export function finish(ctx: FilterContext, raw: RawSize, f: Finish): CompactOutp
   const stderr = f.stderr ?? [];
   if (size(before) + size(f.stdout) + size(stderr) >= raw.chars) return null;
   for (const l of before) ctx.emit.err(l);
-  return { stdout: text(f.stdout), stderr: text(stderr) };
+  return { stdout: linesText(f.stdout), stderr: linesText(stderr) };
 }
 
-function text(lines: readonly string[]): string {
-  return lines.length ? lines.join("\n") + "\n" : "";
-}
-
-/** The arguments after the tool word. */
-export function toolArgs(input: FilterInput): readonly string[] {
-  return input.argv.slice(input.toolIndex + 1);
+/**
+ * Gives the first line matching `at` the recall handle, when it also matches
+ * `also`: the counts line of a run whose passing tests are in the recall entry.
+ */
+export function markRecall(lines: string[], at: RegExp, recall: RecallRef, also?: RegExp): void {
+  const i = lines.findIndex((l) => at.test(l));
+  if (i >= 0 && (!also || also.test(lines[i]!))) lines[i] += ` [rtk recall ${recall.id()}]`;
 }
 
 /**
@@ -107,7 +116,54 @@ export function machineOutput(args: readonly string[], flags: RegExp): boolean {
   return args.some((a) => flags.test(a));
 }
 
-/** `N things` with the plural. */
-export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** A runner's line reader: it keeps what matters of each line, and closes its open block at the end. */
+export interface RunnerReader {
+  line(t: string): void;
+  close(): void;
+  /** Results not shown (passing tests, suites): the recall entry lists them. */
+  readonly resultsDropped?: number;
+}
+
+export interface RunnerSpec<R extends RunnerReader> {
+  id: string;
+  /** The options that ask for machine output: it passes through untouched. */
+  machine?: RegExp;
+  reader(ctx: FilterContext, kept: Kept): R;
+  /**
+   * stderr: `"read"`, through a reader of its own (the runner reports there);
+   * otherwise held as it is, the lines this says yes to (default: every one).
+   */
+  stderr?: "read" | ((t: string) => boolean);
+  /** The output from what was kept; `readers` are stdout's, then stderr's when it is read. */
+  finish(ctx: FilterContext, kept: { out: Kept; err: Kept }, readers: readonly [R, R?]): Finish;
+}
+
+/** A test-runner filter made of its reader and its finish: the raw size counted, machine output passed through. */
+export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filter {
+  return {
+    id: spec.id,
+    start(input, ctx): FilterRun {
+      const pass = spec.machine !== undefined && machineOutput(toolArgs(input), spec.machine);
+      const raw = new RawSize();
+      const kept = { out: new Kept(), err: new Kept() };
+      const out = spec.reader(ctx, kept.out);
+      const err = spec.stderr === "read" ? spec.reader(ctx, kept.err) : null;
+      const keepErr = typeof spec.stderr === "function" ? spec.stderr : () => true;
+      return {
+        line(s, t) {
+          raw.add(t);
+          if (pass) return;
+          if (s === "out") out.line(t);
+          else if (err) err.line(t);
+          else if (keepErr(t)) kept.err.push(t);
+        },
+        end() {
+          if (pass) return null;
+          out.close();
+          err?.close();
+          return finish(ctx, raw, spec.finish(ctx, kept, err ? [out, err] : [out]));
+        },
+      };
+    },
+  };
 }

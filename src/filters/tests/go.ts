@@ -5,27 +5,24 @@
 // `ok` and `no test files` package lines, -v's RUN/PAUSE/CONT lines, passing and
 // skipped tests with their logs, the runtime's and testing package's frames.
 // A last line counts packages (and tests, with -v).
-import { omitted, type Filter, type FilterContext, type FilterRun } from "../types.js";
-import { CapturedHead, count, finish, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+import { counted } from "../kit.js";
+import { omitted, type FilterContext } from "../types.js";
+import { capturedHead, Frames, Kept, runnerFilter } from "./common.js";
 
 const MACHINE = /^(-json|--json|-test\.v=test2json)$/;
-const FRAMES = 3;
 
-export function goTestReader(ctx: FilterContext, kept: Kept) {
+function goTestReader(ctx: FilterContext, kept: Kept) {
   const packages = { ok: 0, failed: 0, noTests: 0 };
   const tests = { passed: 0, failed: 0, skipped: 0 };
   // -v: the lines since the last `=== RUN`, kept only if the test fails.
   let running: string[] | null = null;
-  const head = new CapturedHead(50);
+  const head = capturedHead(50);
   let goroutine = false;
-  let frames = 0;
-  let hiddenFrames = 0;
+  const frames = new Frames(kept, "\t", ctx.recall);
   let pendingFunc: string | null = null;
   const closeFrames = () => {
-    if (hiddenFrames) kept.push(`\t${omitted(hiddenFrames, "frames", ctx.recall)}`);
+    frames.close();
     goroutine = false;
-    frames = 0;
-    hiddenFrames = 0;
     pendingFunc = null;
   };
   const flushRunning = (keep: boolean) => {
@@ -56,7 +53,7 @@ export function goTestReader(ctx: FilterContext, kept: Kept) {
         return;
       }
       if (running !== null) {
-        if (head.push()) running.push(t);
+        if (head.take()) running.push(t);
         return;
       }
       if (/^ok\s+\S+/.test(t)) {
@@ -85,13 +82,7 @@ export function goTestReader(ctx: FilterContext, kept: Kept) {
           pendingFunc = t;
           return;
         }
-        if (pendingFunc && !/\/src\/(runtime|testing|reflect|internal)\/|^\/usr\/(local\/)?(lib\/)?go[-\d.]*\//.test(at[1]!)) {
-          if (frames < FRAMES) {
-            frames++;
-            kept.push(pendingFunc);
-            kept.push(t);
-          } else hiddenFrames++;
-        }
+        if (pendingFunc && !/\/src\/(runtime|testing|reflect|internal)\/|^\/usr\/(local\/)?(lib\/)?go[-\d.]*\//.test(at[1]!)) frames.add(pendingFunc, t);
         pendingFunc = null;
         return;
       }
@@ -104,41 +95,25 @@ export function goTestReader(ctx: FilterContext, kept: Kept) {
   };
 }
 
-export function goTestSummary(ctx: FilterContext, r: ReturnType<typeof goTestReader>): string {
+function goTestSummary(ctx: FilterContext, r: ReturnType<typeof goTestReader>): string {
   const p = r.packages;
   const parts = [`${p.failed} failed`, `${p.ok} ok`];
   if (p.noTests) parts.push(`${p.noTests} without test files`);
   const t = r.tests;
   const tests = t.passed + t.failed + t.skipped ? `; tests: ${t.failed} failed, ${t.passed} passed${t.skipped ? `, ${t.skipped} skipped` : ""}` : "";
-  return `go test: ${count(p.failed + p.ok + p.noTests, "package")}: ${parts.join(", ")}${tests} [rtk recall ${ctx.recall.id()}]`;
+  return `go test: ${counted(p.failed + p.ok + p.noTests, "package")}: ${parts.join(", ")}${tests} [rtk recall ${ctx.recall.id()}]`;
 }
 
-export const goTest: Filter = {
+export const goTest = runnerFilter({
   id: "test.go",
-  start(input, ctx): FilterRun {
-    const pass = machineOutput(toolArgs(input), MACHINE);
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
-    const reader = goTestReader(ctx, out);
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (pass) return;
-        if (s === "err") {
-          if (!/^go: downloading /.test(t)) err.push(t);
-        } else reader.line(t);
-      },
-      end() {
-        if (pass) return null;
-        reader.close();
-        const stdout = [...out.lines];
-        if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
-        const p = reader.packages;
-        if (p.failed + p.ok + p.noTests) stdout.push(goTestSummary(ctx, reader));
-        // Build errors came before any test ran.
-        return finish(ctx, raw, { before: err.lines, stdout });
-      },
-    };
+  machine: MACHINE,
+  reader: goTestReader,
+  stderr: (t) => !/^go: downloading /.test(t),
+  finish(ctx, { out, err }, [reader]) {
+    const stdout = out.withMarker("lines", ctx.recall);
+    const p = reader.packages;
+    if (p.failed + p.ok + p.noTests) stdout.push(goTestSummary(ctx, reader));
+    // Build errors came before any test ran.
+    return { before: err.lines, stdout };
   },
-};
+});

@@ -6,27 +6,21 @@
 // their console output, source excerpts, library frames, Time, `Ran all test
 // suites.` The exit code is jest's own. A reporter or JSON chosen by the user
 // passes through.
-import { omitted, type Filter, type FilterContext, type FilterRun } from "../types.js";
-import { CapturedHead, finish, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+import { omitted, type FilterContext } from "../types.js";
+import { capturedHead, Frames, jsFrame, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^(--json|--reporters(=.*)?|--outputFile(=.*)?|--listTests|--showConfig)$/;
 
-/** Stack frames shown per failure; the rest are counted. */
-const FRAMES = 3;
-
-export function jestReader(ctx: FilterContext, kept: Kept) {
+function jestReader(ctx: FilterContext, kept: Kept) {
   let suitePassed = false;
   let inConsole = false;
-  const consoleCap = new CapturedHead();
-  let frames = 0;
-  let hiddenFrames = 0;
+  const consoleCap = capturedHead();
+  const frames = new Frames(kept, "      ", ctx.recall);
   let resultsDropped = 0;
   const closeBlock = () => {
-    if (hiddenFrames) kept.push(`      ${omitted(hiddenFrames, "frames", ctx.recall)}`);
+    frames.close();
     if (consoleCap.hidden) kept.push(`    ${omitted(consoleCap.hidden, "lines of console output", ctx.recall)}`);
     consoleCap.reset();
-    frames = 0;
-    hiddenFrames = 0;
   };
   return {
     get resultsDropped() {
@@ -58,53 +52,29 @@ export function jestReader(ctx: FilterContext, kept: Kept) {
       }
       if (t.trim() === "") return;
       if (inConsole) {
-        if (consoleCap.push()) kept.push(t);
+        if (consoleCap.take()) kept.push(t);
         return;
       }
       // Source excerpts: `    > 9 |   code`, `      10 |`, and the caret line.
       if (/^\s+>?\s*\d+ \|/.test(t) || /^\s+\|\s*\^?\s*$/.test(t)) return;
-      const frame = /^\s+at (?:.* \()?(.+?)\)?$/.exec(t);
-      if (frame) {
-        if (/node_modules\/|^node:|<anonymous>|^internal\//.test(frame[1]!)) return;
-        if (frames < FRAMES) {
-          frames++;
-          kept.push(t);
-        } else hiddenFrames++;
-        return;
-      }
+      const frame = jsFrame(t);
+      if (frame === "user") frames.add(t);
+      if (frame) return;
       kept.push(t);
     },
     close: closeBlock,
   };
 }
 
-export const jest: Filter = {
+export const jest = runnerFilter({
   id: "test.jest",
-  start(input, ctx): FilterRun {
-    const pass = machineOutput(toolArgs(input), MACHINE);
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
-    const readers = { out: jestReader(ctx, out), err: jestReader(ctx, err) };
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (!pass) readers[s].line(t);
-      },
-      end() {
-        if (pass) return null;
-        readers.out.close();
-        readers.err.close();
-        return finish(ctx, raw, jestFinish(ctx, out, err, readers.out.resultsDropped + readers.err.resultsDropped));
-      },
-    };
+  machine: MACHINE,
+  reader: jestReader,
+  stderr: "read",
+  finish(ctx, { out, err }, readers) {
+    const stderr = [...err.lines];
+    if (err.over + out.over) stderr.push(omitted(err.over + out.over, "lines", ctx.recall));
+    if (readers.some((r) => r?.resultsDropped)) markRecall(stderr, /^Tests:\s.*passed/, ctx.recall);
+    return { stdout: out.lines, stderr };
   },
-};
-
-export function jestFinish(ctx: FilterContext, out: Kept, err: Kept, dropped: number) {
-  const stderr = [...err.lines];
-  if (err.over + out.over) stderr.push(omitted(err.over + out.over, "lines", ctx.recall));
-  const tests = stderr.findIndex((l) => /^Tests:\s.*passed/.test(l));
-  if (dropped && tests >= 0) stderr[tests] += ` [rtk recall ${ctx.recall.id()}]`;
-  return { stdout: out.lines, stderr };
-}
+});

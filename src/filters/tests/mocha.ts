@@ -5,23 +5,16 @@
 // themselves. Dropped: suite titles and the ✔, numbered and pending lines of
 // the run listing (the failures after the counts restate each), library frames,
 // blank lines. A reporter chosen by the user passes through.
-import { omitted, type Filter, type FilterContext, type FilterRun } from "../types.js";
-import { finish, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+import type { FilterContext } from "../types.js";
+import { Frames, jsFrame, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^(-R|--reporter(=.*)?|--reporter-option(=.*)?|-O)$/;
-const FRAMES = 3;
 const SUMMARY = /^ {2}\d+ (passing|pending|failing)\b/;
 
-export function mochaReader(ctx: FilterContext, kept: Kept) {
+function mochaReader(ctx: FilterContext, kept: Kept) {
   let details = false;
-  let frames = 0;
-  let hidden = 0;
   let listed = 0;
-  const close = () => {
-    if (hidden) kept.push(`      ${omitted(hidden, "frames", ctx.recall)}`);
-    frames = 0;
-    hidden = 0;
-  };
+  const frames = new Frames(kept, "      ", ctx.recall);
   return {
     get resultsDropped() {
       return listed;
@@ -41,52 +34,25 @@ export function mochaReader(ctx: FilterContext, kept: Kept) {
         }
         return kept.push(t);
       }
-      if (/^ {2}\d+\) /.test(t)) close();
-      const frame = /^\s+at (?:.* \()?(.+?)\)?$/.exec(t);
-      if (frame) {
-        if (/node_modules\/|^node:|<anonymous>|^internal\//.test(frame[1]!)) return;
-        if (frames < FRAMES) {
-          frames++;
-          kept.push(t);
-        } else hidden++;
-        return;
-      }
+      if (/^ {2}\d+\) /.test(t)) frames.close();
+      const frame = jsFrame(t);
+      if (frame === "user") frames.add(t);
+      if (frame) return;
       kept.push(t);
     },
-    close,
+    close: () => frames.close(),
   };
 }
 
-export const mocha: Filter = {
+export const mocha = runnerFilter({
   id: "test.mocha",
-  start(input, ctx): FilterRun {
-    const pass = machineOutput(toolArgs(input), MACHINE);
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
-    const reader = mochaReader(ctx, out);
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (pass) return;
-        if (s === "err") err.push(t);
-        else reader.line(t);
-      },
-      end() {
-        if (pass) return null;
-        reader.close();
-        return finish(ctx, raw, mochaFinish(ctx, out, err, reader.resultsDropped));
-      },
-    };
+  machine: MACHINE,
+  reader: mochaReader,
+  finish(ctx, { out, err }, [reader]) {
+    // The counts go last, after the failures, where a `| tail` looks.
+    const counts = out.lines.filter((l) => SUMMARY.test(l));
+    const stdout = out.withMarker("lines", ctx.recall).filter((l) => !SUMMARY.test(l));
+    if (reader.resultsDropped) markRecall(counts, /^ {2}\d+ passing\b/, ctx.recall);
+    return { stdout: [...stdout, ...counts], stderr: err.lines };
   },
-};
-
-export function mochaFinish(ctx: FilterContext, out: Kept, err: Kept, listed: number) {
-  // The counts go last, after the failures, where a `| tail` looks.
-  const counts = out.lines.filter((l) => SUMMARY.test(l));
-  const stdout = out.lines.filter((l) => !SUMMARY.test(l));
-  if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
-  const passing = counts.findIndex((l) => /^ {2}\d+ passing\b/.test(l));
-  if (listed && passing >= 0) counts[passing] += ` [rtk recall ${ctx.recall.id()}]`;
-  return { stdout: [...stdout, ...counts], stderr: err.lines };
-}
+});

@@ -4,26 +4,22 @@
 // the first stack frames outside Node's internals, failing suites, the
 // summary counts. Dropped: passing tests and their YAML, subtest headers,
 // plans, durations. A reporter chosen by the user passes through.
-import { omitted, type Filter, type FilterContext, type FilterRun } from "../types.js";
-import { finish, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+import type { FilterContext } from "../types.js";
+import { Frames, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^--test-reporter(=.*)?$/;
-const FRAMES = 3;
 /** YAML keys of a failure that are timing or bookkeeping. */
 const NOISE_KEYS = /^\s+(duration_ms|type|code|failureType):/;
 
-export function nodeTestReader(ctx: FilterContext, kept: Kept) {
+function nodeTestReader(ctx: FilterContext, kept: Kept) {
   // TAP: inside the YAML block of a failure (kept) or of a pass (dropped).
   let yaml: "fail" | "pass" | null = null;
   let inStack = false;
-  let frames = 0;
-  let hidden = 0;
+  const frames = new Frames(kept, "        ", ctx.recall);
   let passed = 0;
   const closeStack = () => {
-    if (hidden) kept.push(`        ${omitted(hidden, "frames", ctx.recall)}`);
+    frames.close();
     inStack = false;
-    frames = 0;
-    hidden = 0;
   };
   return {
     get resultsDropped() {
@@ -59,11 +55,7 @@ export function nodeTestReader(ctx: FilterContext, kept: Kept) {
           if (/^\s+\w+:( |$)/.test(t)) closeStack();
           else {
             if (/\(node:|\(internal\/|node_modules\/|^\s+(async )?(Test|Suite|TestContext|Promise)\.[\w.]+ \(node:/.test(t) || /^\s+async Promise\.all/.test(t)) return;
-            if (frames < FRAMES) {
-              frames++;
-              kept.push(t);
-            } else hidden++;
-            return;
+            return frames.add(t);
           }
         }
         return kept.push(t);
@@ -81,34 +73,13 @@ export function nodeTestReader(ctx: FilterContext, kept: Kept) {
   };
 }
 
-export const nodeTest: Filter = {
+export const nodeTest = runnerFilter({
   id: "test.node",
-  start(input, ctx): FilterRun {
-    const pass = machineOutput(toolArgs(input), MACHINE);
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
-    const reader = nodeTestReader(ctx, out);
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (pass) return;
-        if (s === "err") err.push(t);
-        else reader.line(t);
-      },
-      end() {
-        if (pass) return null;
-        reader.close();
-        return finish(ctx, raw, nodeTestFinish(ctx, out, err, reader.resultsDropped));
-      },
-    };
+  machine: MACHINE,
+  reader: nodeTestReader,
+  finish(ctx, { out, err }, [reader]) {
+    const stdout = out.withMarker("lines", ctx.recall);
+    if (reader.resultsDropped) markRecall(stdout, /^(# |ℹ )pass \d+/, ctx.recall);
+    return { stdout, stderr: err.lines };
   },
-};
-
-export function nodeTestFinish(ctx: FilterContext, out: Kept, err: Kept, passed: number) {
-  const stdout = [...out.lines];
-  if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
-  const pass = stdout.findIndex((l) => /^(# |ℹ )pass \d+/.test(l));
-  if (passed && pass >= 0) stdout[pass] += ` [rtk recall ${ctx.recall.id()}]`;
-  return { stdout, stderr: err.lines };
-}
+});

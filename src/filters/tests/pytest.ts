@@ -9,7 +9,7 @@
 // padding (`=== FAILURES ===`). Machine output (--junitxml to stdout, a JSON
 // report) is not changed: those go to files, and the terminal output is the same.
 import { omitted, type Filter, type FilterRun } from "../types.js";
-import { CapturedHead, finish, Kept, RawSize } from "./common.js";
+import { capturedHead, finish, Kept, RawSize } from "./common.js";
 
 /** Lines of pytest's session header (before collection): its environment, not results. */
 const HEADER = /^(platform |cachedir: |rootdir: |configfile: |inifile: |testpaths: |plugins: |[\w.-]+ profile '|Using --randomly-seed|Test order randomisation|[\w.-]+: [\d.]+ \(defaults: |asyncio: |created: \d+\/\d+ workers|\d+ workers \[\d+ items?\])/;
@@ -31,7 +31,7 @@ export const pytest: Filter = {
     // Within a section: reading a traceback, a captured output, or other lines.
     let inCaptured = false;
     let afterFrame = false;
-    const captured = new CapturedHead();
+    const captured = capturedHead();
     let resultsDropped = 0;
 
     const closeCaptured = () => {
@@ -54,7 +54,7 @@ export const pytest: Filter = {
         return out.push(`--- ${cap[1]} ---`);
       }
       if (inCaptured) {
-        if (captured.push()) out.push(t);
+        if (captured.take()) out.push(t);
         return;
       }
       if (t.trim() === "" || /^(_ )+_?\s*$/.test(t) || /^\s+\^+\s*$/.test(t) || /^-- Docs: https:\/\/docs\.pytest\.org/.test(t)) return;
@@ -101,8 +101,7 @@ export const pytest: Filter = {
       },
       end() {
         closeCaptured();
-        const stdout = [...out.lines];
-        if (out.over) stdout.push(omitted(out.over, "lines", ctx.recall));
+        const stdout = out.withMarker("lines", ctx.recall);
         // The passing tests are in the recall entry: the verdict line names it.
         const last = stdout.length - 1;
         if (resultsDropped && last >= 0 && /^(===|\d+ (passed|failed))/.test(stdout[last]!) && /\d+ passed/.test(stdout[last]!)) stdout[last] += ` [rtk recall ${ctx.recall.id()}]`;

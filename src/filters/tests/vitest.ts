@@ -6,7 +6,7 @@
 // time and duration. Failures go first and the summary last, so a `| tail`
 // sees the counts. A reporter or JSON chosen by the user passes through.
 import { omitted, type Filter, type FilterContext, type FilterInput, type FilterRun } from "../types.js";
-import { CapturedHead, finish, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+import { capturedHead, finish, Kept, machineOutput, markRecall, RawSize, toolArgs } from "./common.js";
 
 const MACHINE = /^(--reporter(=.*)?|--json|--outputFile(=.*)?|--silent=passed-only)$/;
 
@@ -28,7 +28,7 @@ export function isWatch(args: readonly string[]): boolean {
 export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summary" | "console", line: string) => void, streamed = false) {
   let inConsole: string | null = null;
   let consoleLines: string[] = [];
-  const consoleCap = new CapturedHead();
+  const consoleCap = capturedHead();
   const consoles: { key: string; lines: string[] }[] = [];
   const failed = new Set<string>();
   const closeConsole = () => {
@@ -53,7 +53,7 @@ export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summa
           inConsole = null;
           return;
         }
-        if (consoleCap.push()) keep("console", t);
+        if (consoleCap.take()) keep("console", t);
         return;
       }
       if (console_) {
@@ -64,7 +64,7 @@ export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summa
       }
       if (inConsole !== null) {
         if (t.trim() === "") return closeConsole();
-        if (consoleCap.push()) consoleLines.push(t);
+        if (consoleCap.take()) consoleLines.push(t);
         return;
       }
       if (t.trim() === "" || /^\s*(RUN|DEV)\s+v\d/.test(t) || /^\s*press h to show help/.test(t) || /^⎯+(\[\d+\/\d+\])?⎯*$/.test(t) || TIMING.test(t)) return;
@@ -129,7 +129,6 @@ export function vitestFinish(ctx: FilterContext, consoles: readonly string[], fa
   const stdout = [...summary.lines];
   const over = fail.over + summary.over;
   if (over) stdout.push(omitted(over, "lines", ctx.recall));
-  const tests = stdout.findIndex((l) => /^\s*Tests\s{2}/.test(l));
-  if (tests >= 0 && /passed/.test(stdout[tests]!)) stdout[tests] += ` [rtk recall ${ctx.recall.id()}]`;
+  markRecall(stdout, /^\s*Tests\s{2}/, ctx.recall, /passed/);
   return { before: [...consoles, ...fail.lines], stdout };
 }
