@@ -18,7 +18,9 @@ const launcher = join(root, "bin/rtk");
 const TARGET_MEDIAN = 50;
 
 /** A line the agent needs: a diagnostic, a failure, a verdict or a summary count. */
-const FACT = /\b(error|warning|fail(ed|ure|s)?|fatal|not found|no work|up-to-date|complete|completed|successfully)\b|\b\d+ (tests?|failures?|errors?|warnings?)\b|^(Ok|Fail|Skipped|Expected Fail|Unexpected Pass|Timeout): |^\*\* |[\w./-]+\.\w+:\d+(:\d+)?:/i;
+const FACT = /\b(error|warning|fail(ed|ure|s)?|fatal|not found|no work|up-to-date|build complete|completed successfully|successfully)\b|\b\d+ (tests?|failures?|errors?|warnings?)\b|^\*\* |[\w./-]+\.\w+:\d+(:\d+)?:/i;
+/** A test summary's count line (meson's `Ok:`, `Fail:`): case matters, `ok: [host]` is a passing task. */
+const COUNT = /^(Ok|Fail|Skipped|Expected Fail|Unexpected Pass|Timeout): /;
 
 const bench: Bench = async ({ report }) => {
   const tokens = await loadTokenizer();
@@ -52,7 +54,7 @@ const bench: Bench = async ({ report }) => {
               env: { PATH: [bin, process.env["PATH"] ?? "/usr/bin:/bin"].join(delimiter), HOME: tmp, XDG_CONFIG_HOME: join(tmp, "config"), XDG_DATA_HOME: join(tmp, "data"), RTK_NO_TRACK: "1" },
             });
             const compact = r.stdout + r.stderr;
-            const facts = raw.split("\n").filter((l) => FACT.test(l) && l.trim() !== "");
+            const facts = raw.split("\n").filter((l) => (FACT.test(l) || COUNT.test(l)) && l.trim() !== "");
             const kept = facts.filter((l) => compact.includes(l.trimEnd())).length;
             const rawTok = tokens.count(raw);
             const compactTok = tokens.count(compact);

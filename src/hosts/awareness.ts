@@ -28,7 +28,15 @@ export function sampleCommand(): string | null {
 
 /** The instructions block for hosts that only read a rules file: under 15 lines, only tools rtk filters. */
 export function rulesBlock(): string {
-  const items = activeCommands().map((c) => `\`rtk ${c}\``);
+  // A tool is named once, its other subcommands after it (`rtk git status`/`log`/…): the list grows with every route.
+  const byTool = new Map<string, string[]>();
+  for (const c of activeCommands()) {
+    const [tool, ...sub] = c.split(" ");
+    const subs = byTool.get(tool!) ?? [];
+    if (!byTool.has(tool!)) byTool.set(tool!, subs);
+    if (sub.length) subs.push(sub.join(" "));
+  }
+  const items = [...byTool].map(([tool, subs]) => (subs.length ? [`\`rtk ${tool} ${subs[0]}\``, ...subs.slice(1).map((s) => `\`${s}\``)].join("/") : `\`rtk ${tool}\``));
   return [
     "## rtk — compact command output",
     "",

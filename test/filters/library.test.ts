@@ -66,6 +66,9 @@ describe("the built-in library", () => {
     const s = sandbox();
     const ex = rtk(s, ["explain", "bazel test //src:all"]);
     assert.match(ex.stdout, /rewrite +- +bazel +bazel test/);
+    // A program that runs until stopped is not held back by a filter that prints at the end.
+    assert.match(rtk(s, ["explain", "hugo server -D"]).stdout, /keep +indirect +hugo/);
+    assert.match(rtk(s, ["explain", "bazel run //src:server"]).stdout, /keep +no-route/);
     const help = rtk(s, ["help"]);
     for (const tool of ["ninja", "bazel", "xcodebuild", "meson", "unzip"]) assert.match(help.stdout, new RegExp(`\\b${tool}\\b`));
   });
