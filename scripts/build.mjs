@@ -17,6 +17,23 @@ const args = process.argv.slice(2);
 const snapshot = !args.includes("--no-snapshot");
 const types = args.includes("--types");
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+// The built-in declarative filters travel inside the bundles: their text replaces
+// the module that reads them from the source tree.
+const builtinDir = "src/filters/builtin";
+const libraryTexts = {
+  name: "library-texts",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]filters[\\/]library-texts\.ts$/ }, () => {
+      const names = readdirSync(builtinDir).filter((n) => n.endsWith(".toml")).sort();
+      const entries = names.map((n) => [n.slice(0, -".toml".length), readFileSync(join(builtinDir, n), "utf8")]);
+      return {
+        contents: `export const LIBRARY_TEXTS: ReadonlyMap<string, string> = new Map(${JSON.stringify(entries)});`,
+        loader: "ts",
+        watchFiles: names.map((n) => join(builtinDir, n)),
+      };
+    });
+  },
+};
 const common = {
   bundle: true,
   platform: "node",
@@ -27,6 +44,7 @@ const common = {
   metafile: true,
   define: { RTK_BUNDLED: "true", RTK_VERSION: JSON.stringify(pkg.version) },
   logLevel: "warning",
+  plugins: [libraryTexts],
 };
 
 // The hook path needs only which filters exist, not their code: its bundle gets
@@ -42,12 +60,13 @@ const idsOnly = {
   },
 };
 
+
 const results = await Promise.all([
   build({ ...common, entryPoints: ["src/cli/entry.ts"], outfile: "dist/rtk.cjs", format: "cjs", banner: { js: "#!/usr/bin/env node" } }),
   // The full CLI as a module, for the snapshot start of every command but the hot ones.
   build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: "dist/rtk-main.cjs", format: "cjs" }),
   // Minified: the snapshot keeps the script's source, and a smaller heap starts faster.
-  build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs", minify: true, plugins: [idsOnly] }),
+  build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs", minify: true, plugins: [idsOnly, libraryTexts] }),
   build({ ...common, entryPoints: ["src/cli/run-entry.ts"], outfile: "dist/rtk-run.cjs", format: "cjs", minify: true }),
   build({ ...common, entryPoints: ["src/cli/snapshot-build.ts"], outfile: "dist/snapshot-build.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.cjs", format: "cjs" }),

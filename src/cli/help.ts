@@ -94,9 +94,9 @@ export const COMMANDS: readonly CommandHelp[] = [
   {
     name: "config",
     summary: "print the effective config and where each value came from; a problem in a file is an error here",
-    usage: ["rtk config [--json]"],
-    options: [["--json", "the config as data"], HELP_OPTION],
-    examples: ["rtk config"],
+    usage: ["rtk config [--json] [--filters]"],
+    options: [["--json", "the config as data"], ["--filters", "every declarative filter, one line each, with where it came from (builtin, user, project)"], HELP_OPTION],
+    examples: ["rtk config", "rtk config --filters"],
     exits: "0 the config is valid, 1 a file has a problem, 2 usage error",
   },
   {
@@ -109,9 +109,9 @@ export const COMMANDS: readonly CommandHelp[] = [
   {
     name: "verify",
     summary: "check the config and run every declarative filter's inline tests",
-    usage: ["rtk verify"],
-    options: [HELP_OPTION],
-    examples: ["rtk verify"],
+    usage: ["rtk verify", "rtk verify --builtin"],
+    options: [["--builtin", "run the inline tests of rtk's built-in declarative filters instead (with the default limits)"], HELP_OPTION],
+    examples: ["rtk verify", "rtk verify --builtin"],
     exits: "0 all passed, 1 a test failed or the config has an error, 2 usage error",
   },
   {

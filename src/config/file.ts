@@ -165,10 +165,11 @@ function checkFilter(
   const head = entry["head"] === undefined ? null : nonNegativeInteger(entry["head"], at("head"), report);
   const tail = entry["tail"] === undefined ? null : nonNegativeInteger(entry["tail"], at("tail"), report);
   const onEmpty = entry["on_empty"] === undefined ? null : string(entry["on_empty"], at("on_empty"), report);
+  const dropped = entry["dropped"] === undefined ? null : nonEmptyString(entry["dropped"], at("dropped"), report);
   const tests = entry["tests"] === undefined ? [] : inlineTests(entry["tests"], at("tests"), lines, report);
   const nameOk = name === INVALID ? null : name;
   const matchOk = match === INVALID ? null : match;
-  if ([name, match, strip, keep, replace, head, tail, onEmpty, tests].includes(INVALID)) return { name: nameOk, match: matchOk, filter: null };
+  if ([name, match, strip, keep, replace, head, tail, onEmpty, dropped, tests].includes(INVALID)) return { name: nameOk, match: matchOk, filter: null };
   return {
     name: nameOk,
     match: matchOk,
@@ -181,6 +182,7 @@ function checkFilter(
       head: head as number | null,
       tail: tail as number | null,
       onEmpty: onEmpty as string | null,
+      dropped: dropped as string | null,
       tests: tests as InlineTest[],
       definition: entry,
       file,

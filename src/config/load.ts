@@ -2,7 +2,9 @@
 // (only while it is trusted), then the environment, key by key, each value with
 // where it came from. Declarative filters come from both files; a project
 // filter replaces the user's filter of the same name, and project filters are
-// tried first.
+// tried first. Asked for (`rtk config`, `rtk verify`), rtk's built-in filters
+// come last, each replaced by a file's filter of its name; a run does not read
+// them here (its route names the built-in it needs).
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { makeDirs } from "../fs/make-dirs.js";
@@ -37,7 +39,7 @@ export interface EffectiveConfig {
   settings: Settings;
   /** In the order they are tried against a command line. */
   filters: FilterDef[];
-  /** The user's filters a project filter of the same name replaces. */
+  /** The user's filters a project filter of the same name replaces, and the built-ins a file's filter replaces. */
   shadowed: FilterDef[];
   broken: BrokenFilter[];
   /** Problems in the files that apply. */
@@ -46,7 +48,16 @@ export interface EffectiveConfig {
   warnings: string[];
 }
 
-export function loadConfig(env: Env, cwd: string): EffectiveConfig {
+export interface LoadOptions {
+  /**
+   * Also rtk's built-in filters, after the files' (the caller hands
+   * src/filters/library.ts's libraryFilters: the hook path, which loads the
+   * config too, must not carry the library).
+   */
+  builtins?: () => readonly FilterDef[];
+}
+
+export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): EffectiveConfig {
   const userPath = userConfigPath(env);
   const issues: ConfigIssue[] = [];
   const warnings: string[] = [];
@@ -101,6 +112,10 @@ export function loadConfig(env: Env, cwd: string): EffectiveConfig {
   const filters = [...(projectCfg?.filters ?? []), ...(user?.filters ?? []).filter((f) => !projectNames.has(f.name))];
   const shadowed = (user?.filters ?? []).filter((f) => projectNames.has(f.name));
   const broken = [...(projectCfg?.broken ?? []), ...(user?.broken ?? []).filter((f) => !projectNames.has(f.name))];
+  if (options.builtins) {
+    const named = new Set([...filters, ...broken, ...shadowed].map((f) => f.name));
+    for (const b of options.builtins()) (named.has(b.name) ? shadowed : filters).push(b);
+  }
   issues.push(...(user?.issues ?? []), ...(projectCfg?.issues ?? []));
   return { user: { path: userPath, found: user !== null }, project, settings, filters, shadowed, broken, issues, warnings };
 }

@@ -76,6 +76,8 @@ export interface FilterDef {
   head: number | null;
   tail: number | null;
   onEmpty: string | null;
+  /** What the lines strip_lines/keep_lines drop are ("progress lines"): when set, their exact count ends stdout with a recall handle. */
+  dropped: string | null;
   tests: InlineTest[];
   /** The table as written (for `rtk config`). */
   definition: Readonly<Record<string, unknown>>;
@@ -84,7 +86,7 @@ export interface FilterDef {
   line: number;
 }
 
-export const FILTER_KEYS = ["name", "match", "strip_lines", "keep_lines", "replace", "head", "tail", "on_empty", "tests"] as const;
+export const FILTER_KEYS = ["name", "match", "strip_lines", "keep_lines", "replace", "head", "tail", "on_empty", "dropped", "tests"] as const;
 export const REPLACE_KEYS = ["pattern", "with"] as const;
 export const TEST_KEYS = ["input", "expected"] as const;
 

@@ -1,5 +1,6 @@
 // Every built-in filter. A filter carries its own id; routes name filters by id.
-// Adding a filter is adding its file and a line here.
+// Adding a filter is adding its file and a line here (a built-in declarative
+// filter is a file in ./builtin and nothing else).
 import { cargo } from "./builds/cargo.js";
 import { eslint, stylelint } from "./builds/stylish.js";
 import { biome } from "./builds/biome.js";
@@ -34,9 +35,10 @@ import { nodeTest } from "./tests/node-test.js";
 import { npmTest } from "./tests/npm.js";
 import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
+import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest, mavenTest, gradleTest, tsc, eslint, cargo, buildLog, stylelint, prettier, biome, oxlint, mypy, pyright, ruff, goBuild, golangciLint, shellcheck, hadolint, rubocop, markdownlint];
+const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest, mavenTest, gradleTest, tsc, eslint, cargo, buildLog, stylelint, prettier, biome, oxlint, mypy, pyright, ruff, goBuild, golangciLint, shellcheck, hadolint, rubocop, markdownlint, ...LIBRARY_CATALOG];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

@@ -7,6 +7,10 @@
 // else the head and tail that do. The streams stay apart: stderr
 // lines are filtered into stderr.
 //
+// With `dropped`, the lines strip_lines/keep_lines took out are not gone
+// silently: their exact count ends stdout (`… +N progress lines hidden [rtk
+// recall <id>]`).
+//
 // When nothing is left, `on_empty` is printed, but only for a run that
 // succeeded: a failed run whose lines were all dropped prints its raw output,
 // so a failure never reads as "ok".
@@ -70,17 +74,21 @@ export function declarativeRoute(def: FilterDef, argv: readonly string[]): Route
 export function declarativeRun(def: FilterDef, limits: DeclarativeLimits, recall: RecallRef): FilterRun {
   const window = () => (def.head === null && def.tail === null ? LineWindow.within(limits.listChars) : LineWindow.counted(def.head ?? 0, def.tail ?? 0));
   const streams = { out: window(), err: window() };
+  let dropped = 0;
+  const droppedLine = () => (def.dropped !== null && dropped > 0 ? [`… +${dropped} ${def.dropped} hidden [rtk recall ${recall.id()}]`] : []);
   return {
     line(stream, text) {
       const kept = transform(def, text);
       if (kept !== null) streams[stream].push(kept);
+      else dropped++;
     },
     end(exitCode): CompactOutput | null {
       if (streams.out.total === 0 && streams.err.total === 0) {
         if (exitCode !== 0) return null;
-        return { stdout: def.onEmpty === null || def.onEmpty === "" ? "" : def.onEmpty.replace(/\n$/, "") + "\n", stderr: "" };
+        const empty = def.onEmpty === null || def.onEmpty === "" ? [] : [def.onEmpty.replace(/\n$/, "")];
+        return { stdout: linesText([...empty, ...droppedLine()]), stderr: "" };
       }
-      return { stdout: linesText(streams.out.lines(recall)), stderr: linesText(streams.err.lines(recall)) };
+      return { stdout: linesText([...streams.out.lines(recall), ...droppedLine()]), stderr: linesText(streams.err.lines(recall)) };
     },
   };
 }

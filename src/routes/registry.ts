@@ -1,11 +1,12 @@
 import { files } from "./files.js";
 import { git } from "./git.js";
 import { javascript } from "./javascript.js";
+import { library } from "./library.js";
 import { services } from "./services.js";
 import { systems } from "./systems.js";
 import type { RouteFamily, RouteRow, ToolSpec } from "./types.js";
 
-export const FAMILIES: readonly RouteFamily[] = [git, files, javascript, systems, services];
+export const FAMILIES: readonly RouteFamily[] = [git, files, javascript, systems, services, library];
 
 export interface Registry {
   /** Rows by tool, rows with a subcommand before the catch-all rows of the same tool. */

@@ -184,9 +184,11 @@ describe("`rtk config`: the effective config and where each value came from", ()
     assert.deepEqual(j.files.user, { path: s.userFile, found: true });
     assert.equal(j.files.project, null);
     assert.deepEqual(
-      j.filters.map((f: { name: string; source: string; line: number }) => [f.name, f.source, f.line]),
+      j.filters.filter((f: { source: string }) => f.source !== "builtin").map((f: { name: string; source: string; line: number }) => [f.name, f.source, f.line]),
       [["sh", "user", 4]],
     );
+    // rtk's built-in filters come after the files', each with its source.
+    assert.ok(j.filters.some((f: { name: string; source: string }) => f.name === "ninja" && f.source === "builtin"));
     assert.deepEqual(j.errors, []);
   });
 

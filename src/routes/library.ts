@@ -1,0 +1,38 @@
+// Tools whose compaction is line-based: each route's filter is the built-in
+// declarative filter named like the route (src/filters/builtin/<id>.toml),
+// which a user's or project's `[[filters]]` of that name replaces.
+import type { RouteFamily, RouteRow, SubWord } from "./types.js";
+
+function row(id: string, tool: string, sub: readonly SubWord[] | null, savings: number): RouteRow {
+  return sub ? { id, tool, sub, filter: id, savings, pipeSafe: true } : { id, tool, filter: id, savings, pipeSafe: true };
+}
+
+export const library: RouteFamily = {
+  tools: {
+    bazel: { valueOptions: ["--bazelrc", "--output_base", "--output_user_root"], flagOptions: ["--batch", "--nohome_rc", "--nosystem_rc", "--noworkspace_rc"] },
+    ninja: {},
+    meson: {},
+    swift: {},
+    xcodebuild: {},
+    unzip: {},
+    alembic: { valueOptions: ["-c", "--config", "-n", "--name", "-x"], flagOptions: ["--raiseerr"] },
+  },
+  routes: [
+    row("ninja", "ninja", null, 70),
+    row("meson", "meson", [["setup", "compile", "test", "install", "configure"]], 60),
+    row("bazel", "bazel", [["build", "test", "coverage"]], 70),
+    
+    row("swift.build", "swift", [["build", "package"]], 70),
+    row("xcodebuild", "xcodebuild", null, 85),
+    row("unzip", "unzip", null, 80),
+    row("ansible-playbook", "ansible-playbook", null, 40),
+    row("pre-commit", "pre-commit", ["run"], 55),
+    // `hugo server` serves until stopped: its output must come as it is printed.
+    { ...row("hugo", "hugo", null, 40), indirectIf: ["server", "serve", "new", "mod", "version", "env", "config", "list", "completion"] },
+    row("sphinx-build", "sphinx-build", null, 70),
+    row("alembic", "alembic", [["upgrade", "downgrade", "stamp"]], 45),
+    row("helm.lint", "helm", ["lint"], 30),
+    row("flyway", "flyway", [["migrate", "validate", "repair", "baseline", "info"]], 30),
+    row("mix", "mix", [["deps.get", "deps.update", "deps.compile", "compile"]], 45),
+  ],
+};
