@@ -59,7 +59,7 @@ export const npmTest: Filter = {
           return;
         }
         banner = false;
-        if (stream === "err" && /^npm notice\b/.test(text)) {
+        if (/^npm notice\b/.test(text)) {
           dropped++;
           return;
         }
