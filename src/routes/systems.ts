@@ -53,7 +53,6 @@ export const systems: RouteFamily = {
     { id: "make", tool: "make", filter: "build.log", savings: 70, pipeSafe: true },
     { id: "gmake", tool: "gmake", filter: "build.log", savings: 70, pipeSafe: true },
     { id: "cmake.build", tool: "cmake", sub: ["--build"], filter: "build.log", savings: 70, pipeSafe: true },
-    { id: "ninja", tool: "ninja", filter: "build.log", savings: 70, pipeSafe: true },
     { id: "gcc", tool: "gcc", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
     { id: "g++", tool: "g++", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
     { id: "cc", tool: "cc", filter: "build.log", savings: 40, pipeSafe: true, indirectIf: COMPILER_OUTPUT },
