@@ -60,7 +60,6 @@ const idsOnly = {
   },
 };
 
-
 const results = await Promise.all([
   build({ ...common, entryPoints: ["src/cli/entry.ts"], outfile: "dist/rtk.cjs", format: "cjs", banner: { js: "#!/usr/bin/env node" } }),
   // The full CLI as a module, for the snapshot start of every command but the hot ones.

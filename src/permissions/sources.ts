@@ -298,7 +298,7 @@ function readJson(path: string, ctx: RuleCtx): unknown {
     return null;
   }
   try {
-    const doc = JSON.parse(stripTrailingCommas(stripJsonComments(text.replace(/^\uFEFF+/, ""))));
+    const doc = JSON.parse(jsoncToJson(text.replace(/^\uFEFF+/, "")));
     ctx.files.push({ path, status: "read" });
     return doc;
   } catch (e) {
@@ -308,9 +308,14 @@ function readJson(path: string, ctx: RuleCtx): unknown {
   }
 }
 
-/** Settings files of some hosts allow line and block comments. */
-function stripJsonComments(text: string): string {
-  if (!text.includes("/")) return text;
+/**
+ * JSONC as JSON: settings files of some hosts allow line and block comments, and
+ * OpenCode's and VS Code's may end a list or object with a comma. One pass that
+ * skips strings: a comma is dropped when only blanks and comments stand between
+ * it and the `}` or `]` it precedes.
+ */
+function jsoncToJson(text: string): string {
+  if (!text.includes("/") && !text.includes(",")) return text;
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -318,34 +323,35 @@ function stripJsonComments(text: string): string {
       const start = i;
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
       out += text.slice(start, i + 1);
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 1;
+    } else if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
+      // The comment goes; a line comment's line end stays.
+      i = commentEnd(text, i) - 1;
+    } else if (c === ",") {
+      const next = text[pastBlanks(text, i + 1)];
+      if (next !== "}" && next !== "]") out += c;
     } else out += c;
   }
   return out;
 }
 
-/** JSONC files (OpenCode's, VS Code's) may end a list or object with a comma; JSON cannot. */
-function stripTrailingCommas(text: string): string {
-  if (!text.includes(",")) return text;
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
-    } else if (c === ",") {
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j]!)) j++;
-      if (text[j] !== "}" && text[j] !== "]") out += c;
-    } else out += c;
+/** Where the comment starting at `i` ends (the index after it; a line comment's line end stays outside). */
+function commentEnd(text: string, i: number): number {
+  if (text[i + 1] === "/") {
+    const nl = text.indexOf("\n", i);
+    return nl < 0 ? text.length : nl;
   }
-  return out;
+  const end = text.indexOf("*/", i + 2);
+  return end < 0 ? text.length : end + 2;
+}
+
+/** The index of the first character from `i` that is neither white space nor in a comment. */
+function pastBlanks(text: string, i: number): number {
+  while (i < text.length) {
+    if (/\s/.test(text[i]!)) i++;
+    else if (text[i] === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) i = commentEnd(text, i);
+    else break;
+  }
+  return i;
 }
 
 function obj(v: unknown): Record<string, unknown> | null {

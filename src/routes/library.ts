@@ -21,7 +21,6 @@ export const library: RouteFamily = {
     row("ninja", "ninja", null, 70),
     row("meson", "meson", [["setup", "compile", "test", "install", "configure"]], 60),
     row("bazel", "bazel", [["build", "test", "coverage"]], 70),
-    
     row("swift.build", "swift", [["build", "package"]], 70),
     row("xcodebuild", "xcodebuild", null, 85),
     row("unzip", "unzip", null, 80),

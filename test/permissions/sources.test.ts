@@ -272,6 +272,26 @@ describe("Claude Code rules", { skip: NO_MANAGED }, () => {
     assert.equal(verdictOf(sb, "claude", "git status").verdict, "allow");
   });
 
+  test("JSONC: trailing commas, also before a comment and a closing bracket, and `,]` inside strings kept", () => {
+    const sb = sandbox();
+    sb.write(
+      join(sb.proj, ".claude", "settings.json"),
+      `{
+  "permissions": {
+    "allow": ["Bash(echo ,])", "Bash(git status)", // the last one
+    ],
+    "deny": ["Bash(git push:*)", /* no pushing */ ],
+  },
+}
+`,
+    );
+    const r = verdictOf(sb, "claude", "git push origin main");
+    assert.equal(r.verdict, "deny");
+    assert.deepEqual(r.warnings, []);
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "allow");
+    assert.equal(verdictOf(sb, "claude", "echo ,]").verdict, "allow");
+  });
+
   test("JSON with comments is read, without a warning, and `//` inside strings is kept", () => {
     const sb = sandbox();
     sb.write(
