@@ -30,7 +30,9 @@ export interface BuildOutcome {
 const saved = (raw: number, compact: number) => (raw === 0 ? 0 : ((raw - compact) / raw) * 100);
 
 export async function buildsArea(area: Area, tokenizer: Tokenizer): Promise<BuildOutcome[]> {
-  const cases: ToolCase[] = Object.keys(READERS).flatMap((tool) => toolCases(tool)).filter((c) => !isTestRun(c));
+  const cases: ToolCase[] = Object.keys(READERS)
+    .flatMap((tool) => toolCases(tool))
+    .filter((c) => !isTestRun(c));
   if (!cases.length) {
     area.skip("no recorded build or linter runs (npm run fixtures)");
     return [];
@@ -55,22 +57,43 @@ export async function buildsArea(area: Area, tokenizer: Tokenizer): Promise<Buil
       exitOk: r.status === c.exit,
     };
     outcomes.push(o);
-    area.row([`${o.medium ? "* " : "  "}${c.name}`, `${c.argv.join(" ")}`.slice(0, 44), c.exit, o.rawTokens, o.compactTokens, `${saved(o.rawTokens, o.compactTokens).toFixed(1)} %`, `${saved(o.rawTokens, o.factTokens).toFixed(1)} %`, `${o.kept} / ${o.facts}`, c.recorded]);
+    area.row([
+      `${o.medium ? "* " : "  "}${c.name}`,
+      `${c.argv.join(" ")}`.slice(0, 44),
+      c.exit,
+      o.rawTokens,
+      o.compactTokens,
+      `${saved(o.rawTokens, o.compactTokens).toFixed(1)} %`,
+      `${saved(o.rawTokens, o.factTokens).toFixed(1)} %`,
+      `${o.kept} / ${o.facts}`,
+      c.recorded,
+    ]);
   }
   const faithful = outcomes.filter((o) => o.kept === o.facts && o.exitOk).length;
   const never = outcomes.filter((o) => o.compactTokens <= o.rawTokens).length;
-  area.row(["every fact and exit code kept", "", "", "", "", "", "", `${faithful} / ${outcomes.length}`, ""], area.check("build/linter fixtures with 100 % facts and the exit code", faithful, "", { equals: outcomes.length }, "correctness"));
-  area.row(["never longer than raw", "", "", "", "", "", "", `${never} / ${outcomes.length}`, ""], area.check("build/linter fixtures not longer than raw", never, "", { equals: outcomes.length }, "correctness"));
+  area.row(
+    ["every fact and exit code kept", "", "", "", "", "", "", `${faithful} / ${outcomes.length}`, ""],
+    area.check("build/linter fixtures with 100 % facts and the exit code", faithful, "", { equals: outcomes.length }, "correctness"),
+  );
+  area.row(
+    ["never longer than raw", "", "", "", "", "", "", `${never} / ${outcomes.length}`, ""],
+    area.check("build/linter fixtures not longer than raw", never, "", { equals: outcomes.length }, "correctness"),
+  );
   for (const family of Object.keys(BUILD_FAMILY_TARGETS)) {
     const medium = outcomes.filter((o) => o.medium && o.family === family);
     if (!medium.length) continue;
     const median = medianOf(medium.map((o) => saved(o.rawTokens, o.compactTokens)));
     const bound = medianOf(medium.map((o) => saved(o.rawTokens, o.factTokens)));
-    area.row([`median of ${family} (${medium.length} medium passing runs)`, "", "", "", "", `${median.toFixed(1)} %`, `${bound.toFixed(1)} %`, "", ""], area.check(`${family} median savings`, Math.round(median * 10) / 10, "%", { min: BUILD_FAMILY_TARGETS[family]! }));
+    area.row(
+      [`median of ${family} (${medium.length} medium passing runs)`, "", "", "", "", `${median.toFixed(1)} %`, `${bound.toFixed(1)} %`, "", ""],
+      area.check(`${family} median savings`, Math.round(median * 10) / 10, "%", { min: BUILD_FAMILY_TARGETS[family]! }),
+    );
     area.figure(family, { median, factsAloneMedian: bound, fixtures: medium.map((o) => o.name) });
   }
   area.figure("fixtures", outcomes);
-  area.note("* = medium passing run (counts toward its family's median); facts alone: the savings if the output were the facts alone, one per line (every diagnostic's file:line:col, code and message, the summary lines, elaborations); recorded: real = made by npm run fixtures, documented = written from the tool's documented format");
+  area.note(
+    "* = medium passing run (counts toward its family's median); facts alone: the savings if the output were the facts alone, one per line (every diagnostic's file:line:col, code and message, the summary lines, elaborations); recorded: real = made by npm run fixtures, documented = written from the tool's documented format",
+  );
   return outcomes;
 }
 

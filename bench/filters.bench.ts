@@ -111,19 +111,35 @@ const bench: Bench = async (ctx) => {
   try {
     let outcomes: Outcome[] = [];
     const runners = await runRunnerFixtures(tokenizer);
-    await ctx.report.section(`filter savings and fidelity: every fixture, plain tool vs bin/rtk (tokens: ${tokenizer.name})`, ["fixture", "command", "raw tok", "compact tok", "saved", "facts alone", "items omitted", "raw bytes/4", "facts kept"], (area) => {
-      outcomes = fixtureArea(ctx, area, join(tmp, "fixtures"), tokenizer, runners);
-    });
-    await ctx.report.section("filter savings and fidelity: median savings per command family vs the peer's figures", ["family", "medium fixtures", "median saved", "min", "max", "facts alone"], (area) => familyArea(area, outcomes));
-    await ctx.report.section("filter savings and fidelity: builds, type checkers and linters (recorded real runs replayed through bin/rtk)", ["fixture", "command", "exit", "raw tok", "compact tok", "saved", "facts alone", "facts kept", "recorded"], async (area) => {
-      await buildsArea(area, tokenizer);
-    });
+    await ctx.report.section(
+      `filter savings and fidelity: every fixture, plain tool vs bin/rtk (tokens: ${tokenizer.name})`,
+      ["fixture", "command", "raw tok", "compact tok", "saved", "facts alone", "items omitted", "raw bytes/4", "facts kept"],
+      (area) => {
+        outcomes = fixtureArea(ctx, area, join(tmp, "fixtures"), tokenizer, runners);
+      },
+    );
+    await ctx.report.section(
+      "filter savings and fidelity: median savings per command family vs the peer's figures",
+      ["family", "medium fixtures", "median saved", "min", "max", "facts alone"],
+      (area) => familyArea(area, outcomes),
+    );
+    await ctx.report.section(
+      "filter savings and fidelity: builds, type checkers and linters (recorded real runs replayed through bin/rtk)",
+      ["fixture", "command", "exit", "raw tok", "compact tok", "saved", "facts alone", "facts kept", "recorded"],
+      async (area) => {
+        await buildsArea(area, tokenizer);
+      },
+    );
     await ctx.report.section("filter savings and fidelity: token counting, bytes/4 estimate vs exact o200k", ["figure", "value"], (area) => tokenArea(area, outcomes, tokenizer));
-    await ctx.report.section("filter savings and fidelity: peer fixtures (../shared/bench/fixtures) through bin/rtk", ["peer fixture", "command", "raw tok", "compact tok", "saved", "saved chars", "peer saved chars", "must_contain"], (area) =>
-      peerArea(area, join(tmp, "peers"), tokenizer),
+    await ctx.report.section(
+      "filter savings and fidelity: peer fixtures (../shared/bench/fixtures) through bin/rtk",
+      ["peer fixture", "command", "raw tok", "compact tok", "saved", "saved chars", "peer saved chars", "must_contain"],
+      (area) => peerArea(area, join(tmp, "peers"), tokenizer),
     );
     await ctx.report.section("filter throughput: generated output through bin/rtk (whole process)", ["run", "figure", "value", "detail"], (area) => throughputArea(ctx, area, join(tmp, "throughput")));
-    await ctx.report.section("runtime overhead: bin/rtk git vs git in a real repository (whole process)", ["command", "via rtk", "plain", "overhead"], (area) => overheadArea(ctx, area, join(tmp, "overhead")));
+    await ctx.report.section("runtime overhead: bin/rtk git vs git in a real repository (whole process)", ["command", "via rtk", "plain", "overhead"], (area) =>
+      overheadArea(ctx, area, join(tmp, "overhead")),
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -141,7 +157,17 @@ function fixtureArea(ctx: BenchContext, area: Area, dir: string, tokenizer: Toke
 
   for (const o of outcomes) {
     const bound = o.factTokens === undefined || o.rawTokens === 0 ? "" : `${savedPct({ rawTokens: o.rawTokens, compactTokens: o.factTokens }).toFixed(1)} %`;
-    area.row([`${o.medium ? "* " : "  "}${o.suite}/${o.name}`, clip(o.command, 44), o.rawTokens, o.compactTokens, `${savedPct(o).toFixed(1)} %`, bound, o.omitted, estimateTokens(o.raw), `${o.kept} / ${o.facts}`]);
+    area.row([
+      `${o.medium ? "* " : "  "}${o.suite}/${o.name}`,
+      clip(o.command, 44),
+      o.rawTokens,
+      o.compactTokens,
+      `${savedPct(o).toFixed(1)} %`,
+      bound,
+      o.omitted,
+      estimateTokens(o.raw),
+      `${o.kept} / ${o.facts}`,
+    ]);
   }
   // A medium fixture is an everyday output: it fits the budget, so its savings come from compaction alone.
   const medium = outcomes.filter((o) => o.medium);
@@ -152,18 +178,35 @@ function fixtureArea(ctx: BenchContext, area: Area, dir: string, tokenizer: Toke
   const all = outcomes.length;
   const facts = outcomes.reduce((n, o) => n + o.facts, 0);
   const kept = outcomes.reduce((n, o) => n + o.kept, 0);
-  area.row(["every fact kept or recallable", "", "", "", "", "", "", "", `${faithful.length} / ${all} fixtures`], area.check("fixtures with 100 % facts kept", faithful.length, "", { equals: all }, "correctness"));
-  area.row(["savings never negative", "", "", "", "", "", "", "", `${all - negative.length} / ${all} fixtures`], area.check("fixtures with savings ≥ 0", all - negative.length, "", { equals: all }, "correctness"));
-  area.row(["medium fixtures: nothing omitted", "", "", "", "", "", "", "", `${whole.length} / ${medium.length} fixtures`], area.check("medium fixtures with nothing omitted", whole.length, "", { equals: medium.length }, "correctness"));
+  area.row(
+    ["every fact kept or recallable", "", "", "", "", "", "", "", `${faithful.length} / ${all} fixtures`],
+    area.check("fixtures with 100 % facts kept", faithful.length, "", { equals: all }, "correctness"),
+  );
+  area.row(
+    ["savings never negative", "", "", "", "", "", "", "", `${all - negative.length} / ${all} fixtures`],
+    area.check("fixtures with savings ≥ 0", all - negative.length, "", { equals: all }, "correctness"),
+  );
+  area.row(
+    ["medium fixtures: nothing omitted", "", "", "", "", "", "", "", `${whole.length} / ${medium.length} fixtures`],
+    area.check("medium fixtures with nothing omitted", whole.length, "", { equals: medium.length }, "correctness"),
+  );
   area.row(["facts over all fixtures", "", "", "", "", "", "", "", `${kept} / ${facts}`]);
 
-  for (const o of outcomes.filter((x) => x.problems.length)) area.note(`LOST ${o.suite}/${o.name}: ${o.problems.slice(0, 3).join("; ")}${o.problems.length > 3 ? ` (+${o.problems.length - 3} more)` : ""}`);
+  for (const o of outcomes.filter((x) => x.problems.length))
+    area.note(`LOST ${o.suite}/${o.name}: ${o.problems.slice(0, 3).join("; ")}${o.problems.length > 3 ? ` (+${o.problems.length - 3} more)` : ""}`);
   for (const o of negative) area.note(`NEGATIVE ${o.suite}/${o.name}: ${o.rawTokens} → ${o.compactTokens} tokens`);
   for (const s of files.skipped) area.note(`skipped ${s}`);
   area.note("* = medium fixture (counts toward its family's median); facts as the filter tests extract and check them (present, or behind a marker whose `rtk recall` holds them)");
-  area.note("facts alone: the savings if the output were the fixture's facts alone, one per line; items omitted: what the markers count as hidden for the budget (paths, matches, lines, entries; not dropped noise); the medium fixtures run with budgets they never reach, so their savings are compaction alone; the others with the default budgets");
-  area.note(`${all} fixtures${ctx.ci ? " (CI subset: the medium fixtures of the families with a target, and edge cases)" : ""}; raw = the plain tool's stdout + stderr; ${sig((performance.now() - t0) / 1000)} s`);
-  area.figure("fixtures", outcomes.map(({ raw, compact, ...o }) => ({ ...o, savedPct: savedPct(o), rawBytes: Buffer.byteLength(raw), compactBytes: Buffer.byteLength(compact) })));
+  area.note(
+    "facts alone: the savings if the output were the fixture's facts alone, one per line; items omitted: what the markers count as hidden for the budget (paths, matches, lines, entries; not dropped noise); the medium fixtures run with budgets they never reach, so their savings are compaction alone; the others with the default budgets",
+  );
+  area.note(
+    `${all} fixtures${ctx.ci ? " (CI subset: the medium fixtures of the families with a target, and edge cases)" : ""}; raw = the plain tool's stdout + stderr; ${sig((performance.now() - t0) / 1000)} s`,
+  );
+  area.figure(
+    "fixtures",
+    outcomes.map(({ raw, compact, ...o }) => ({ ...o, savedPct: savedPct(o), rawBytes: Buffer.byteLength(raw), compactBytes: Buffer.byteLength(compact) })),
+  );
   return outcomes;
 }
 
@@ -226,7 +269,14 @@ const ENV_FIXTURE: filesFx.Fixture = {
   name: "env",
   argv: ["env", "-u", "PWD"],
   kind: "env",
-  env: { GITHUB_TOKEN: "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", DB_PASSWORD: "hunter2hunter2", DATABASE_URL: "postgres://shop:s3cr3tpw@db.internal:5432/shop", EDITOR: "vim", TOKENIZERS_PARALLELISM: "false", SSH_AUTH_SOCK: "/run/user/1000/ssh-agent.sock" },
+  env: {
+    GITHUB_TOKEN: "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+    DB_PASSWORD: "hunter2hunter2",
+    DATABASE_URL: "postgres://shop:s3cr3tpw@db.internal:5432/shop",
+    EDITOR: "vim",
+    TOKENIZERS_PARALLELISM: "false",
+    SSH_AUTH_SOCK: "/run/user/1000/ssh-agent.sock",
+  },
 };
 
 function runFilesFixtures(dir: string, fixtures: readonly filesFx.Fixture[], tokenizer: Tokenizer): { outcomes: Outcome[]; skipped: string[] } {
@@ -292,7 +342,12 @@ function filesCheck(fx: filesFx.Fixture, raw: filesFx.Ran, r: filesFx.Ran, recal
   return { facts: check.facts + errLines.length, lost: check.lost.length + droppedErr.length, problems, ...(check.factText !== undefined && { factText: [check.factText, ...errLines].join("\n") }) };
 }
 
-function stdoutCheck(fx: filesFx.Fixture, raw: string, compact: string, recall: (id: string) => string): { facts: number; lost: filesFx.Fact[]; hidden: number; marked: number; problem?: string; factText?: string } {
+function stdoutCheck(
+  fx: filesFx.Fixture,
+  raw: string,
+  compact: string,
+  recall: (id: string) => string,
+): { facts: number; lost: filesFx.Fact[]; hidden: number; marked: number; problem?: string; factText?: string } {
   const judge = (facts: readonly filesFx.Fact[], check: (f: readonly filesFx.Fact[]) => filesFx.FactCheck) => {
     // A fact's key is what the checker looks for: its parts, apart by a space.
     const factText = facts.map((f) => f.key.replace(/\u0000/g, " ").replace(/^other:/, "")).join("\n");
@@ -329,7 +384,15 @@ function stdoutCheck(fx: filesFx.Fixture, raw: string, compact: string, recall: 
   }
 }
 
-function counted(base: Pick<Outcome, "suite" | "name" | "command" | "family" | "medium">, raw: string, compact: string, facts: number, kept: number, problems: string[], tokenizer: Tokenizer): Outcome {
+function counted(
+  base: Pick<Outcome, "suite" | "name" | "command" | "family" | "medium">,
+  raw: string,
+  compact: string,
+  facts: number,
+  kept: number,
+  problems: string[],
+  tokenizer: Tokenizer,
+): Outcome {
   return { ...base, raw, compact, rawTokens: tokenizer.count(raw), compactTokens: tokenizer.count(compact), facts, kept, problems, omitted: omittedItems(compact) };
 }
 
@@ -386,7 +449,10 @@ function familyArea(area: Area, outcomes: readonly Outcome[]): void {
   // The families with a target first, in the issue's order.
   families.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   for (const family of families) {
-    const saved = outcomes.filter((o) => o.medium && o.family === family).map(savedPct).sort((a, b) => a - b);
+    const saved = outcomes
+      .filter((o) => o.medium && o.family === family)
+      .map(savedPct)
+      .sort((a, b) => a - b);
     const median = medianOf(saved);
     const target = FAMILY_TARGETS[family];
     const bounded = outcomes.filter((o) => o.medium && o.family === family && o.factTokens !== undefined && o.rawTokens > 0);
@@ -396,7 +462,9 @@ function familyArea(area: Area, outcomes: readonly Outcome[]): void {
     area.figure(family, { median, saved, target: target ?? null, factsAloneMedian: bound });
   }
   area.note("targets are floors from the best known peer (the issue's table), judged on medians over the realistic medium fixtures of each family; timing kind: reported, not enforced");
-  area.note("facts alone: the savings if the output were nothing but the fixture's facts, one per line (every path, hash, author, day, subject, hunk header, changed line …), median over the medium fixtures: about the most an output that shows every fact can save (putting several facts on a line saves only their line ends)");
+  area.note(
+    "facts alone: the savings if the output were nothing but the fixture's facts, one per line (every path, hash, author, day, subject, hunk header, changed line …), median over the medium fixtures: about the most an output that shows every fact can save (putting several facts on a line saves only their line ends)",
+  );
   area.note("test/filters/git.test.ts (FLOORS) says why some git families stay below: every path, hash, hunk header and changed line is kept");
 }
 
@@ -414,10 +482,13 @@ function rank(family: string): number {
 
 function tokenArea(area: Area, outcomes: readonly Outcome[], tokenizer: Tokenizer): void {
   if (!tokenizer.exact) return area.skip(`no exact tokenizer (${tokenizer.name}): nothing to compare the estimate with`);
-  const texts = outcomes.flatMap((o) => [
-    { suite: o.suite, text: o.raw, exact: o.rawTokens },
-    { suite: o.suite, text: o.compact, exact: o.compactTokens },
-  ]).filter((t) => t.exact > 0).map((t) => ({ ...t, bytes: Buffer.byteLength(t.text) }));
+  const texts = outcomes
+    .flatMap((o) => [
+      { suite: o.suite, text: o.raw, exact: o.rawTokens },
+      { suite: o.suite, text: o.compact, exact: o.compactTokens },
+    ])
+    .filter((t) => t.exact > 0)
+    .map((t) => ({ ...t, bytes: Buffer.byteLength(t.text) }));
   if (!texts.length) return area.skip("no fixture output to count");
   const sum = (xs: readonly { bytes: number; exact: number }[], k: "bytes" | "exact") => xs.reduce((n, x) => n + x[k], 0);
   const exact = sum(texts, "exact");
@@ -437,7 +508,10 @@ function tokenArea(area: Area, outcomes: readonly Outcome[], tokenizer: Tokenize
   const crossedTotal = crossed.reduce((n, t) => n + t.estimate, 0);
   const crossedError = ((crossedTotal - exact) / exact) * 100;
   area.row(["bytes per token, fitted on git / files fixtures", `${fitted.git.toFixed(3)} / ${fitted.files.toFixed(3)} (all: ${(sum(texts, "bytes") / exact).toFixed(3)})`]);
-  area.row(["calibrated bytes/ratio over all texts (ratio of the other suite)", `${Math.round(crossedTotal)} tokens, error ${signed(crossedError)} %`], area.check("calibrated total error", round1(Math.abs(crossedError)), "%", { max: 2 }));
+  area.row(
+    ["calibrated bytes/ratio over all texts (ratio of the other suite)", `${Math.round(crossedTotal)} tokens, error ${signed(crossedError)} %`],
+    area.check("calibrated total error", round1(Math.abs(crossedError)), "%", { max: 2 }),
+  );
   area.row(["calibrated per text, |error| median / p90 / max", spread(crossed.map((t) => ((t.estimate - t.exact) / t.exact) * 100))]);
   area.note("bench.md: estimated vs exact tokens on all fixtures ≤ 2 % error (reported); platform-notes.md: bytes/4 under-counts git output against o200k");
   area.figure("tokens", { texts: texts.length, exact, bytesOver4: estimate, bytesOver4ErrorPct: quarterError, fittedBytesPerToken: fitted, calibratedErrorPct: crossedError });
@@ -497,7 +571,16 @@ async function peerArea(area: Area, dir: string, tokenizer: Tokenizer): Promise<
     for (const s of lacks) missing.push(`${e.slug}: ${JSON.stringify(s)}`);
     const t = { rawTokens: tokenizer.count(raw), compactTokens: tokenizer.count(compact) };
     const charsSaved = raw.length === 0 ? 0 : ((raw.length - compact.length) / raw.length) * 100;
-    const cells = [e.slug, clip(e.command, 30), t.rawTokens, t.compactTokens, `${savedPct(t).toFixed(1)} %`, `${charsSaved.toFixed(1)} %`, e.rtk_savings_pct === null ? "—" : `${e.rtk_savings_pct} %`, e.must_contain ? `${has.length} / ${e.must_contain.length}` : "—"];
+    const cells = [
+      e.slug,
+      clip(e.command, 30),
+      t.rawTokens,
+      t.compactTokens,
+      `${savedPct(t).toFixed(1)} %`,
+      `${charsSaved.toFixed(1)} %`,
+      e.rtk_savings_pct === null ? "—" : `${e.rtk_savings_pct} %`,
+      e.must_contain ? `${has.length} / ${e.must_contain.length}` : "—",
+    ];
     // The peer's must_not_contain strings are its wording choices (it replaces tsc's own `Found N errors` with a summary of
     // its own; rtk keeps the tool's line, and npm's warnings as facts): reported beside must_contain, not failed.
     const check = e.must_not_contain ? area.check(`${e.slug}: no must_not_contain string`, forbidden.length, "forbidden", { equals: 0 }) : undefined;
@@ -508,7 +591,9 @@ async function peerArea(area: Area, dir: string, tokenizer: Tokenizer): Promise<
   }
   area.row(["must_contain strings present", "", "", "", "", "", "", `${present} / ${wanted}`], area.check("peer must_contain strings present", present, "", { equals: wanted }));
   if (missing.length) area.note(`must_contain missing (the peer's wording; reported, not failed): ${missing.join(", ")}`);
-  area.note(`${routed.length} of ${manifest.length} peer fixtures have a route with a built filter; each is printed by a stand-in script named like the tool and run as \`bin/rtk <script> <args>\` (dist/lib.mjs does not export the filters)`);
+  area.note(
+    `${routed.length} of ${manifest.length} peer fixtures have a route with a built filter; each is printed by a stand-in script named like the tool and run as \`bin/rtk <script> <args>\` (dist/lib.mjs does not export the filters)`,
+  );
   area.note("peer saved chars: the manifest's rtk_savings_pct, where it has one; files are read in place");
 }
 
@@ -561,14 +646,28 @@ async function throughputArea(ctx: BenchContext, area: Area, dir: string): Promi
     const mbps = plain.bytes / 2 ** 20 / (run.wallUs / 1e6);
     const rssMb = run.peakRssBytes / 2 ** 20;
     if (run.status === 0 && out < plain.bytes) compacted++;
-    area.row([c.label, "throughput", `${sig(mbps)} MB/s`, `${sig(plain.bytes / 2 ** 20)} MB in ${duration(run.wallUs)} (the plain tool alone: ${duration(plain.wallUs)})`], area.check(`${c.label}: throughput`, round1(mbps), "MB/s", { min: 50 }));
+    area.row(
+      [c.label, "throughput", `${sig(mbps)} MB/s`, `${sig(plain.bytes / 2 ** 20)} MB in ${duration(run.wallUs)} (the plain tool alone: ${duration(plain.wallUs)})`],
+      area.check(`${c.label}: throughput`, round1(mbps), "MB/s", { min: 50 }),
+    );
     area.row(["", "peak RSS", `${sig(rssMb)} MB`, `compact output ${sig(out / 1024)} KB, exit ${run.status}`], area.check(`${c.label}: peak RSS`, round1(rssMb), "MB", { max: 150 }));
     if (run.status !== 0) area.note(`${c.label}: exit ${run.status}: ${run.stderr.trim().slice(0, 300)}`);
-    area.figure(c.label, { rawBytes: plain.bytes, plainWallUs: plain.wallUs, rtkWallUs: run.wallUs, mbPerSecond: mbps, peakRssBytes: run.peakRssBytes, compactBytes: out, status: run.status, rssMethod: run.method });
+    area.figure(c.label, {
+      rawBytes: plain.bytes,
+      plainWallUs: plain.wallUs,
+      rtkWallUs: run.wallUs,
+      mbPerSecond: mbps,
+      peakRssBytes: run.peakRssBytes,
+      compactBytes: out,
+      status: run.status,
+      rssMethod: run.method,
+    });
   }
   area.row(["every run compacted (exit 0, output < raw)", "", `${compacted} / ${cases.length}`, ""], area.check("throughput runs compacted", compacted, "", { equals: cases.length }, "correctness"));
   area.note(`${mb} MB (2^20 bytes) per output, generated in ${sig(generated)} s; MB/s = the plain tool's output bytes / bin/rtk's wall time (which includes running the tool); one run each`);
-  area.note("git is a stand-in script printing the generated log or diff; peak RSS is the rtk process's (the launcher execs Node), read with /usr/bin/time -v or by sampling /proc; timing kind: reported, not enforced");
+  area.note(
+    "git is a stand-in script printing the generated log or diff; peak RSS is the rtk process's (the launcher execs Node), read with /usr/bin/time -v or by sampling /proc; timing kind: reported, not enforced",
+  );
 }
 
 /** Runs a command with stdout to a file; returns its wall time and output size. */
@@ -625,7 +724,9 @@ async function overheadArea(ctx: BenchContext, area: Area, dir: string): Promise
   area.row(["node -e 0 (bare Node start)", "", duration(node.a.median), `${duration(nodeStartUs)} over \`true\` (${duration(node.b.median)})`]);
   area.note(`target: overhead ≤ node start + 15 ms = ${limitMs} ms, node start = median(node -e 0) − median(true), in this run; timing kind: reported, not enforced`);
   area.note("the reference rows are the floor of any Node runner started from a snapshot: restoring a heap, spawning the tool, copying its output; rtk's own work is what lies above them");
-  area.note(`a repository of ${HISTORY} commits over 200 files (git fast-import), 5 modified and 3 untracked files; ${rounds} rounds per pair, alternated A B A B … after 2 untimed; tracking as users have it`);
+  area.note(
+    `a repository of ${HISTORY} commits over 200 files (git fast-import), 5 modified and 3 untracked files; ${rounds} rounds per pair, alternated A B A B … after 2 untimed; tracking as users have it`,
+  );
   area.figure("node", { node: node.a, true: node.b, nodeStartUs, limitMs });
 }
 
@@ -648,8 +749,11 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
 });
 `;
   const sources = [
-    { label: "(child_process)", code: body(`const cp = require("node:child_process");
-const run = (cmd, args) => cp.spawn(cmd, args, { stdio: ["inherit", "pipe", "pipe"] });`) },
+    {
+      label: "(child_process)",
+      code: body(`const cp = require("node:child_process");
+const run = (cmd, args) => cp.spawn(cmd, args, { stdio: ["inherit", "pipe", "pipe"] });`),
+    },
     {
       label: "(execa)",
       code: body(`const { execa } = require("execa");
@@ -662,7 +766,16 @@ const run = (cmd, args) => execa(cmd, args, { stdin: "inherit", buffer: false, r
     const script = join(dir, `reference-${i}.cjs`);
     const blob = join(dir, `reference-${i}.blob`);
     try {
-      await build({ stdin: { contents: src.code, resolveDir: root, loader: "js" }, bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, outfile: script, logLevel: "silent" });
+      await build({
+        stdin: { contents: src.code, resolveDir: root, loader: "js" },
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        target: "node20",
+        minify: true,
+        outfile: script,
+        logLevel: "silent",
+      });
     } catch {
       continue;
     }

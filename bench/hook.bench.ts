@@ -61,7 +61,7 @@ const bench: Bench = async (ctx) => {
     const node: Command = { label: "node -e 0", argv: [process.execPath, "-e", "0"], cwd: root, env };
     const rounds = scale(ctx, { full: 40, ci: 12 });
     const cases: { label: string; cmd: Command; setup?: () => void }[] = [
-      { label: "rtk rewrite \"git status\"", cmd: { label: "rtk rewrite", argv: [launcher, "rewrite", "git status"], env, ok: [3], cwd: home } },
+      { label: 'rtk rewrite "git status"', cmd: { label: "rtk rewrite", argv: [launcher, "rewrite", "git status"], env, ok: [3], cwd: home } },
       { label: "rtk hook claude < event.json", cmd: { label: "rtk hook claude", argv: [launcher, "hook", "claude"], env, input: EVENT, cwd: home } },
       {
         label: "rtk rewrite, 50-rule settings",
@@ -74,7 +74,10 @@ const bench: Bench = async (ctx) => {
     ];
     await ctx.report.section("hook latency: whole process through bin/rtk vs node -e 0", ["command", "median", "node -e 0", "ratio"], (area) => {
       const hooked = spawnSync(launcher, ["hook", "claude"], { input: EVENT, env, encoding: "utf8" });
-      area.row(["the hook answers with a rewrite", hooked.stdout.includes("rtk git status") ? "yes" : "no", "", ""], area.check("hook answers", hooked.stdout.includes("rtk git status") ? 1 : 0, "", { equals: 1 }, "correctness"));
+      area.row(
+        ["the hook answers with a rewrite", hooked.stdout.includes("rtk git status") ? "yes" : "no", "", ""],
+        area.check("hook answers", hooked.stdout.includes("rtk git status") ? 1 : 0, "", { equals: 1 }, "correctness"),
+      );
       for (const c of cases) {
         c.setup?.();
         const r = alternate(c.cmd, node, { warmupRounds: 3, rounds });
@@ -88,12 +91,12 @@ const bench: Bench = async (ctx) => {
         area.row(["reference: an empty user-land snapshot", duration(r.a.median), duration(r.b.median), sig(r.ratio)]);
         area.figure("empty snapshot", { snapshot: r.a, node: r.b, ratio: r.ratio });
       } else area.note("no empty snapshot could be built here: its reference row is left out");
-      area.note(`${rounds} rounds each, alternated A B A B … after 3 untimed; hooks run the launcher, which starts Node from the startup snapshot; the reference row is what restoring any snapshot costs before rtk's own heap and work`);
+      area.note(
+        `${rounds} rounds each, alternated A B A B … after 3 untimed; hooks run the launcher, which starts Node from the startup snapshot; the reference row is what restoring any snapshot costs before rtk's own heap and work`,
+      );
     });
-    await ctx.report.section(
-      `hook under pathological input: whole process (budget: ${BUDGET_MS} ms wall, ${BUDGET_MB} MB peak RSS)`,
-      ["input", "wall (median)", "peak RSS (max)", "answer"],
-      (area) => pathological(area, env, home, scale(ctx, { full: 5, ci: 2 })),
+    await ctx.report.section(`hook under pathological input: whole process (budget: ${BUDGET_MS} ms wall, ${BUDGET_MB} MB peak RSS)`, ["input", "wall (median)", "peak RSS (max)", "answer"], (area) =>
+      pathological(area, env, home, scale(ctx, { full: 5, ci: 2 })),
     );
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -128,7 +131,13 @@ async function pathological(area: Area, env: NodeJS.ProcessEnv, dir: string, rou
       walls.push(run.wallUs);
       peak = Math.max(peak, run.peakRssBytes);
       method = run.method;
-      answer = run.status !== 0 ? `exit ${run.status}` : run.stderr.trim().replace(/^rtk hook claude: /, "").replace(/; the command runs unchanged$/, "") || "answered";
+      answer =
+        run.status !== 0
+          ? `exit ${run.status}`
+          : run.stderr
+              .trim()
+              .replace(/^rtk hook claude: /, "")
+              .replace(/; the command runs unchanged$/, "") || "answered";
     }
     const wall = summarize(walls);
     const mb = peak / 2 ** 20;
@@ -147,7 +156,10 @@ async function pathological(area: Area, env: NodeJS.ProcessEnv, dir: string, rou
     answered &&= r.stdout.includes("rtk git status");
   }
   const o = summarize(open);
-  area.row(["`git status`, stdin left open", duration(o.median), "", answered ? "rewritten" : "NOT rewritten"], area.check("stdin left open: wall", Math.round(o.median / 1000), "ms", { max: BUDGET_MS }));
+  area.row(
+    ["`git status`, stdin left open", duration(o.median), "", answered ? "rewritten" : "NOT rewritten"],
+    area.check("stdin left open: wall", Math.round(o.median / 1000), "ms", { max: BUDGET_MS }),
+  );
   area.row(["", "", "", ""], area.check("stdin left open: rewritten", answered ? 1 : 0, "", { equals: 1 }, "correctness"));
   area.figure("stdin left open", o);
 
@@ -164,9 +176,14 @@ async function pathological(area: Area, env: NodeJS.ProcessEnv, dir: string, rou
     };
     const small = time(100_000);
     const large = time(1_000_000);
-    area.row([`in-process rewrite, no limits, ${label}: 100 KB / 1 MB`, `${duration(small)} / ${duration(large)}`, "", `ratio ${sig(large / small)}`], area.check(`${label}: time(1 MB) / time(100 KB)`, Math.round((large / small) * 10) / 10, "", { max: 15 }));
+    area.row(
+      [`in-process rewrite, no limits, ${label}: 100 KB / 1 MB`, `${duration(small)} / ${duration(large)}`, "", `ratio ${sig(large / small)}`],
+      area.check(`${label}: time(1 MB) / time(100 KB)`, Math.round((large / small) * 10) / 10, "", { max: 15 }),
+    );
   }
-  area.note(`${rounds} runs per input, the event read from a file (the stdin-open row: a pipe); peak RSS by ${method}; the environment holds PATH, HOME and XDG folders only (no NODE_EXTRA_CA_CERTS, which costs every Node start)`);
+  area.note(
+    `${rounds} runs per input, the event read from a file (the stdin-open row: a pipe); peak RSS by ${method}; the environment holds PATH, HOME and XDG folders only (no NODE_EXTRA_CA_CERTS, which costs every Node start)`,
+  );
   area.note("linear would be 10 for the in-process ratio; 3 samples each, the garbage of a 1 MB parse included");
 }
 

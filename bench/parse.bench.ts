@@ -19,9 +19,7 @@ const SIZES = [
 const bench: Bench = async (ctx) => {
   const { parse } = await loadBuiltLib();
   await ctx.report.section("parse: agent commands (in-process, dist/lib.mjs)", ["figure", "value"], (area) => agentCommands(ctx, area, parse));
-  await ctx.report.section("parse: scaling with input size (generated scripts)", ["size", "lines", "median", "min", "max", "µs / KB"], (area) =>
-    scaling(ctx, area, parse),
-  );
+  await ctx.report.section("parse: scaling with input size (generated scripts)", ["size", "lines", "median", "min", "max", "µs / KB"], (area) => scaling(ctx, area, parse));
 };
 
 function agentCommands(ctx: BenchContext, area: Area, parse: Parse): void {
@@ -55,7 +53,10 @@ function agentCommands(ctx: BenchContext, area: Area, parse: Parse): void {
   area.figure("allCalls", all);
   area.figure("timerOverhead", overhead);
   area.figure("corpusPass", { ...pass, commands: commands.length, bytes, commandsPerSecond: perSecond });
-  area.figure("perCommand", each.map((e) => ({ command: e.item, ...e.stats })));
+  area.figure(
+    "perCommand",
+    each.map((e) => ({ command: e.item, ...e.stats })),
+  );
 }
 
 function scaling(ctx: BenchContext, area: Area, parse: Parse): void {
@@ -80,10 +81,7 @@ function scaling(ctx: BenchContext, area: Area, parse: Parse): void {
     budgetMs: scale(ctx, { full: 60_000, ci: 10_000 }),
     minRounds: 3,
   });
-  const each = [
-    ...small.map((item) => ({ item, stats: measure(() => parse(item.src), { warmup: 20, samples: scale(ctx, { full: 300, ci: 60 }) }) })),
-    ...alternated.each,
-  ];
+  const each = [...small.map((item) => ({ item, stats: measure(() => parse(item.src), { warmup: 20, samples: scale(ctx, { full: 300, ci: 60 }) }) })), ...alternated.each];
   for (const { item, stats } of each) {
     const lines = item.src.split("\n").length - 1;
     const perKB = stats.median / (item.bytes / 1024);

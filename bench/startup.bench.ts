@@ -115,7 +115,13 @@ const installed: Bench = async (ctx) => {
         const cache = join(home, ".cache");
         mkdirSync(home, { recursive: true });
         // The same minimal environment on both sides (an inherited NODE_EXTRA_CA_CERTS alone adds a CA bundle load to every start).
-        const env = { PATH: `${bin}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin`, HOME: home, XDG_CACHE_HOME: cache, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share") };
+        const env = {
+          PATH: `${bin}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin`,
+          HOME: home,
+          XDG_CACHE_HOME: cache,
+          XDG_CONFIG_HOME: join(home, ".config"),
+          XDG_DATA_HOME: join(home, ".local", "share"),
+        };
         const bare: Command = { label: "node -e 0", argv: [node, "-e", "0"], env, cwd: home };
         const rewrite: Command = { label: "rtk rewrite", argv: [join(bin, "rtk"), "rewrite", "git status"], env, cwd: home, ok: [3] };
         const hook: Command = { label: "rtk hook claude", argv: [join(bin, "rtk"), "hook", "claude"], env, cwd: home, input: EVENT };
@@ -134,8 +140,14 @@ const installed: Bench = async (ctx) => {
         area.figure(`${version} snapshot build`, buildMs * 1000);
 
         const answered = spawnSync(hook.argv[0]!, hook.argv.slice(1), { env, input: EVENT, encoding: "utf8" }).stdout.includes("rtk git status");
-        area.row([version, "installed hook answers with a rewrite", answered ? "yes" : "no", "", ""], area.check(`${version} installed hook answers`, answered ? 1 : 0, "", { equals: 1 }, "correctness"));
-        for (const [label, cmd] of [["installed: rtk rewrite \"git status\"", rewrite], ["installed: rtk hook claude < event", hook]] as const) {
+        area.row(
+          [version, "installed hook answers with a rewrite", answered ? "yes" : "no", "", ""],
+          area.check(`${version} installed hook answers`, answered ? 1 : 0, "", { equals: 1 }, "correctness"),
+        );
+        for (const [label, cmd] of [
+          ['installed: rtk rewrite "git status"', rewrite],
+          ["installed: rtk hook claude < event", hook],
+        ] as const) {
           const r = alternate(cmd, bare, { warmupRounds: 3, rounds });
           area.row([version, label, duration(r.a.median), duration(r.b.median), sig(r.ratio)], area.check(`${version} ${label}`, r.ratio, "×", { max: TARGET }));
           area.figure(`${version} ${label}`, { rtk: r.a, node: r.b, ratio: r.ratio });
@@ -143,7 +155,10 @@ const installed: Bench = async (ctx) => {
         // The checkout starts from its own dist/ snapshot, made by the Node binary that built it.
         if (node === process.execPath) {
           const checkoutEnv = { ...env, PATH: `${join(root, "bin")}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin` };
-          for (const [label, args, input, ok] of [["checkout: rtk rewrite \"git status\"", ["rewrite", "git status"], undefined, [3]], ["checkout: rtk hook claude < event", ["hook", "claude"], EVENT, [0]]] as const) {
+          for (const [label, args, input, ok] of [
+            ['checkout: rtk rewrite "git status"', ["rewrite", "git status"], undefined, [3]],
+            ["checkout: rtk hook claude < event", ["hook", "claude"], EVENT, [0]],
+          ] as const) {
             const cmd: Command = { label, argv: [join(root, "bin", "rtk"), ...args], env: checkoutEnv, cwd: home, ok, ...(input ? { input } : {}) };
             const r = alternate(cmd, { ...bare, env: checkoutEnv }, { warmupRounds: 3, rounds });
             area.row([version, label, duration(r.a.median), duration(r.b.median), sig(r.ratio)], area.check(`${version} ${label}`, r.ratio, "×", { max: TARGET }));

@@ -41,8 +41,7 @@ export function parse(src: string, opts: ParseOptions = {}): ParseResult {
     return { ok: true, script: parseOrThrow(src, opts.budget ?? null) };
   } catch (e) {
     const offset = e instanceof ShellSyntaxError ? e.offset : 0;
-    const message =
-      e instanceof ShellSyntaxError ? e.message : e instanceof RangeError ? "input nested too deeply" : `internal parser error: ${String(e)}`;
+    const message = e instanceof ShellSyntaxError ? e.message : e instanceof RangeError ? "input nested too deeply" : `internal parser error: ${String(e)}`;
     const error: ParseError = { ...position(src, Math.min(Math.max(offset, 0), src.length)), message };
     if (e instanceof TooComplexError) error.limit = "time";
     return { ok: false, error };

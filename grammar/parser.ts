@@ -24,14 +24,12 @@ const MAX_NESTING = 100;
 /** What LA(0) answers before the first token is consumed. */
 const NOTHING = { image: "", startOffset: 0, tokenType: EOF, tokenTypeIdx: EOF.tokenTypeIdx } as IToken;
 
-const describe = (t: IToken): string =>
-  t.tokenType === EOF ? "end of input" : t.tokenType === T.Newline ? "newline" : "`" + t.image + "`";
+const describe = (t: IToken): string => (t.tokenType === EOF ? "end of input" : t.tokenType === T.Newline ? "newline" : "`" + t.image + "`");
 
 const labelOf = (t: TokenType): string => t.LABEL ?? t.name;
 
 const errorMessages: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage: ({ expected, actual }) =>
-    expected === EOF ? `unexpected ${describe(actual)}` : `expected ${labelOf(expected)} but found ${describe(actual)}`,
+  buildMismatchTokenMessage: ({ expected, actual }) => (expected === EOF ? `unexpected ${describe(actual)}` : `expected ${labelOf(expected)} but found ${describe(actual)}`),
   buildNotAllInputParsedMessage: ({ firstRedundant }) => `unexpected ${describe(firstRedundant)}`,
   buildNoViableAltMessage: ({ actual }) => `unexpected ${describe(actual[0]!)}`,
   buildEarlyExitMessage: ({ actual }) => `unexpected ${describe(actual[0]!)}`,
@@ -41,15 +39,33 @@ const sp = (start: number, end: number): A.Span => ({ start, end });
 const tk = (t: IToken) => t as ShellToken;
 
 const REDIR_OPS = new Map<TokenType, A.RedirOperator>([
-  [T.Less, "<"], [T.Great, ">"], [T.DGreat, ">>"], [T.Clobber, ">|"], [T.LessGreat, "<>"],
-  [T.AndGreat, "&>"], [T.AndDGreat, "&>>"], [T.LessAnd, "<&"], [T.GreatAnd, ">&"],
-  [T.DLess, "<<"], [T.DLessDash, "<<-"], [T.TLess, "<<<"],
+  [T.Less, "<"],
+  [T.Great, ">"],
+  [T.DGreat, ">>"],
+  [T.Clobber, ">|"],
+  [T.LessGreat, "<>"],
+  [T.AndGreat, "&>"],
+  [T.AndDGreat, "&>>"],
+  [T.LessAnd, "<&"],
+  [T.GreatAnd, ">&"],
+  [T.DLess, "<<"],
+  [T.DLessDash, "<<-"],
+  [T.TLess, "<<<"],
 ]);
 
-const CASE_TERMINATORS = new Map<TokenType, A.CaseTerminator>([[T.DSemi, ";;"], [T.SemiAmp, ";&"], [T.DSemiAmp, ";;&"]]);
+const CASE_TERMINATORS = new Map<TokenType, A.CaseTerminator>([
+  [T.DSemi, ";;"],
+  [T.SemiAmp, ";&"],
+  [T.DSemiAmp, ";;&"],
+]);
 
 const TEST_OPS = new Map<TokenType, A.TestOp["op"]>([
-  [T.AndIf, "&&"], [T.OrIf, "||"], [T.LParen, "("], [T.RParen, ")"], [T.Less, "<"], [T.Great, ">"],
+  [T.AndIf, "&&"],
+  [T.OrIf, "||"],
+  [T.LParen, "("],
+  [T.RParen, ")"],
+  [T.Less, "<"],
+  [T.Great, ">"],
 ]);
 
 /** In `[[ ]]`, the word after these is a pattern or a regular expression: `(`, `|` stay in it. */
@@ -61,9 +77,7 @@ const SINGLE_TOKEN_WORDS = new Set<TokenType>([T.Lit, T.ParamShort, T.SingleQuot
 /** More `&&`/`||` in one chain than this is refused: the tree would be too deep to walk. */
 const MAX_AND_OR = 500;
 
-const COMPOUND_STARTS = new Set<TokenType>([
-  T.LBrace, T.LParen, T.If, T.While, T.Until, T.For, T.Select, T.Case, T.DLBracket, T.DLParen,
-]);
+const COMPOUND_STARTS = new Set<TokenType>([T.LBrace, T.LParen, T.If, T.While, T.Until, T.For, T.Select, T.Case, T.DLBracket, T.DLParen]);
 
 export class ShellParser extends EmbeddedActionsParser {
   private readonly scanner = new Scanner();
@@ -205,7 +219,12 @@ export class ShellParser extends EmbeddedActionsParser {
               if (!this.RECORDING_PHASE) stmts.push(st);
               this.OPTION(() => {
                 this.OR2([
-                  { ALT: () => { this.CONSUME(T.Semi); if (!this.RECORDING_PHASE) separated = true; } },
+                  {
+                    ALT: () => {
+                      this.CONSUME(T.Semi);
+                      if (!this.RECORDING_PHASE) separated = true;
+                    },
+                  },
                   {
                     ALT: () => {
                       const amp = tk(this.CONSUME(T.Amp));
@@ -333,28 +352,32 @@ export class ShellParser extends EmbeddedActionsParser {
   // ---- commands ---------------------------------------------------------------
 
   private command = this.RULE("command", (): A.Stmt => {
-    const cmd = this.OR((this.alts.command ??= [
-      { ALT: () => this.SUBRULE(this.compound) },
-      { ALT: () => this.SUBRULE(this.functionDecl) },
-      { ALT: () => this.SUBRULE(this.coproc) },
-      { ALT: () => this.SUBRULE(this.simpleCommand) },
-    ]));
+    const cmd = this.OR(
+      (this.alts.command ??= [
+        { ALT: () => this.SUBRULE(this.compound) },
+        { ALT: () => this.SUBRULE(this.functionDecl) },
+        { ALT: () => this.SUBRULE(this.coproc) },
+        { ALT: () => this.SUBRULE(this.simpleCommand) },
+      ]),
+    );
     if (this.RECORDING_PHASE) return undefined as never;
     return stmtOf(cmd);
   });
 
   private compound = this.RULE("compound", (): A.CompoundCommand => {
-    const c = this.OR((this.alts.compound ??= [
-      { ALT: () => this.SUBRULE(this.subshell) },
-      { ALT: () => this.SUBRULE(this.group) },
-      { ALT: () => this.SUBRULE(this.ifCmd) },
-      { ALT: () => this.SUBRULE(this.whileCmd) },
-      { ALT: () => this.SUBRULE(this.forCmd) },
-      { ALT: () => this.SUBRULE(this.selectCmd) },
-      { ALT: () => this.SUBRULE(this.caseCmd) },
-      { ALT: () => this.SUBRULE(this.testCmd) },
-      { ALT: () => this.SUBRULE(this.arithCmd) },
-    ]));
+    const c = this.OR(
+      (this.alts.compound ??= [
+        { ALT: () => this.SUBRULE(this.subshell) },
+        { ALT: () => this.SUBRULE(this.group) },
+        { ALT: () => this.SUBRULE(this.ifCmd) },
+        { ALT: () => this.SUBRULE(this.whileCmd) },
+        { ALT: () => this.SUBRULE(this.forCmd) },
+        { ALT: () => this.SUBRULE(this.selectCmd) },
+        { ALT: () => this.SUBRULE(this.caseCmd) },
+        { ALT: () => this.SUBRULE(this.testCmd) },
+        { ALT: () => this.SUBRULE(this.arithCmd) },
+      ]),
+    );
     this.MANY(() => {
       const r = this.SUBRULE(this.redirect);
       this.ACTION(() => {
@@ -379,8 +402,18 @@ export class ShellParser extends EmbeddedActionsParser {
           ALT: () => {
             this.AT_LEAST_ONE(() => {
               this.OR3([
-                { ALT: () => { const a = this.SUBRULE(this.assignment); if (!this.RECORDING_PHASE) assigns.push(a); } },
-                { ALT: () => { const r = this.SUBRULE(this.redirect); if (!this.RECORDING_PHASE) redirects.push(r); } },
+                {
+                  ALT: () => {
+                    const a = this.SUBRULE(this.assignment);
+                    if (!this.RECORDING_PHASE) assigns.push(a);
+                  },
+                },
+                {
+                  ALT: () => {
+                    const r = this.SUBRULE(this.redirect);
+                    if (!this.RECORDING_PHASE) redirects.push(r);
+                  },
+                },
               ]);
             });
           },
@@ -531,7 +564,12 @@ export class ShellParser extends EmbeddedActionsParser {
     this.MANY(() => {
       this.OR([
         { ALT: () => this.SUBRULE(this.newline) },
-        { ALT: () => { const w = this.SUBRULE(this.word, { ARGS: [false] }); this.ACTION(() => elems.push(keyedElement(w))); } },
+        {
+          ALT: () => {
+            const w = this.SUBRULE(this.word, { ARGS: [false] });
+            this.ACTION(() => elems.push(keyedElement(w)));
+          },
+        },
       ]);
     });
     const close = tk(this.CONSUME(T.RParen));
@@ -573,11 +611,26 @@ export class ShellParser extends EmbeddedActionsParser {
       let out = "";
       for (const p of parts) {
         switch (p.kind) {
-          case "Lit": case "Glob": case "BraceExp": out += p.value; break;
-          case "SingleQuoted": quoted = true; out += p.value; break;
-          case "Escaped": quoted = true; out += p.value; break;
-          case "DoubleQuoted": case "LocaleQuoted": quoted = true; out += text(p.parts); break;
-          default: out += this.src.slice(p.span.start, p.span.end);
+          case "Lit":
+          case "Glob":
+          case "BraceExp":
+            out += p.value;
+            break;
+          case "SingleQuoted":
+            quoted = true;
+            out += p.value;
+            break;
+          case "Escaped":
+            quoted = true;
+            out += p.value;
+            break;
+          case "DoubleQuoted":
+          case "LocaleQuoted":
+            quoted = true;
+            out += text(p.parts);
+            break;
+          default:
+            out += this.src.slice(p.span.start, p.span.end);
         }
       }
       return out;
@@ -926,8 +979,18 @@ export class ShellParser extends EmbeddedActionsParser {
       },
       DEF: () => {
         this.OR2([
-          { ALT: () => { const p = this.SUBRULE2(this.part); if (!this.RECORDING_PHASE) parts.push(p); } },
-          { ALT: () => { const a = this.SUBRULE(this.arrayLit); if (!this.RECORDING_PHASE) parts.push(a); } },
+          {
+            ALT: () => {
+              const p = this.SUBRULE2(this.part);
+              if (!this.RECORDING_PHASE) parts.push(p);
+            },
+          },
+          {
+            ALT: () => {
+              const a = this.SUBRULE(this.arrayLit);
+              if (!this.RECORDING_PHASE) parts.push(a);
+            },
+          },
         ]);
       },
     });
@@ -970,21 +1033,21 @@ export class ShellParser extends EmbeddedActionsParser {
         ALT: () => {
           const t = tk(this.CONSUME(T.Escaped));
           if (this.RECORDING_PHASE) return undefined as never;
-          return ({ kind: "Escaped", span: sp(t.startOffset, t.end), value: t.value });
+          return { kind: "Escaped", span: sp(t.startOffset, t.end), value: t.value };
         },
       },
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.SingleQuote));
           if (this.RECORDING_PHASE) return undefined as never;
-          return ({ kind: "SingleQuoted", span: sp(t.startOffset, t.end), value: t.value });
+          return { kind: "SingleQuoted", span: sp(t.startOffset, t.end), value: t.value };
         },
       },
       {
         ALT: () => {
           const t = tk(this.CONSUME(T.AnsiCQuote));
           if (this.RECORDING_PHASE) return undefined as never;
-          return ({ kind: "AnsiCQuoted", span: sp(t.startOffset, t.end), raw: t.value });
+          return { kind: "AnsiCQuoted", span: sp(t.startOffset, t.end), raw: t.value };
         },
       },
       { ALT: () => this.SUBRULE(this.doubleQuoted) },
@@ -992,9 +1055,17 @@ export class ShellParser extends EmbeddedActionsParser {
         ALT: () => {
           const t = tk(this.CONSUME(T.ParamShort));
           if (this.RECORDING_PHASE) return undefined as never;
-          return ({
-            kind: "ParamExp", span: sp(t.startOffset, t.end), short: true, prefix: null, name: t.value, index: null, op: null, arg: null, repl: null,
-          });
+          return {
+            kind: "ParamExp",
+            span: sp(t.startOffset, t.end),
+            short: true,
+            prefix: null,
+            name: t.value,
+            index: null,
+            op: null,
+            arg: null,
+            repl: null,
+          };
         },
       },
       { ALT: () => this.SUBRULE(this.paramExp) },
@@ -1021,11 +1092,11 @@ export class ShellParser extends EmbeddedActionsParser {
     });
     const close = tk(this.CONSUME(T.DQClose));
     if (this.RECORDING_PHASE) return undefined as never;
-    return ({
+    return {
       kind: open.tokenType === T.DQOpen ? ("DoubleQuoted" as const) : ("LocaleQuoted" as const),
       span: sp(open.startOffset, close.end),
       parts: mergeLits(parts),
-    });
+    };
   });
 
   private paramExp = this.RULE("paramExp", (): A.ParamExp => {

@@ -125,10 +125,36 @@ function enqueue(q: HeredocQueue, h: PendingHeredoc): HeredocQueue {
 // Tokens after which a new word starts (everything else may be continued by an
 // adjacent part).
 const WORD_ENDERS = new Set<TokenType>([
-  T.Newline, T.Semi, T.DSemi, T.SemiAmp, T.DSemiAmp, T.Amp, T.AndIf, T.OrIf, T.Pipe, T.PipeAmp,
-  T.LParen, T.RParen, T.DLParen, T.IoFd, T.Less, T.Great, T.DGreat, T.Clobber, T.LessGreat,
-  T.AndGreat, T.AndDGreat, T.LessAnd, T.GreatAnd, T.DLess, T.DLessDash, T.TLess,
-  T.HeredocStart, T.HeredocEnd, T.CmdSubstOpen, T.ProcSubstOpen,
+  T.Newline,
+  T.Semi,
+  T.DSemi,
+  T.SemiAmp,
+  T.DSemiAmp,
+  T.Amp,
+  T.AndIf,
+  T.OrIf,
+  T.Pipe,
+  T.PipeAmp,
+  T.LParen,
+  T.RParen,
+  T.DLParen,
+  T.IoFd,
+  T.Less,
+  T.Great,
+  T.DGreat,
+  T.Clobber,
+  T.LessGreat,
+  T.AndGreat,
+  T.AndDGreat,
+  T.LessAnd,
+  T.GreatAnd,
+  T.DLess,
+  T.DLessDash,
+  T.TLess,
+  T.HeredocStart,
+  T.HeredocEnd,
+  T.CmdSubstOpen,
+  T.ProcSubstOpen,
   ...T.KEYWORDS.values(),
 ]);
 
@@ -152,7 +178,13 @@ for (const c of " \t\n;&|()<>'\"`$\\\r") CMD_PLAIN[c.charCodeAt(0)] = 0;
 /** The first characters of the operators of command mode (besides newline). */
 function isOperatorStart(c: Ch): c is string {
   switch (c) {
-    case ";": case "&": case "|": case "(": case ")": case "<": case ">":
+    case ";":
+    case "&":
+    case "|":
+    case "(":
+    case ")":
+    case "<":
+    case ">":
       return true;
   }
   return false;
@@ -161,7 +193,16 @@ function isOperatorStart(c: Ch): c is string {
 /** Characters that end an unquoted word in command mode. */
 function isMeta(c: Ch): boolean {
   switch (c) {
-    case " ": case "\t": case "\n": case ";": case "&": case "|": case "(": case ")": case "<": case ">":
+    case " ":
+    case "\t":
+    case "\n":
+    case ";":
+    case "&":
+    case "|":
+    case "(":
+    case ")":
+    case "<":
+    case ">":
       return true;
   }
   return false;
@@ -246,16 +287,36 @@ export class Scanner {
       const f = this.stack.f;
       let t: ShellToken | null;
       switch (f.k) {
-        case "cmd": t = this.scanCmd(f); break;
-        case "dq": t = this.scanDq(f); break;
-        case "phead": t = this.scanParamHead(f); break;
-        case "pafter": t = this.scanParamAfter(f); break;
-        case "pword": t = this.scanParamWord(f); break;
-        case "arith": t = this.scanArith(f); break;
-        case "index": t = this.scanIndex(f); break;
-        case "aop": t = this.scanAssignOp(f); break;
-        case "regex": t = this.scanRegex(f); break;
-        case "heredoc": t = this.scanHeredoc(f); break;
+        case "cmd":
+          t = this.scanCmd(f);
+          break;
+        case "dq":
+          t = this.scanDq(f);
+          break;
+        case "phead":
+          t = this.scanParamHead(f);
+          break;
+        case "pafter":
+          t = this.scanParamAfter(f);
+          break;
+        case "pword":
+          t = this.scanParamWord(f);
+          break;
+        case "arith":
+          t = this.scanArith(f);
+          break;
+        case "index":
+          t = this.scanIndex(f);
+          break;
+        case "aop":
+          t = this.scanAssignOp(f);
+          break;
+        case "regex":
+          t = this.scanRegex(f);
+          break;
+        case "heredoc":
+          t = this.scanHeredoc(f);
+          break;
       }
       if (t) return t;
     }
@@ -541,12 +602,7 @@ export class Scanner {
 
   // ---- word parts, shared by every mode -------------------------------------
 
-  private scanPart(
-    mode: "cmd" | "dq" | "pword" | "arith" | "index" | "regex" | "heredoc",
-    adj: boolean,
-    atWordStart: boolean,
-    limit: number,
-  ): ShellToken | null {
+  private scanPart(mode: "cmd" | "dq" | "pword" | "arith" | "index" | "regex" | "heredoc", adj: boolean, atWordStart: boolean, limit: number): ShellToken | null {
     const s = this.src;
     const p = this.pos;
     const c = s[p];
@@ -653,12 +709,7 @@ export class Scanner {
     return this.make(T.Backquote, p, q + 1, adj, inDq ? "dq" : "");
   }
 
-  private scanLiteral(
-    mode: "cmd" | "dq" | "pword" | "arith" | "index" | "regex" | "heredoc",
-    adj: boolean,
-    atWordStart: boolean,
-    limit: number,
-  ): ShellToken | null {
+  private scanLiteral(mode: "cmd" | "dq" | "pword" | "arith" | "index" | "regex" | "heredoc", adj: boolean, atWordStart: boolean, limit: number): ShellToken | null {
     const s = this.src;
     const start = this.pos;
     let q = start;

@@ -68,7 +68,7 @@ export function finishWord(raw: A.WordPart[], src: string): A.Word {
  */
 function sourceOffsets(lit: A.Lit, src: string): number[] | null {
   const at: number[] = [];
-  for (let j = lit.span.start; j < lit.span.end; ) {
+  for (let j = lit.span.start; j < lit.span.end;) {
     if (src[j] === "\\" && src[j + 1] === "\n") j += 2;
     else if (src[j] === "\\" && src[j + 1] === "\r" && src[j + 2] === "\n") j += 3;
     else at.push(j++);

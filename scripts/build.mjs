@@ -24,7 +24,9 @@ const libraryTexts = {
   name: "library-texts",
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]filters[\\/]library-texts\.ts$/ }, () => {
-      const names = readdirSync(builtinDir).filter((n) => n.endsWith(".toml")).sort();
+      const names = readdirSync(builtinDir)
+        .filter((n) => n.endsWith(".toml"))
+        .sort();
       const entries = names.map((n) => [n.slice(0, -".toml".length), readFileSync(join(builtinDir, n), "utf8")]);
       return {
         contents: `export const LIBRARY_TEXTS: ReadonlyMap<string, string> = new Map(${JSON.stringify(entries)});`,
@@ -97,7 +99,10 @@ if (types) {
 // which one, with the stamp's modification time set to the binary's, for the
 // launcher to compare. rtk.blob is the hot path (rewrite, hook); rtk-run.blob runs tools.
 rmSync("dist/rtk.blob.node", { force: true });
-const blobs = [["dist/rtk.blob", "dist/rtk-hot.cjs"], ["dist/rtk-run.blob", "dist/rtk-run.cjs"]];
+const blobs = [
+  ["dist/rtk.blob", "dist/rtk-hot.cjs"],
+  ["dist/rtk-run.blob", "dist/rtk-run.cjs"],
+];
 let built = snapshot;
 for (const [blob, entry] of blobs) {
   rmSync(blob, { force: true });
@@ -145,4 +150,3 @@ function thirdPartyLicenses(metafiles) {
   }
   return parts.join("\n");
 }
-

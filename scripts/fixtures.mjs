@@ -19,7 +19,9 @@ const only = process.argv.slice(2);
  */
 async function families() {
   const dir = join(root, "scripts", "fixtures");
-  const mods = readdirSync(dir).filter((f) => f.endsWith(".mjs")).sort();
+  const mods = readdirSync(dir)
+    .filter((f) => f.endsWith(".mjs"))
+    .sort();
   return (await Promise.all(mods.map((m) => import(pathToFileURL(join(dir, m)).href)))).flatMap((m) => m.cases);
 }
 
@@ -56,7 +58,16 @@ for (const c of await families()) {
   mkdirSync(dest, { recursive: true });
   writeFileSync(join(dest, "stdout"), r.stdout);
   writeFileSync(join(dest, "stderr"), r.stderr);
-  const meta = { argv: c.argv, exit: r.status ?? 128, version: (v.stdout || v.stderr).replace(/\x1b\[[0-9;]*m/g, "").trim().split("\n")[0], recorded: "real", project };
+  const meta = {
+    argv: c.argv,
+    exit: r.status ?? 128,
+    version: (v.stdout || v.stderr)
+      .replace(/\x1b\[[0-9;]*m/g, "")
+      .trim()
+      .split("\n")[0],
+    recorded: "real",
+    project,
+  };
   writeFileSync(join(dest, "case.json"), JSON.stringify(meta, null, 2) + "\n");
   console.log(`${name}: exit ${meta.exit}, ${r.stdout.length + r.stderr.length} chars (${meta.version})`);
   recorded++;

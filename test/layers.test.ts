@@ -37,7 +37,10 @@ describe("rtk's sources", () => {
   });
 
   test("no import cycle", () => {
-    assert.deepEqual(importCycles(graph).map((c) => c.join(" → ")), []);
+    assert.deepEqual(
+      importCycles(graph).map((c) => c.join(" → ")),
+      [],
+    );
   });
 });
 
@@ -114,7 +117,7 @@ describe("host files name no tool (the rules block and doctor's sample come from
   });
 
   test("the check catches one (and not a comment)", () => {
-    const src = ['// `git status` in a comment is fine', 'const SAMPLE = "git status";', "const block = `use rtk ls here`;", 'const env = w.env["HOME"];'].join("\n");
+    const src = ["// `git status` in a comment is fine", 'const SAMPLE = "git status";', "const block = `use rtk ls here`;", 'const env = w.env["HOME"];'].join("\n");
     assert.deepEqual(toolNamesIn(src, tools).sort(), ['git in "git status"', 'ls in "use rtk ls here"']);
   });
 });

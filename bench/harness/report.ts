@@ -38,8 +38,7 @@ export class Area {
 
   /** Judges a figure against its target; the result goes to the table and the JSON. */
   check(name: string, value: number, unit: string, target: Target, kind: Kind = "timing"): Check {
-    const pass =
-      "max" in target ? value <= target.max : "min" in target ? value >= target.min : value === target.equals;
+    const pass = "max" in target ? value <= target.max : "min" in target ? value >= target.min : value === target.equals;
     const c: Check = { name, value, unit, target, kind, pass };
     this.checks.push(c);
     return c;
@@ -66,7 +65,14 @@ export class Area {
     const columns = judged ? [...this.columns, "target", "result"] : this.columns;
     const lines = [columns, ...this.rows.map((r) => (judged ? [...r.cells, ...judgement(r.check)] : r.cells))];
     const widths = columns.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? "").length)));
-    const text = lines.map((l) => "  " + l.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd());
+    const text = lines.map(
+      (l) =>
+        "  " +
+        l
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join("  ")
+          .trimEnd(),
+    );
     text.splice(1, 0, "  " + widths.map((w) => "-".repeat(w)).join("  "));
     const tail = [...this.notes.map((n) => `  ${n}`), ...(this.error ? [`  ERROR: ${this.error}`] : [])];
     return head + [...text, ...tail].join("\n") + "\n";
@@ -117,4 +123,3 @@ export function sig(x: number): string {
   const a = Math.abs(x);
   return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : a >= 1 ? x.toFixed(2) : x.toPrecision(2);
 }
-

@@ -80,7 +80,15 @@ function commitHeader(n: number, r: () => number): string[] {
 /** `git log`: headers, subjects, and bodies of a few lines, some with `Closes #N`. */
 export function writeGitLog(path: string, bytes: number): number {
   return writeBlocks(path, bytes, 42, (n, r) => {
-    const body = r() < 0.6 ? ["", `    The ${pick(r, THINGS)} now keeps its state between requests, so`, `    callers no longer have to retry by hand.`, ...(r() < 0.3 ? ["", `    Closes #${Math.floor(r() * 900) + 100}`] : [])] : [];
+    const body =
+      r() < 0.6
+        ? [
+            "",
+            `    The ${pick(r, THINGS)} now keeps its state between requests, so`,
+            `    callers no longer have to retry by hand.`,
+            ...(r() < 0.3 ? ["", `    Closes #${Math.floor(r() * 900) + 100}`] : []),
+          ]
+        : [];
     return [...commitHeader(n, r), ...body, ""].join("\n") + "\n";
   });
 }

@@ -36,7 +36,19 @@ function partsValue(parts: readonly A.WordPart[]): string | null {
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
 };
 
 /** `$'…'` text with its common escapes; null for the rarer numeric forms. */

@@ -29,23 +29,7 @@ export interface Stmt {
   background: boolean;
 }
 
-export type Command =
-  | SimpleCommand
-  | AndOr
-  | Pipeline
-  | TimeClause
-  | Subshell
-  | Group
-  | If
-  | For
-  | ArithFor
-  | While
-  | Case
-  | Select
-  | FuncDecl
-  | TestClause
-  | ArithCmd
-  | Coproc;
+export type Command = SimpleCommand | AndOr | Pipeline | TimeClause | Subshell | Group | If | For | ArithFor | While | Case | Select | FuncDecl | TestClause | ArithCmd | Coproc;
 
 export type CompoundCommand = Exclude<Command, SimpleCommand | AndOr | Pipeline | TimeClause | FuncDecl | Coproc>;
 
@@ -91,8 +75,7 @@ export interface Assign {
   array: ArrayLit | null;
 }
 
-export type RedirOperator =
-  | "<" | ">" | ">>" | ">|" | "<>" | "&>" | "&>>" | "<&" | ">&" | "<<" | "<<-" | "<<<";
+export type RedirOperator = "<" | ">" | ">>" | ">|" | "<>" | "&>" | "&>>" | "<&" | ">&" | "<<" | "<<-" | "<<<";
 
 export interface Redirect {
   kind: "Redirect";
@@ -120,21 +103,7 @@ export interface Word {
   parts: WordPart[];
 }
 
-export type WordPart =
-  | Lit
-  | SingleQuoted
-  | DoubleQuoted
-  | AnsiCQuoted
-  | LocaleQuoted
-  | Escaped
-  | ParamExp
-  | CmdSubst
-  | ArithExp
-  | ProcSubst
-  | Glob
-  | BraceExp
-  | Tilde
-  | ArrayLit;
+export type WordPart = Lit | SingleQuoted | DoubleQuoted | AnsiCQuoted | LocaleQuoted | Escaped | ParamExp | CmdSubst | ArithExp | ProcSubst | Glob | BraceExp | Tilde | ArrayLit;
 
 /** Literal text; `value` omits line continuations. */
 export interface Lit {
@@ -371,18 +340,6 @@ export interface Coproc {
   stmt: Stmt;
 }
 
-export type Node =
-  | Script
-  | Comment
-  | Stmt
-  | Command
-  | Assign
-  | Redirect
-  | Heredoc
-  | Word
-  | WordPart
-  | IfClause
-  | CaseArm
-  | TestOp;
+export type Node = Script | Comment | Stmt | Command | Assign | Redirect | Heredoc | Word | WordPart | IfClause | CaseArm | TestOp;
 
 export type NodeKind = Node["kind"];

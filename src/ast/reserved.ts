@@ -2,11 +2,28 @@
 // them keyword tokens, and the canonical printer keeps a command named like one
 // from being read as the keyword.
 export const RESERVED_WORDS = [
-  "if", "then", "elif", "else", "fi",
-  "for", "select", "in", "do", "done",
-  "while", "until", "case", "esac",
-  "function", "coproc", "time",
-  "{", "}", "!", "[[", "]]",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "fi",
+  "for",
+  "select",
+  "in",
+  "do",
+  "done",
+  "while",
+  "until",
+  "case",
+  "esac",
+  "function",
+  "coproc",
+  "time",
+  "{",
+  "}",
+  "!",
+  "[[",
+  "]]",
 ] as const;
 
 export type ReservedWord = (typeof RESERVED_WORDS)[number];

@@ -67,7 +67,9 @@ export function configText(cfg: EffectiveConfig): string {
   out.push(`user file:    ${cfg.user.path}${cfg.user.found ? "" : " (not found)"}`);
   if (!cfg.project) out.push("project file: none (no .rtk/config.toml from here up to HOME)");
   else {
-    const state = { trusted: "trusted, applied", untrusted: "not trusted, ignored: run `rtk trust` to apply it", changed: "changed since trusted, ignored: run `rtk trust` to apply it again" }[cfg.project.state];
+    const state = { trusted: "trusted, applied", untrusted: "not trusted, ignored: run `rtk trust` to apply it", changed: "changed since trusted, ignored: run `rtk trust` to apply it again" }[
+      cfg.project.state
+    ];
     out.push(`project file: ${cfg.project.path} (${state})`);
   }
   for (const section of SECTION_NAMES) {

@@ -35,7 +35,13 @@ export const COMMANDS: readonly CommandHelp[] = [
     name: "explain",
     summary: "show how rtk reads a command: every simple command with its decision and reason, the rules used, the verdict",
     usage: ['rtk explain [--json | --tree | --canonical] [--host <host>] "<command>"'],
-    options: [["--json", "the same as data"], ["--tree", "the syntax tree"], ["--canonical", "the command in canonical form"], ["--host <host>", "judge with this host's permission rules"], HELP_OPTION],
+    options: [
+      ["--json", "the same as data"],
+      ["--tree", "the syntax tree"],
+      ["--canonical", "the command in canonical form"],
+      ["--host <host>", "judge with this host's permission rules"],
+      HELP_OPTION,
+    ],
     examples: ['rtk explain "git status | head -5"'],
   },
   {
@@ -43,7 +49,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     summary: "answer a host's pre-command hook: the event on stdin, the host's answer on stdout",
     usage: ["rtk hook <host>"],
     options: [HELP_OPTION],
-    examples: ["echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git status\"}}' | rtk hook claude"],
+    examples: ['echo \'{"tool_name":"Bash","tool_input":{"command":"git status"}}\' | rtk hook claude'],
     exits: "what the host expects; an unknown host or a bad event exits 0 with nothing on stdout (the command runs unchanged)",
   },
   {

@@ -67,10 +67,7 @@ function showHosts(where: { env: NodeJS.ProcessEnv; cwd: string }): string {
 function warnIfNotOnPath(): void {
   const reach = rtkReach(process.env, process.cwd());
   if (reach.ok) return;
-  process.stderr.write(
-    `rtk init: warning: ${reach.why}, so hooks will leave commands unchanged (a rewritten \`rtk …\` command could not run).\n` +
-      `  fix: ${ON_PATH_FIX}\n`,
-  );
+  process.stderr.write(`rtk init: warning: ${reach.why}, so hooks will leave commands unchanged (a rewritten \`rtk …\` command could not run).\n` + `  fix: ${ON_PATH_FIX}\n`);
 }
 
 /** `--link <dir>`: `<dir>/rtk` → this launcher; an existing file that is not such a link is left alone. */

@@ -60,7 +60,7 @@ function argIsUtf8(arg: string): boolean {
     return false;
   }
   let matched = false;
-  for (let start = 0; start < raw.length; ) {
+  for (let start = 0; start < raw.length;) {
     let end = raw.indexOf(0, start);
     if (end < 0) end = raw.length;
     const bytes = raw.subarray(start, end);

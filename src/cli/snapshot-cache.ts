@@ -76,7 +76,6 @@ export function requestSnapshot(env: NodeJS.ProcessEnv, dist: string): void {
   }
 }
 
-
 export interface BuildResult {
   ok: boolean;
   /** Why it did not build (when ok is false), or "busy" when another build holds the lock. */

@@ -54,7 +54,9 @@ function verifyBuiltins(): number {
   }
   const run = runTests(filters, { listChars: DEFAULT_LIMITS.list });
   out.push(...run.out);
-  out.push(`${LIBRARY_TEXTS.size} built-in filter${LIBRARY_TEXTS.size === 1 ? "" : "s"}${errors ? ` (${errors} with errors, not run)` : ""}, ${run.passed + run.failed} inline tests: ${run.passed} passed, ${run.failed} failed`);
+  out.push(
+    `${LIBRARY_TEXTS.size} built-in filter${LIBRARY_TEXTS.size === 1 ? "" : "s"}${errors ? ` (${errors} with errors, not run)` : ""}, ${run.passed + run.failed} inline tests: ${run.passed} passed, ${run.failed} failed`,
+  );
   if (run.failed) out.push(`(omission markers show the recall handle as [rtk recall ${TEST_RECALL_ID}])`);
   process.stdout.write(out.join("\n") + "\n");
   return run.failed || errors ? 1 : 0;
@@ -77,7 +79,14 @@ function runTests(filters: readonly FilterDef[], limits: { listChars: number }):
     for (const r of bad) {
       out.push(`FAIL  ${f.name}: inline test ${r.test.index} of ${results.length}  (${f.file}:${r.test.line})`);
       const diff = unifiedDiff(withNewline(r.test.expected), withNewline(r.actual), "x", 3).split("\n");
-      out.push("      --- expected", "      +++ actual", ...diff.slice(2).filter((l) => l !== "").map((l) => `      ${l}`));
+      out.push(
+        "      --- expected",
+        "      +++ actual",
+        ...diff
+          .slice(2)
+          .filter((l) => l !== "")
+          .map((l) => `      ${l}`),
+      );
     }
   }
   return { out, passed, failed };

@@ -14,7 +14,17 @@ import { runFiltered } from "../runtime/run.js";
 const SAMPLES: [argv: string[], lines: string[]][] = [
   [
     ["git", "status"],
-    ["On branch main", "Your branch is up to date with 'origin/main'.", "", "Changes not staged for commit:", '  (use "git add <file>..." to update what will be committed)', "\tmodified:   src/a.ts", "", "Untracked files:", "\tb.txt"],
+    [
+      "On branch main",
+      "Your branch is up to date with 'origin/main'.",
+      "",
+      "Changes not staged for commit:",
+      '  (use "git add <file>..." to update what will be committed)',
+      "\tmodified:   src/a.ts",
+      "",
+      "Untracked files:",
+      "\tb.txt",
+    ],
   ],
   [
     ["git", "log"],
@@ -24,9 +34,18 @@ const SAMPLES: [argv: string[], lines: string[]][] = [
     ["git", "diff"],
     ["diff --git a/src/a.ts b/src/a.ts", "index 1111111..2222222 100644", "--- a/src/a.ts", "+++ b/src/a.ts", "@@ -1,3 +1,3 @@", " one", "-two", "+deux", " three"],
   ],
-  [["grep", "-rn", "x", "."], ["src/a.ts:1:const x = 1;", "src/b.ts:2:  return x;"]],
-  [["find", "."], [".", "./src", "./src/a.ts", "./src/b.ts"]],
-  [["ls", "-la"], ["total 8", "drwxr-xr-x 2 ann ann 4096 Mar 15 10:30 .", "-rw-r--r-- 1 ann ann   12 Mar 15 10:30 a.ts"]],
+  [
+    ["grep", "-rn", "x", "."],
+    ["src/a.ts:1:const x = 1;", "src/b.ts:2:  return x;"],
+  ],
+  [
+    ["find", "."],
+    [".", "./src", "./src/a.ts", "./src/b.ts"],
+  ],
+  [
+    ["ls", "-la"],
+    ["total 8", "drwxr-xr-x 2 ann ann 4096 Mar 15 10:30 .", "-rw-r--r-- 1 ann ann   12 Mar 15 10:30 a.ts"],
+  ],
 ];
 
 export async function warmUpRun(): Promise<void> {

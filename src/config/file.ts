@@ -141,13 +141,7 @@ function checkFilters(value: unknown, cfg: FileConfig, lines: LineFinder, report
   });
 }
 
-function checkFilter(
-  entry: unknown,
-  path: KeyPath,
-  file: string,
-  lines: LineFinder,
-  report: Report,
-): { name: string | null; match: RegExp | null; filter: FilterDef | null } {
+function checkFilter(entry: unknown, path: KeyPath, file: string, lines: LineFinder, report: Report): { name: string | null; match: RegExp | null; filter: FilterDef | null } {
   if (!isTable(entry)) {
     report(path, `must be a table, not ${typeName(entry)}`);
     return { name: null, match: null, filter: null };

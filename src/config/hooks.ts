@@ -24,10 +24,7 @@ export function loadHookConfig(env: Env, warn: (msg: string) => void, cwd: strin
 export function hookConfigFromToml(text: string, path: string, warn: (msg: string) => void): HookConfig {
   const file = configFromToml(text, path);
   for (const i of file.issues) warn(issueWarning(i));
-  return hookConfig(
-    fileSetting(file, "hooks", "exclude_commands") ?? [],
-    fileSetting(file, "hooks", "transparent_prefixes") ?? [],
-  );
+  return hookConfig(fileSetting(file, "hooks", "exclude_commands") ?? [], fileSetting(file, "hooks", "transparent_prefixes") ?? []);
 }
 
 function hookConfig(excludeCommands: readonly string[], prefixes: readonly string[]): HookConfig {

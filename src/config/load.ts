@@ -13,10 +13,7 @@ import { dataDir, findProjectConfig, userConfigPath, type Env } from "./paths.js
 import { SECTION_NAMES, SECTIONS, type FilterDef, type KeyName, type KeySpec, type SectionName, type SettingValues } from "./schema.js";
 import { readTrustStore, sha256, trustKey, trustState, type TrustState } from "./trust.js";
 
-export type Source =
-  | { kind: "default" }
-  | { kind: "user" | "project"; path: string; line: number }
-  | { kind: "env"; name: string };
+export type Source = { kind: "default" } | { kind: "user" | "project"; path: string; line: number } | { kind: "env"; name: string };
 
 export interface Setting<T = unknown> {
   value: T;
@@ -84,7 +81,10 @@ export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): Ef
     read[section] = {};
     for (const [key, spec] of Object.entries(SECTIONS[section]) as [string, KeySpec][]) {
       let setting: Setting = { value: spec.default(env), source: { kind: "default" } };
-      for (const [kind, file] of [["user", user], ["project", projectCfg]] as const) {
+      for (const [kind, file] of [
+        ["user", user],
+        ["project", projectCfg],
+      ] as const) {
         if (!file?.values.has(`${section}.${key}`)) continue;
         const source = {
           kind,
@@ -104,7 +104,9 @@ export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): Ef
   // A retired key still loads (an old config keeps working); its value is not used.
   const maxLines = settings.limits.max_lines;
   if (maxLines.source.kind !== "default") {
-    warnings.push(`rtk: config warning: ${maxLines.source.kind === "env" ? "" : `${(maxLines.source as { path: string }).path}: `}limits.max_lines is retired and ignored; limits.list_tokens (default 2000) is the budget of every list output, declarative filters included`);
+    warnings.push(
+      `rtk: config warning: ${maxLines.source.kind === "env" ? "" : `${(maxLines.source as { path: string }).path}: `}limits.max_lines is retired and ignored; limits.list_tokens (default 2000) is the budget of every list output, declarative filters included`,
+    );
   }
   if (env["RTK_NO_TRACK"] === "1") settings.tracking.enabled = { value: false, source: { kind: "env", name: "RTK_NO_TRACK" } };
 
@@ -144,14 +146,16 @@ export function warnConfigProblems(cfg: EffectiveConfig, warn: (msg: string) => 
 
 /** The problems and the files they are in, as they are now (a file saved again counts as changed). */
 function problemStamp(cfg: EffectiveConfig, messages: readonly string[]): string {
-  const files = [cfg.user.path, cfg.project?.path].filter((f): f is string => !!f).map((f) => {
-    try {
-      const st = statSync(f);
-      return `${f}\0${st.size}\0${st.mtimeMs}`;
-    } catch {
-      return `${f}\0-`;
-    }
-  });
+  const files = [cfg.user.path, cfg.project?.path]
+    .filter((f): f is string => !!f)
+    .map((f) => {
+      try {
+        const st = statSync(f);
+        return `${f}\0${st.size}\0${st.mtimeMs}`;
+      } catch {
+        return `${f}\0-`;
+      }
+    });
   return sha256(Buffer.from([...files, ...messages].join("\n"), "utf8"));
 }
 

@@ -28,7 +28,7 @@ export function findProjectConfig(cwd: string, env: Env): string | null {
   const home = homeDir(env);
   const start = resolve(cwd);
   const insideHome = start === home || start.startsWith(home.endsWith(sep) ? home : home + sep);
-  for (let dir = start; ; ) {
+  for (let dir = start; ;) {
     const candidate = join(dir, PROJECT_CONFIG);
     if (isFile(candidate)) return candidate;
     if (insideHome && dir === home) return null;

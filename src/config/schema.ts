@@ -25,7 +25,7 @@ export interface KeySpec<T = unknown> {
 export const SECTIONS = {
   hooks: {
     exclude_commands: key(commandPatterns, () => [], "commands the rewrite leaves alone: word prefixes, or a regular expression when the entry starts with ^"),
-    transparent_prefixes: key(strings, () => [], "extra wrapper words the rewrite looks through (e.g. \"dotenv --\")"),
+    transparent_prefixes: key(strings, () => [], 'extra wrapper words the rewrite looks through (e.g. "dotenv --")'),
   },
   tracking: {
     enabled: key(boolean, () => true, "record runs and hook decisions in the history database (RTK_NO_TRACK=1 turns it off)"),
@@ -37,9 +37,17 @@ export const SECTIONS = {
     max_age_days: key(positiveInteger, () => 7, "days a recall entry is kept"),
   },
   limits: {
-    list_tokens: key(positiveInteger, () => 2000, "the budget of a list output (find, grep/rg, ls, tree, git status/log/branch, declarative filters without head/tail), in tokens of 4 characters: past it, items are hidden behind a marker with a count and a recall handle"),
-    content_chars: key(positiveInteger, () => 30000, "the budget of file content (cat/head/tail) and patches (git diff/show, log -p), in characters: past it, the head and tail are shown and the middle is named by its line range"),
-    route_tokens: key(routeBudgets, (): Record<string, number> => ({}), "list budgets of single routes, in tokens, e.g. { \"git.log\" = 4000, grep = 1000 }"),
+    list_tokens: key(
+      positiveInteger,
+      () => 2000,
+      "the budget of a list output (find, grep/rg, ls, tree, git status/log/branch, declarative filters without head/tail), in tokens of 4 characters: past it, items are hidden behind a marker with a count and a recall handle",
+    ),
+    content_chars: key(
+      positiveInteger,
+      () => 30000,
+      "the budget of file content (cat/head/tail) and patches (git diff/show, log -p), in characters: past it, the head and tail are shown and the middle is named by its line range",
+    ),
+    route_tokens: key(routeBudgets, (): Record<string, number> => ({}), 'list budgets of single routes, in tokens, e.g. { "git.log" = 4000, grep = 1000 }'),
     max_lines: key(positiveInteger, () => 200, "retired: ignored (list_tokens is the budget of every list output, declarative filters included)"),
   },
 } as const satisfies Record<string, Record<string, KeySpec>>;

@@ -38,7 +38,47 @@ import { vitest } from "./tests/vitest.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
 
-const CATALOG: readonly Filter[] = [gitStatus, gitLog, gitDiff, gitAction, ls, tree, find, grep, content, wc, env, cargoTest, pytest, vitest, jest, mocha, nodeTest, goTest, npmTest, mavenTest, gradleTest, tsc, eslint, cargo, buildLog, stylelint, prettier, biome, oxlint, mypy, pyright, ruff, goBuild, golangciLint, shellcheck, hadolint, rubocop, markdownlint, ...LIBRARY_CATALOG];
+const CATALOG: readonly Filter[] = [
+  gitStatus,
+  gitLog,
+  gitDiff,
+  gitAction,
+  ls,
+  tree,
+  find,
+  grep,
+  content,
+  wc,
+  env,
+  cargoTest,
+  pytest,
+  vitest,
+  jest,
+  mocha,
+  nodeTest,
+  goTest,
+  npmTest,
+  mavenTest,
+  gradleTest,
+  tsc,
+  eslint,
+  cargo,
+  buildLog,
+  stylelint,
+  prettier,
+  biome,
+  oxlint,
+  mypy,
+  pyright,
+  ruff,
+  goBuild,
+  golangciLint,
+  shellcheck,
+  hadolint,
+  rubocop,
+  markdownlint,
+  ...LIBRARY_CATALOG,
+];
 
 export const FILTERS: ReadonlyMap<string, Filter> = new Map(CATALOG.map((f) => [f.id, f]));
 

@@ -52,12 +52,7 @@ export interface DeclarativeChoice {
  * definition is meant for the command when it is named like the route or its
  * (valid) `match` matches.
  */
-export function selectDeclarative(
-  filters: readonly FilterDef[],
-  broken: readonly BrokenFilter[],
-  commandLine: string,
-  routeId: string | null,
-): DeclarativeChoice {
+export function selectDeclarative(filters: readonly FilterDef[], broken: readonly BrokenFilter[], commandLine: string, routeId: string | null): DeclarativeChoice {
   const named = (f: { name: string | null }) => routeId !== null && f.name === routeId;
   return {
     replacesRoute: filters.some(named) || broken.some(named),

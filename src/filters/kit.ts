@@ -148,7 +148,10 @@ export class BoundedLines<T = string> {
 export class ErrorLines {
   private readonly held: BoundedLines<string>;
 
-  constructor(maxChars = 256 * 1024, private readonly what = "error lines") {
+  constructor(
+    maxChars = 256 * 1024,
+    private readonly what = "error lines",
+  ) {
     this.held = new BoundedLines(maxChars, (l) => l.length + 1, "whole");
   }
 

@@ -9,6 +9,8 @@ export const LIBRARY_TEXTS: ReadonlyMap<string, string> = readLibrary();
 
 function readLibrary(): Map<string, string> {
   const dir = fileURLToPath(new URL("./builtin/", import.meta.url));
-  const names = readdirSync(dir).filter((n) => n.endsWith(".toml")).sort();
+  const names = readdirSync(dir)
+    .filter((n) => n.endsWith(".toml"))
+    .sort();
   return new Map(names.map((n) => [n.slice(0, -".toml".length), readFileSync(dir + n, "utf8")]));
 }

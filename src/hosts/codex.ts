@@ -19,9 +19,7 @@ import { CLAUDE_RULES } from "../permissions/sources.js";
 import { dotFolder } from "./targets.js";
 import { claudeLikeSample, SILENT, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Outcome, type Where } from "./types.js";
 
-const PERMISSION_MODES = new Set([
-  "default", "plan", "acceptEdits", "dontAsk", "bypassPermissions", "untrusted", "on-failure", "on-request", "never",
-]);
+const PERMISSION_MODES = new Set(["default", "plan", "acceptEdits", "dontAsk", "bypassPermissions", "untrusted", "on-failure", "on-request", "never"]);
 
 export interface CodexCtx extends ClaudeCtx {
   command: string;
@@ -36,15 +34,15 @@ export const codex: Host = {
   tier: "hook",
   rules: CLAUDE_RULES,
   hook: {
-  decode(event, env, warn) {
-    const mode = str(obj(event)?.["permission_mode"]);
-    if (mode === undefined || !PERMISSION_MODES.has(mode)) return null;
-    const d = decodeClaudeShape(event, ["Bash", "shell", "exec_command"]);
-    if (!d) return null;
-    return { ...d, ctx: { ...d.ctx, command: d.command, cwd: d.cwd ?? process.cwd(), env, warn } };
-  },
-  encode: (outcome, ctx: CodexCtx) => codexAnswer(outcome, ctx),
-  passThrough: SILENT,
+    decode(event, env, warn) {
+      const mode = str(obj(event)?.["permission_mode"]);
+      if (mode === undefined || !PERMISSION_MODES.has(mode)) return null;
+      const d = decodeClaudeShape(event, ["Bash", "shell", "exec_command"]);
+      if (!d) return null;
+      return { ...d, ctx: { ...d.ctx, command: d.command, cwd: d.cwd ?? process.cwd(), env, warn } };
+    },
+    encode: (outcome, ctx: CodexCtx) => codexAnswer(outcome, ctx),
+    passThrough: SILENT,
   },
   install: {
     target: preToolUseTarget(),
@@ -75,8 +73,7 @@ function codexFeature(where: Where): DoctorCheck {
 
 function codexAnswer(outcome: Outcome, ctx: CodexCtx): HookAnswer {
   // Only a rewrite, or a command the agent typed behind `rtk`, can run something Codex's rules would stop.
-  const concerned =
-    ctx.env["RTK_DISABLED"] !== "1" && (outcome.kind === "rewrite" || (outcome.kind === "pass" && /(^|[^\w-])rtk\b/.test(ctx.command)));
+  const concerned = ctx.env["RTK_DISABLED"] !== "1" && (outcome.kind === "rewrite" || (outcome.kind === "pass" && /(^|[^\w-])rtk\b/.test(ctx.command)));
   if (concerned) {
     const check = codexCheck(ctx);
     if (check.kind === "unknown") {

@@ -36,8 +36,7 @@ export const cursor: Host = {
     },
     ...answers<CursorCtx | undefined>(
       {
-        rewrite: (outcome, ctx) =>
-          ctx && !ctx.replaces ? EMPTY : json({ continue: true, permission: outcome.allow ? "allow" : "ask", updated_input: { command: outcome.command } }),
+        rewrite: (outcome, ctx) => (ctx && !ctx.replaces ? EMPTY : json({ continue: true, permission: outcome.allow ? "allow" : "ask", updated_input: { command: outcome.command } })),
         deny: (reason) => json({ continue: true, permission: "deny", agent_message: reason }),
       },
       EMPTY,

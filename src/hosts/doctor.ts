@@ -87,7 +87,12 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
     const run = { status: t.status, stdout: t.stdout ?? "", stderr: t.stderr ?? "" };
     const answered = host.doctor.answered ? host.doctor.answered(run, rewritten) : run.status === 0 && run.stdout.includes(JSON.stringify(rewritten).slice(1, -1));
     if (!answered) {
-      checks.push({ name: "self-test", ok: false, detail: `a sample event with \`${sample}\` came back as exit ${run.status} ${JSON.stringify((run.stdout || run.stderr).slice(0, 200))}`, fix: reinstall });
+      checks.push({
+        name: "self-test",
+        ok: false,
+        detail: `a sample event with \`${sample}\` came back as exit ${run.status} ${JSON.stringify((run.stdout || run.stderr).slice(0, 200))}`,
+        fix: reinstall,
+      });
       return checks;
     }
     checks.push({ name: "self-test", ok: true, detail: `a sample event with \`${sample}\` came back as \`${rewritten}\`` });

@@ -107,7 +107,13 @@ export function init(req: InitRequest): InitReport {
   if (next instanceof Failure) return report(req, file, "error", `${display(file)}: ${next.message}`, "");
   if (next === old) {
     if (req.uninstall && record) records.remove(file);
-    return report(req, file, req.uninstall ? "absent" : "unchanged", req.uninstall ? `${req.host.title}: nothing of rtk's in ${display(file)}; nothing changed` : `${req.host.title}: already installed in ${display(file)}; nothing changed`, "");
+    return report(
+      req,
+      file,
+      req.uninstall ? "absent" : "unchanged",
+      req.uninstall ? `${req.host.title}: nothing of rtk's in ${display(file)}; nothing changed` : `${req.host.title}: already installed in ${display(file)}; nothing changed`,
+      "",
+    );
   }
   const diff = unifiedDiff(old ?? "", next ?? "", display(file));
   const action: Action = req.uninstall ? "removed" : old !== null && hasOurs(old, req) ? "updated" : "installed";
@@ -287,7 +293,13 @@ function jsonUninstall(old: string | null, target: JsonTarget, host: string, cre
     const empty = (node.t === "arr" && node.items.length === 0) || (node.t === "obj" && node.members.length === 0);
     if (!empty) break;
     const parent = chain[depth - 1] as Extract<JNode, { t: "obj" }>;
-    text = applyEdit(text, removeMember(parent, parent.members.findIndex((m) => m.key === target.arrayPath[depth - 1])));
+    text = applyEdit(
+      text,
+      removeMember(
+        parent,
+        parent.members.findIndex((m) => m.key === target.arrayPath[depth - 1]),
+      ),
+    );
   }
   const rest = plain(parseSettings(text) as JNode);
   // A file rtk created and that holds nothing else goes; a file the user had stays, even if it is left empty.

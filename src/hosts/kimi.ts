@@ -42,8 +42,7 @@ export const kimi: Host = {
     defaultScope: "global",
   },
   doctor: {
-    sample: (command, cwd) =>
-      JSON.stringify({ hook_event_name: "PreToolUse", session_id: "rtk-doctor", cwd, tool_name: "Bash", tool_input: { command }, tool_call_id: "rtk-doctor" }),
+    sample: (command, cwd) => JSON.stringify({ hook_event_name: "PreToolUse", session_id: "rtk-doctor", cwd, tool_name: "Bash", tool_input: { command }, tool_call_id: "rtk-doctor" }),
     answered: (run, rewritten) => run.status === 2 && run.stderr.includes(rewritten),
   },
 };

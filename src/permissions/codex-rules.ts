@@ -86,7 +86,6 @@ function projectLayers(cwd: string): string[] {
   }
 }
 
-
 const missing = (e: unknown) => ["ENOENT", "ENOTDIR"].includes((e as NodeJS.ErrnoException).code ?? "");
 
 /** The `.rules` files of a folder, in name order (as Codex loads them); none when the folder does not exist. */
@@ -115,10 +114,7 @@ function readText(path: string): Parsed<string | null> {
 // ---- admin requirements -------------------------------------------------------------------
 
 function requirementSources(env: Env, codexHome: string, system: CodexSystemPaths): (() => Parsed<CodexRule[]>)[] {
-  const sources = [
-    () => requirementsFile(join(system.etc, "requirements.toml")),
-    () => cloudRequirements(join(codexHome, "cloud-requirements-cache.json")),
-  ];
+  const sources = [() => requirementsFile(join(system.etc, "requirements.toml")), () => cloudRequirements(join(codexHome, "cloud-requirements-cache.json"))];
   if (system.managedPreferences) {
     const user = env["USER"] || env["LOGNAME"];
     const plists = [join(system.managedPreferences, "com.openai.codex.plist")];

@@ -42,9 +42,36 @@ const RUNNERS: Readonly<Record<string, Runner>> = {
   nohup: { value: [], known: true },
   setsid: { value: [], known: true },
   exec: { value: ["-a"], known: true },
-  sudo: { value: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--close-from"], known: true, assigns: true },
+  sudo: {
+    value: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--close-from"],
+    known: true,
+    assigns: true,
+  },
   doas: { value: ["-u", "-C"], known: true },
-  xargs: { value: ["-a", "-d", "-E", "-e", "-I", "-i", "-L", "-l", "-n", "-P", "-s", "--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"] },
+  xargs: {
+    value: [
+      "-a",
+      "-d",
+      "-E",
+      "-e",
+      "-I",
+      "-i",
+      "-L",
+      "-l",
+      "-n",
+      "-P",
+      "-s",
+      "--arg-file",
+      "--delimiter",
+      "--eof",
+      "--replace",
+      "--max-lines",
+      "--max-args",
+      "--max-procs",
+      "--max-chars",
+      "--process-slot-var",
+    ],
+  },
   strace: { value: ["-e", "-o", "-p", "-s", "-u", "-a", "-E", "-I", "-O", "-P", "-S", "-X", "-b"] },
   ltrace: { value: ["-e", "-o", "-p", "-s", "-u", "-a", "-n", "-l", "-x"] },
   flock: { value: ["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"], operands: 1 },
@@ -177,7 +204,10 @@ function partOf(cmd: A.SimpleCommand, src: string, opts: PartOptions, nesting: n
     }
     // `bash -c 'git push'` runs git push; so does `trap 'git push' EXIT`, later.
     if (SHELLS.has(name) || name === "trap") {
-      const c = name === "trap" ? values.findIndex((x, k) => k > peeled && k < end && x !== null && !x.startsWith("-")) - 1 : values.findIndex((x, k) => k > peeled && k < end && x !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x));
+      const c =
+        name === "trap"
+          ? values.findIndex((x, k) => k > peeled && k < end && x !== null && !x.startsWith("-")) - 1
+          : values.findIndex((x, k) => k > peeled && k < end && x !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x));
       const script = c >= peeled && c + 1 < end ? values[c + 1] : null;
       if (script) nested(script);
     }

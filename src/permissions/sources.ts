@@ -131,7 +131,9 @@ export function copilotCommandLine(env: Env, start = process.ppid): { source: st
     let argv: string[];
     let stat: string;
     try {
-      argv = readFileSync(join(proc, String(pid), "cmdline"), "utf8").split("\0").filter((a) => a.length > 0);
+      argv = readFileSync(join(proc, String(pid), "cmdline"), "utf8")
+        .split("\0")
+        .filter((a) => a.length > 0);
       stat = readFileSync(join(proc, String(pid), "stat"), "utf8");
     } catch {
       return null;

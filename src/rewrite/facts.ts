@@ -170,7 +170,8 @@ function numericNames(script: A.Script): Map<string, number> {
         break;
       }
       case "For":
-        if (n.items && n.items.every((w) => /^-?\d+$/.test(literalValue(w) ?? "") || w.parts.every((p) => p.kind === "BraceExp" && /^\{-?\d+\.\.-?\d+(\.\.\d+)?\}$/.test(p.value)))) number(n.name, n.span.start);
+        if (n.items && n.items.every((w) => /^-?\d+$/.test(literalValue(w) ?? "") || w.parts.every((p) => p.kind === "BraceExp" && /^\{-?\d+\.\.-?\d+(\.\.\d+)?\}$/.test(p.value))))
+          number(n.name, n.span.start);
         else other.add(n.name);
         break;
       case "ArithFor":
@@ -211,7 +212,7 @@ function assignedNames(n: A.SimpleCommand, words: (string | null)[]): (string | 
   if (DECLARES.has(first)) {
     return n.words.slice(1).map((w, i) => {
       const v = words[i + 1];
-      if (v !== null && v !== undefined) return v.startsWith("-") ? "" : /^[A-Za-z_][A-Za-z0-9_]*/.exec(v)?.[0] ?? "";
+      if (v !== null && v !== undefined) return v.startsWith("-") ? "" : (/^[A-Za-z_][A-Za-z0-9_]*/.exec(v)?.[0] ?? "");
       // `FOO=$(pwd)`: the name is literal even when the value is not.
       const lead = w.parts[0];
       const name = lead?.kind === "Lit" ? /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(lead.value)?.[1] : undefined;

@@ -7,17 +7,66 @@ import type * as A from "../ast/nodes.js";
 
 /** git settings that are safe to pass with `-c`: sections whose keys never name a program … */
 const SAFE_GIT_SECTIONS = new Set([
-  "add", "advice", "am", "apply", "blame", "branch", "checkout", "clean", "clone", "color", "column", "commit", "diff",
-  "fetch", "format", "gc", "grep", "i18n", "index", "init", "log", "merge", "pack", "pretty", "pull", "push", "rebase",
-  "rerere", "reset", "showbranch", "stash", "status", "tag", "user", "versionsort", "worktree",
+  "add",
+  "advice",
+  "am",
+  "apply",
+  "blame",
+  "branch",
+  "checkout",
+  "clean",
+  "clone",
+  "color",
+  "column",
+  "commit",
+  "diff",
+  "fetch",
+  "format",
+  "gc",
+  "grep",
+  "i18n",
+  "index",
+  "init",
+  "log",
+  "merge",
+  "pack",
+  "pretty",
+  "pull",
+  "push",
+  "rebase",
+  "rerere",
+  "reset",
+  "showbranch",
+  "stash",
+  "status",
+  "tag",
+  "user",
+  "versionsort",
+  "worktree",
 ]);
 /** … except keys whose last part names a program, a file to load, or a transport that runs one. */
 const EXEC_GIT_KEYS = /\.(command|cmd|textconv|driver|program|helper|editor|pager|sshcommand|external|clean|smudge|process|hookspath|askpass|fsmonitor|proxy|path|tool)$/;
 /** The `core.` keys that are only about how files and text are read. */
 const SAFE_CORE_KEYS = new Set([
-  "quotepath", "autocrlf", "safecrlf", "eol", "abbrev", "filemode", "ignorecase", "whitespace", "precomposeunicode",
-  "commentchar", "commentstring", "untrackedcache", "preloadindex", "checkstat", "trustctime", "compression",
-  "bigfilethreshold", "logallrefupdates", "symlinks",
+  "quotepath",
+  "autocrlf",
+  "safecrlf",
+  "eol",
+  "abbrev",
+  "filemode",
+  "ignorecase",
+  "whitespace",
+  "precomposeunicode",
+  "commentchar",
+  "commentstring",
+  "untrackedcache",
+  "preloadindex",
+  "checkstat",
+  "trustctime",
+  "compression",
+  "bigfilethreshold",
+  "logallrefupdates",
+  "symlinks",
 ]);
 
 /** Whether a git setting (`section[.sub].key`, any case) can make git run a program or load other settings. */
@@ -32,12 +81,47 @@ export function gitKeyRuns(key: string): boolean {
 
 /** Variables whose value a tool or the shell runs, or loads code from. */
 const EXEC_VARIABLES = new Set([
-  "GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_ASKPASS",
-  "GIT_PROXY_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_COUNT", "GIT_TEMPLATE_DIR", "PAGER", "MANPAGER", "EDITOR", "VISUAL", "SSH_ASKPASS", "SUDO_ASKPASS",
-  "LESSOPEN", "LESSCLOSE", "BROWSER", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "PROMPT_COMMAND",
-  "PS4", "SHELLOPTS", "BASHOPTS", "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PERL5OPT", "PERL5LIB", "RUBYOPT",
-  "RUBYLIB", "DYLD_INSERT_LIBRARIES",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_PAGER",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_ASKPASS",
+  "GIT_PROXY_COMMAND",
+  "GIT_EXEC_PATH",
+  "GIT_CONFIG",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_TEMPLATE_DIR",
+  "PAGER",
+  "MANPAGER",
+  "EDITOR",
+  "VISUAL",
+  "SSH_ASKPASS",
+  "SUDO_ASKPASS",
+  "LESSOPEN",
+  "LESSCLOSE",
+  "BROWSER",
+  "LD_PRELOAD",
+  "LD_LIBRARY_PATH",
+  "LD_AUDIT",
+  "BASH_ENV",
+  "ENV",
+  "PROMPT_COMMAND",
+  "PS4",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "NODE_OPTIONS",
+  "PYTHONPATH",
+  "PYTHONSTARTUP",
+  "PERL5OPT",
+  "PERL5LIB",
+  "RUBYOPT",
+  "RUBYLIB",
+  "DYLD_INSERT_LIBRARIES",
 ]);
 
 export function variableRuns(name: string): boolean {
@@ -112,7 +196,7 @@ export function hiddenExecution(argv: readonly (string | null)[]): string | null
     return null;
   }
   const opts = Object.hasOwn(EXEC_OPTIONS, tool) ? EXEC_OPTIONS[tool]! : null;
-  if (opts && argv.some((w) => w === null ? false : opts.some((o) => w === o || (o.startsWith("--") && w.startsWith(o + "="))))) {
+  if (opts && argv.some((w) => (w === null ? false : opts.some((o) => w === o || (o.startsWith("--") && w.startsWith(o + "=")))))) {
     return `\`${tool}\` runs a command or changes files through its options`;
   }
   return null;

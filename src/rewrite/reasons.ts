@@ -21,7 +21,8 @@ export const REASON_TEXT: Readonly<Record<Reason, string>> = {
   "pipe-consumer": "It reads a pipe, whose output is the earlier command's to shape.",
   "pipe-producer": "Its output feeds a pipe into a command that needs the tool's own output (only head, tail, cat, less or more after a summary route may follow).",
   background: "It runs in the background (&), where its output is not the agent's to read.",
-  unattestable: "The input has a substitution, reads or writes a real file, or holds text git or bash runs unseen (a git setting or variable naming a program, a find action, a trap body, arithmetic on a variable), so the host's rules cannot be attested for every part.",
+  unattestable:
+    "The input has a substitution, reads or writes a real file, or holds text git or bash runs unseen (a git setting or variable naming a program, a find action, a trap body, arithmetic on a variable), so the host's rules cannot be attested for every part.",
 };
 
 /** The README's table of reasons, as rtk explain's legend gives them. */

@@ -37,7 +37,10 @@ const LAUNCHERS: Readonly<Record<string, readonly Launcher[]>> = {
   pnpx: [NODE_RUNNER],
   bunx: [NODE_RUNNER],
   uvx: [{ valueOptions: ["--from", "--with", "--python", "-p"], flagOptions: ["-q", "--quiet", "--isolated"] }],
-  npm: [{ sub: ["exec"], ...NODE_RUNNER }, { sub: ["x"], ...NODE_RUNNER }],
+  npm: [
+    { sub: ["exec"], ...NODE_RUNNER },
+    { sub: ["x"], ...NODE_RUNNER },
+  ],
   pnpm: [{ sub: ["exec"] }, { sub: ["dlx"] }, { implicit: true }],
   yarn: [{ sub: ["exec"] }, { sub: ["dlx"] }, { implicit: true }],
   bun: [{ sub: ["x"] }],
@@ -57,9 +60,47 @@ const LAUNCHERS: Readonly<Record<string, readonly Launcher[]>> = {
 
 /** Subcommands of launchers that also run scripts or bins, which are never a tool name. */
 const PACKAGE_MANAGER_COMMANDS = new Set([
-  "install", "i", "ci", "add", "remove", "rm", "uninstall", "update", "up", "upgrade", "run", "run-script", "test", "t",
-  "exec", "dlx", "x", "init", "create", "publish", "pack", "link", "unlink", "list", "ls", "why", "outdated", "audit",
-  "config", "cache", "info", "view", "login", "logout", "help", "version", "set", "workspace", "workspaces", "store", "prune",
+  "install",
+  "i",
+  "ci",
+  "add",
+  "remove",
+  "rm",
+  "uninstall",
+  "update",
+  "up",
+  "upgrade",
+  "run",
+  "run-script",
+  "test",
+  "t",
+  "exec",
+  "dlx",
+  "x",
+  "init",
+  "create",
+  "publish",
+  "pack",
+  "link",
+  "unlink",
+  "list",
+  "ls",
+  "why",
+  "outdated",
+  "audit",
+  "config",
+  "cache",
+  "info",
+  "view",
+  "login",
+  "logout",
+  "help",
+  "version",
+  "set",
+  "workspace",
+  "workspaces",
+  "store",
+  "prune",
 ]);
 
 /** The tool name of a command word: the basename, without a `@version` suffix, wrapper scripts mapped. */
@@ -130,8 +171,7 @@ function matchTool(tool: string, argv: Argv, toolIndex: number, registry: Regist
   return null;
 }
 
-const wordMatches = (want: SubWord, got: string | null | undefined) =>
-  got !== null && got !== undefined && (typeof want === "string" ? want === got : want.includes(got));
+const wordMatches = (want: SubWord, got: string | null | undefined) => got !== null && got !== undefined && (typeof want === "string" ? want === got : want.includes(got));
 
 function subMatches(sub: readonly SubWord[], argv: Argv, at: number, toolIndex: number, operandsEnd: ToolSpec | null): boolean {
   const first = sub[0]!;

@@ -14,7 +14,17 @@ export const services: RouteFamily = {
     { id: "docker.compose.logs", tool: "docker", sub: ["compose", "logs"], filter: "logs", savings: 60, pipeSafe: false },
     { id: "kubectl.get", tool: "kubectl", sub: [["get", "describe"]], filter: "kubectl", savings: 60, pipeSafe: false },
     { id: "kubectl.logs", tool: "kubectl", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
-    { id: "gh.pr", tool: "gh", sub: [["pr", "issue", "run"], ["list", "view", "checks", "status"]], filter: "gh", savings: 60, pipeSafe: false },
+    {
+      id: "gh.pr",
+      tool: "gh",
+      sub: [
+        ["pr", "issue", "run"],
+        ["list", "view", "checks", "status"],
+      ],
+      filter: "gh",
+      savings: 60,
+      pipeSafe: false,
+    },
     { id: "curl", tool: "curl", filter: "http", savings: 50, pipeSafe: false },
     { id: "wget", tool: "wget", filter: "http", savings: 70, pipeSafe: false },
   ],

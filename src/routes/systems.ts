@@ -2,7 +2,22 @@
 import type { RouteFamily } from "./types.js";
 
 /** A compiler option whose output is the product itself (preprocessed source, dependencies, its own facts). */
-const COMPILER_OUTPUT = ["-E", "-M", "-MM", "-###", "-dumpversion", "-dumpmachine", "-dumpspecs", "-print-search-dirs", "-print-libgcc-file-name", "-print-multiarch", "-print-sysroot", "--version", "-v", "--help"];
+const COMPILER_OUTPUT = [
+  "-E",
+  "-M",
+  "-MM",
+  "-###",
+  "-dumpversion",
+  "-dumpmachine",
+  "-dumpspecs",
+  "-print-search-dirs",
+  "-print-libgcc-file-name",
+  "-print-multiarch",
+  "-print-sysroot",
+  "--version",
+  "-v",
+  "--help",
+];
 
 export const systems: RouteFamily = {
   tools: {
@@ -10,11 +25,51 @@ export const systems: RouteFamily = {
     go: {},
     gradle: {
       valueOptions: ["-p", "--project-dir", "-b", "--build-file", "-c", "--settings-file", "-g", "--gradle-user-home", "-x", "--exclude-task", "--console"],
-      flagOptions: ["-q", "--quiet", "-i", "--info", "-d", "--debug", "-w", "--warn", "-s", "--stacktrace", "-S", "--full-stacktrace", "--offline", "--no-daemon", "--daemon", "--parallel", "--continue", "--build-cache", "--no-build-cache", "--rerun-tasks"],
+      flagOptions: [
+        "-q",
+        "--quiet",
+        "-i",
+        "--info",
+        "-d",
+        "--debug",
+        "-w",
+        "--warn",
+        "-s",
+        "--stacktrace",
+        "-S",
+        "--full-stacktrace",
+        "--offline",
+        "--no-daemon",
+        "--daemon",
+        "--parallel",
+        "--continue",
+        "--build-cache",
+        "--no-build-cache",
+        "--rerun-tasks",
+      ],
     },
     mvn: {
       valueOptions: ["-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-P", "--activate-profiles", "-pl", "--projects", "-T", "--threads", "-l", "--log-file", "-D"],
-      flagOptions: ["-o", "--offline", "-B", "--batch-mode", "-q", "--quiet", "-e", "--errors", "-X", "--debug", "-U", "--update-snapshots", "-am", "--also-make", "-ntp", "--no-transfer-progress", "-fae", "--fail-at-end"],
+      flagOptions: [
+        "-o",
+        "--offline",
+        "-B",
+        "--batch-mode",
+        "-q",
+        "--quiet",
+        "-e",
+        "--errors",
+        "-X",
+        "--debug",
+        "-U",
+        "--update-snapshots",
+        "-am",
+        "--also-make",
+        "-ntp",
+        "--no-transfer-progress",
+        "-fae",
+        "--fail-at-end",
+      ],
     },
     dotnet: {},
     pip: { valueOptions: [], flagOptions: ["-q", "--quiet", "-v", "--verbose"] },

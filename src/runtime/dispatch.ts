@@ -11,7 +11,6 @@ import { FILTERS } from "../filters/catalog.js";
 import { RTK_OPTIONS } from "./options.js";
 import { runFiltered, runPassthrough } from "./run.js";
 
-
 export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let i = 0;
   let raw = env["RTK_RAW"] === "1";
@@ -43,9 +42,12 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
     const def = [...config.filters, ...config.broken].find((f) => f.name === match.route.id);
     warn(`rtk: the filter "${match.route.id}"${def ? ` at ${def.file}:${def.line}` : ""} is not used: ${match.route.tool} output holds secrets, which only rtk's own filter masks`);
   }
-  if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) return runFiltered(builtin, { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, { env, raw, recall, limits });
+  if (match && builtin && (!declared.replacesRoute || builtin.sensitive))
+    return runFiltered(builtin, { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, { env, raw, recall, limits });
   if (declared.broken) {
-    warn(`rtk: the filter ${declared.broken.name === null ? "" : JSON.stringify(declared.broken.name) + " "}at ${declared.broken.file}:${declared.broken.line} has errors; the command runs unfiltered`);
+    warn(
+      `rtk: the filter ${declared.broken.name === null ? "" : JSON.stringify(declared.broken.name) + " "}at ${declared.broken.file}:${declared.broken.line} has errors; the command runs unfiltered`,
+    );
     return runPassthrough(argv, env);
   }
   if (!declared.filter) return runPassthrough(argv, env);

@@ -130,9 +130,12 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   /** The raw output could not be kept: everything is passed through as it comes. */
   let passing = false;
 
-  const splitters = ([0, 1] as const).map((s) => new LineSplitter((l, ended, plain, cut) => {
-    if (!passing) feed.line(s, l, ended, plain, cut);
-  }));
+  const splitters = ([0, 1] as const).map(
+    (s) =>
+      new LineSplitter((l, ended, plain, cut) => {
+        if (!passing) feed.line(s, l, ended, plain, cut);
+      }),
+  );
   const r = await runPiped(argv, opts.env, signals, (s, b) => {
     if (passing) return void out.write(fd(s), b);
     if (!capture.add(s, b)) {

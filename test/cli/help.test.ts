@@ -48,7 +48,25 @@ describe("--help and -h on every command", () => {
   test("rtk help: hosts, routed tool families, rtk's options and the environment; no command that does not exist", async () => {
     const r = await rtk(["help"]);
     assert.equal(r.status, 0);
-    for (const word of ["claude", "cursor", "kiro", "opencode", "git (status, log", "grep", "--raw", "-v", "RTK_DISABLED", "RTK_RAW", "RTK_NO_TRACK", "RTK_CONFIG", "RTK_DATA_DIR", "RTK_ROUTES", "RTK_NO_PATH_CHECK", "NO_COLOR", "XDG_"]) {
+    for (const word of [
+      "claude",
+      "cursor",
+      "kiro",
+      "opencode",
+      "git (status, log",
+      "grep",
+      "--raw",
+      "-v",
+      "RTK_DISABLED",
+      "RTK_RAW",
+      "RTK_NO_TRACK",
+      "RTK_CONFIG",
+      "RTK_DATA_DIR",
+      "RTK_ROUTES",
+      "RTK_NO_PATH_CHECK",
+      "NO_COLOR",
+      "XDG_",
+    ]) {
       assert.ok(r.stdout.includes(word), `rtk help names ${word}`);
     }
     for (const cmd of COMMANDS) assert.match(r.stdout, new RegExp(`\\n  rtk ${cmd}\\b`));

@@ -12,7 +12,6 @@ import { before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
 import { launchSync, RTK } from "../support/launch.js";
 
-
 before(() => {
   ensureBuilt();
 });

@@ -353,4 +353,3 @@ describe("a project file applies only while it is trusted", () => {
     assert.match(r.stderr, /evil\/\.rtk\/config\.toml is not trusted/);
   });
 });
-

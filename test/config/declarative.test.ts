@@ -175,7 +175,10 @@ describe("a sensitive route (env, printenv) keeps its masking whatever filter th
     assert.match(out, /^PLAIN_30=value 30$/m);
   };
 
-  for (const [name, tool] of [["env", "env"], ["printenv", "printenv"]] as const) {
+  for (const [name, tool] of [
+    ["env", "env"],
+    ["printenv", "printenv"],
+  ] as const) {
     test(`a filter named "${name}": one warning, the built-in filter masks, nothing is kept in recall`, () => {
       const s = withConfig(`[[filters]]\nname = "${name}"\nmatch = "^${tool}"\nhead = 2\ntail = 1\n`);
       const r = rtk(s, [tool], { env: ENV });
@@ -207,7 +210,11 @@ describe("a sensitive route (env, printenv) keeps its masking whatever filter th
 
   test("--raw, RTK_RAW=1 and rtk proxy print the raw listing, as asked; nothing is kept in recall, of failing runs neither", () => {
     const s = withConfig(`[[filters]]\nname = "env"\nmatch = "^env"\nhead = 2\n`);
-    for (const [args, extra] of [[["--raw", "env"], {}], [["env"], { RTK_RAW: "1" }], [["proxy", "env"], {}]] as const) {
+    for (const [args, extra] of [
+      [["--raw", "env"], {}],
+      [["env"], { RTK_RAW: "1" }],
+      [["proxy", "env"], {}],
+    ] as const) {
       const r = rtk(s, args, { env: { ...ENV, ...extra } });
       assert.equal(r.status, 0, r.stderr);
       assert.ok(r.stdout.includes(`GITHUB_TOKEN=${TOKEN}`), args.join(" "));

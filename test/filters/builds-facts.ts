@@ -286,25 +286,45 @@ function toolLog(extra: { diag?: RegExp; located?: RegExp; verdict: RegExp; unde
   };
 }
 
-export const READERS: Readonly<Record<string, Reader>> = { tsc, "vue-tsc": tsc, eslint: stylishOn("stdout"), stylelint: stylishOn("stderr"), cargo,
+export const READERS: Readonly<Record<string, Reader>> = {
+  tsc,
+  "vue-tsc": tsc,
+  eslint: stylishOn("stdout"),
+  stylelint: stylishOn("stderr"),
+  cargo,
   prettier,
   biome,
   oxlint,
   gcc: buildLog,
   make: buildLog,
   cmake: buildLog,
-  mvn: toolLog({ diag: /^\[(?:ERROR|WARNING)\] (?<file>\S+\.java):\[(?<line>\d+),(?<col>\d+)\] (?<message>.+)$/, verdict: /BUILD (?:SUCCESS|FAILURE)|^\[ERROR\] Failed to execute goal/, under: /^\s+(?:symbol|location):/, boilerplateEnd: true }),
+  mvn: toolLog({
+    diag: /^\[(?:ERROR|WARNING)\] (?<file>\S+\.java):\[(?<line>\d+),(?<col>\d+)\] (?<message>.+)$/,
+    verdict: /BUILD (?:SUCCESS|FAILURE)|^\[ERROR\] Failed to execute goal/,
+    under: /^\s+(?:symbol|location):/,
+    boilerplateEnd: true,
+  }),
   gradle: toolLog({ diag: /^[ew]: file:\/\/(?<file>\S+?):(?<line>\d+):(?<col>\d+) (?<message>.+)$/, verdict: /^BUILD (?:SUCCESSFUL|FAILED)|^FAILURE: |FAILED$/ }),
-  dotnet: toolLog({ diag: /^(?<file>\S+?)\((?<line>\d+),(?<col>\d+)\): (?:error|warning) (?<code>[A-Z]+\d+): (?<message>.+?)(?: \[\S+\])?$/, verdict: /^Build (?:succeeded|FAILED)|^\s+\d+ (?:Warning|Error)\(s\)$/ }),
+  dotnet: toolLog({
+    diag: /^(?<file>\S+?)\((?<line>\d+),(?<col>\d+)\): (?:error|warning) (?<code>[A-Z]+\d+): (?<message>.+?)(?: \[\S+\])?$/,
+    verdict: /^Build (?:succeeded|FAILED)|^\s+\d+ (?:Warning|Error)\(s\)$/,
+  }),
   next: toolLog({ located: /^(\.\/\S+):(\d+):(\d+)$/, verdict: /^Failed to compile|Compiled successfully/ }),
   // vite's last lines on a failure are rollup's own stack frames: it is judged on its error block.
   vite: toolLog({ verdict: /built in|Build failed in|^error during build:|^\[vite:[\w-]+\] |^file: /, boilerplateEnd: true }),
   webpack: toolLog({ located: /^(?:ERROR|WARNING) in (\S+) (\d+):(\d+)(?:-\d+)?$/, verdict: /compiled (?:successfully|with)/ }),
   mypy: oneLine(/^(?<file>[^\s:][^:]*):(?<line>\d+):(?:(?<col>\d+):)? (?:error|warning): (?<message>.+?)(?: {2}\[(?<code>[\w-]+)\])?$/, /^(Found \d+ errors?|Success: )/),
-  pyright: oneLine(/^ {2}(?<file>\S.*?):(?<line>\d+):(?<col>\d+) - (?:error|warning|information): (?<message>.+?)(?: \((?<code>report\w+)\))?$/, /^\d+ errors?, \d+ warnings?/, /^ {2}[\u00a0 ]{2}(\S.+?)(?: \(report\w+\))?$/),
+  pyright: oneLine(
+    /^ {2}(?<file>\S.*?):(?<line>\d+):(?<col>\d+) - (?:error|warning|information): (?<message>.+?)(?: \((?<code>report\w+)\))?$/,
+    /^\d+ errors?, \d+ warnings?/,
+    /^ {2}[\u00a0 ]{2}(\S.+?)(?: \(report\w+\))?$/,
+  ),
   go: oneLine(/^(?:vet: )?(?<file>\S+\.go):(?<line>\d+):(?:(?<col>\d+):)? (?<message>.+)$/, /^go: /),
   shellcheck,
-  ruff: oneLine(/^(?<file>[^\s:][^:]*):(?<line>\d+):(?<col>\d+): (?<code>[A-Z]+\d+) (?<message>.+)$/, /^(Found \d+ error|\[\*\] \d+ fixable|All checks passed|\d+ files? would be reformatted|Would reformat: )/),
+  ruff: oneLine(
+    /^(?<file>[^\s:][^:]*):(?<line>\d+):(?<col>\d+): (?<code>[A-Z]+\d+) (?<message>.+)$/,
+    /^(Found \d+ error|\[\*\] \d+ fixable|All checks passed|\d+ files? would be reformatted|Would reformat: )/,
+  ),
   "golangci-lint": oneLine(/^(?<file>\S+\.go):(?<line>\d+):(?:(?<col>\d+):)? (?<message>.+) \((?<code>[\w-]+)\)$/, /^\d+ issues?|^\* [\w-]+: \d+$/),
   hadolint: oneLine(/^(?<file>\S+?):(?<line>\d+) (?<code>(?:DL|SC)\d+) \w+: (?<message>.+)$/, /^$^/),
   rubocop: oneLine(/^(?<file>[^\s:][^:]*):(?<line>\d+):(?<col>\d+): [CWEFRI]: (?:\[\w+\] )?(?<code>[A-Z]\w*\/\w+): (?<message>.+)$/, /^\d+ files? inspected/),

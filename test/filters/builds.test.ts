@@ -38,7 +38,9 @@ const played = (c: ToolCase) => {
   return r;
 };
 
-const cases = Object.keys(READERS).flatMap((tool) => toolCases(tool)).filter((c) => !isTestRun(c));
+const cases = Object.keys(READERS)
+  .flatMap((tool) => toolCases(tool))
+  .filter((c) => !isTestRun(c));
 
 for (const c of cases) {
   describe(c.name, () => {

@@ -119,7 +119,32 @@ function rng(seed: string): () => number {
   };
 }
 
-const COMPONENTS = ["Avatar", "Badge", "Breadcrumbs", "Button", "Card", "Dropdown", "EmptyState", "Footer", "Header", "IconButton", "Layout", "Menu", "Modal", "Navbar", "Popover", "ProgressBar", "SearchBar", "Sidebar", "Skeleton", "Spinner", "Tabs", "Toast", "Tooltip", "UserMenu"];
+const COMPONENTS = [
+  "Avatar",
+  "Badge",
+  "Breadcrumbs",
+  "Button",
+  "Card",
+  "Dropdown",
+  "EmptyState",
+  "Footer",
+  "Header",
+  "IconButton",
+  "Layout",
+  "Menu",
+  "Modal",
+  "Navbar",
+  "Popover",
+  "ProgressBar",
+  "SearchBar",
+  "Sidebar",
+  "Skeleton",
+  "Spinner",
+  "Tabs",
+  "Toast",
+  "Tooltip",
+  "UserMenu",
+];
 const FORMS = ["Checkbox", "DatePicker", "FormField", "RadioGroup", "Select", "TextArea", "TextInput", "Toggle"];
 const TABLES = ["DataTable", "Pagination", "SortHeader", "TableRow"];
 const HOOKS = ["useAuth", "useDebounce", "useFetch", "useLocalStorage", "useMediaQuery", "usePagination", "useToast"];
@@ -143,7 +168,16 @@ function component(name: string, dir: string): string {
     "",
     `export function ${name}({ ${props.join(", ")} }: ${name}Props) {`,
   ];
-  if (state) out.push("  const [open, setOpen] = useState(false);", "  const [value, setValue] = useState<string | null>(null);", "", "  useEffect(() => {", "    if (!open) setValue(null);", "  }, [open]);", "");
+  if (state)
+    out.push(
+      "  const [open, setOpen] = useState(false);",
+      "  const [value, setValue] = useState<string | null>(null);",
+      "",
+      "  useEffect(() => {",
+      "    if (!open) setValue(null);",
+      "  }, [open]);",
+      "",
+    );
   if (todo) out.push("  // TODO: keyboard navigation and focus trap");
   const body = 4 + Math.floor(r() * 20);
   out.push("  return (", `    <div className={cn("${name.toLowerCase()}", className)}>`);
@@ -160,13 +194,30 @@ function module_(name: string, dir: string): string {
     const fn = `${name}${["Get", "Parse", "Load", "Check", "Build", "Map", "Read"][i % 7]}${i}`;
     out.push(`export function ${fn}(input: string, config?: Config): string {`);
     if (r() < 0.3) out.push("  // TODO: cache the result per config");
-    out.push(`  logger.debug("${fn}", { input });`, `  const value = input.trim();`, `  if (!value) throw new Error("${fn}: empty input");`, `  return config?.prefix ? config.prefix + value : value;`, "}", "");
+    out.push(
+      `  logger.debug("${fn}", { input });`,
+      `  const value = input.trim();`,
+      `  if (!value) throw new Error("${fn}: empty input");`,
+      `  return config?.prefix ? config.prefix + value : value;`,
+      "}",
+      "",
+    );
   }
   return out.join("\n");
 }
 
 function testFile(name: string): string {
-  return [`import { describe, expect, it } from "vitest";`, `import { ${name} } from "../../src/components/${name}";`, "", `describe("${name}", () => {`, `  it("renders", () => {`, `    expect(${name}).toBeDefined();`, "  });", "});", ""].join("\n");
+  return [
+    `import { describe, expect, it } from "vitest";`,
+    `import { ${name} } from "../../src/components/${name}";`,
+    "",
+    `describe("${name}", () => {`,
+    `  it("renders", () => {`,
+    `    expect(${name}).toBeDefined();`,
+    "  });",
+    "});",
+    "",
+  ].join("\n");
 }
 
 export interface Project {
@@ -189,7 +240,14 @@ export function buildProject(root: string): Project {
     if (mode) chmodSync(p, mode);
     paths.push(rel);
   };
-  put("package.json", JSON.stringify({ name: "shop-web", version: "1.4.0", private: true, scripts: { dev: "next dev", build: "next build", test: "vitest run" }, dependencies: { next: "14.1.0", react: "18.2.0" } }, null, 2) + "\n");
+  put(
+    "package.json",
+    JSON.stringify(
+      { name: "shop-web", version: "1.4.0", private: true, scripts: { dev: "next dev", build: "next build", test: "vitest run" }, dependencies: { next: "14.1.0", react: "18.2.0" } },
+      null,
+      2,
+    ) + "\n",
+  );
   put("tsconfig.json", JSON.stringify({ compilerOptions: { target: "ES2022", strict: true, jsx: "preserve", paths: { "@/*": ["./src/*"] } } }, null, 2) + "\n");
   put("README.md", "# shop-web\n\nThe storefront.\n\n" + "Run `npm run dev` and open http://localhost:3000.\n".repeat(30));
   put(".gitignore", "node_modules\n.next\ncoverage\n.env\n");
@@ -210,7 +268,7 @@ export function buildProject(root: string): Project {
   put("src/app/layout.tsx", component("RootLayout", "src/app"));
   put("src/app/page.tsx", component("HomePage", "src/app"));
   put("src/app/globals.css", "body {\n  margin: 0;\n  font-family: system-ui, sans-serif;\n}\n".repeat(12));
-  put("src/types/index.ts", "export interface Config {\n  prefix?: string;\n}\n\nexport * from \"./user\";\n");
+  put("src/types/index.ts", 'export interface Config {\n  prefix?: string;\n}\n\nexport * from "./user";\n');
   put("src/types/user.ts", "export interface User {\n  id: string;\n  email: string;\n  name: string;\n}\n");
   for (const c of COMPONENTS.slice(0, 12)) put(`test/components/${c}.test.tsx`, testFile(c));
   for (const h of HOOKS.slice(0, 4)) put(`test/hooks/${h}.test.ts`, testFile(h).replace("components", "hooks"));
@@ -227,7 +285,9 @@ export function buildProject(root: string): Project {
   const r = rng("log");
   for (let i = 0; i < 2000; i++) {
     const s = Math.floor(r() * 60);
-    log.push(`2024-03-15T10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(s).padStart(2, "0")}.000Z ${r() < 0.05 ? "WARN" : "INFO"} request id=${(i * 7919) % 100000} path=/api/${ROUTES[i % ROUTES.length]} status=${r() < 0.03 ? 500 : 200} ms=${Math.floor(r() * 300)}`);
+    log.push(
+      `2024-03-15T10:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(s).padStart(2, "0")}.000Z ${r() < 0.05 ? "WARN" : "INFO"} request id=${(i * 7919) % 100000} path=/api/${ROUTES[i % ROUTES.length]} status=${r() < 0.03 ? 500 : 200} ms=${Math.floor(r() * 300)}`,
+    );
   }
   put("logs/app.log", log.join("\n") + "\n");
   mkdirSync(join(root, "coverage"), { recursive: true });
@@ -409,7 +469,13 @@ export function lsPlainFacts(raw: string): Fact[] {
 export function checkLs(facts: readonly Fact[], compact: string, recall: (id: string) => string): FactCheck {
   const have = new Set(lines(compact));
   const starts = new Set(lines(compact).flatMap((l) => [l.split("  ")[0]!, l.split("  ").slice(0, 2).join("  ")]));
-  return account(facts, (f) => have.has(f.key) || starts.has(f.key), compact, recall, (m) => m.count);
+  return account(
+    facts,
+    (f) => have.has(f.key) || starts.has(f.key),
+    compact,
+    recall,
+    (m) => m.count,
+  );
 }
 
 /** tree's art, in either charset: each level is 4 columns. */
@@ -458,7 +524,13 @@ export function readCompactTree(compact: string): Set<string> {
 
 export function checkTree(facts: readonly Fact[], compact: string, recall: (id: string) => string): FactCheck {
   const keys = readCompactTree(compact);
-  return account(facts, (f) => keys.has(f.key), compact, recall, (m) => m.count);
+  return account(
+    facts,
+    (f) => keys.has(f.key),
+    compact,
+    recall,
+    (m) => m.count,
+  );
 }
 
 /** find: every path, without its `./`. */
@@ -488,7 +560,13 @@ export function readCompactFind(compact: string): Set<string> {
 
 export function checkFind(facts: readonly Fact[], compact: string, recall: (id: string) => string): FactCheck {
   const paths = readCompactFind(compact);
-  return account(facts, (f) => paths.has(f.key), compact, recall, (m) => (m.what === "paths" ? m.count : 0));
+  return account(
+    facts,
+    (f) => paths.has(f.key),
+    compact,
+    recall,
+    (m) => (m.what === "paths" ? m.count : 0),
+  );
 }
 
 /** Whether a grep/rg argv asks for line numbers (`-n`, `-rn`, `--line-number`). */
@@ -644,7 +722,13 @@ export function wcFacts(raw: string): Fact[] {
 
 export function checkWc(facts: readonly Fact[], compact: string, recall: (id: string) => string): FactCheck {
   const have = new Set(lines(compact).map((l) => l.trim().split(/\s+/).join(" ")));
-  return account(facts, (f) => have.has(f.key), compact, recall, (m) => (m.what === "lines" ? m.count : 0));
+  return account(
+    facts,
+    (f) => have.has(f.key),
+    compact,
+    recall,
+    (m) => (m.what === "lines" ? m.count : 0),
+  );
 }
 
 /** env: the name of every variable (`NAME=`), with its value. */

@@ -163,7 +163,11 @@ describe("real output: compact, faithful, same exit code, never longer", () => {
       for (const l of lines(raw.stderr)) assert.ok(lines(r.stderr).includes(l), `stderr line kept: ${l}`);
       if (r.stdout !== raw.stdout) {
         const check = factCheck(fx, raw.stdout, r.stdout);
-        assert.deepEqual(check.lost.map((f) => f.raw), [], "facts neither shown nor recallable");
+        assert.deepEqual(
+          check.lost.map((f) => f.raw),
+          [],
+          "facts neither shown nor recallable",
+        );
         assert.equal(check.hidden.length, check.markedCount, "omission counts are exact");
         for (const m of markers(r.stdout)) assert.notEqual(m.id, "unavailable");
       }
@@ -196,7 +200,26 @@ describe("the fixtures say what they should", () => {
 
   test("ls long-format variants keep every name and the exit code", () => {
     const names = lines(runPlain(["ls", "-1a", "src/lib"], project, env).stdout).filter((n) => n !== "." && n !== "..");
-    const variants = [["-lai"], ["-lg"], ["-lo"], ["-ln"], ["-lh"], ["-l", "--full-time"], ["-l", "--time-style=long-iso"], ["-l", "--time-style=iso"], ["-lZ"], ["-l", "--author"], ["-ls"], ["-l", "--time-style=+%s"], ["-lQ"], ["-l", "--si"], ["-lF"], ["-la", "--group-directories-first"], ["-lU"], ["-lt", "-r"]];
+    const variants = [
+      ["-lai"],
+      ["-lg"],
+      ["-lo"],
+      ["-ln"],
+      ["-lh"],
+      ["-l", "--full-time"],
+      ["-l", "--time-style=long-iso"],
+      ["-l", "--time-style=iso"],
+      ["-lZ"],
+      ["-l", "--author"],
+      ["-ls"],
+      ["-l", "--time-style=+%s"],
+      ["-lQ"],
+      ["-l", "--si"],
+      ["-lF"],
+      ["-la", "--group-directories-first"],
+      ["-lU"],
+      ["-lt", "-r"],
+    ];
     for (const v of variants) {
       const argv = ["ls", ...v, "src/lib"];
       const plain = runPlain(argv, project, env);
@@ -236,12 +259,21 @@ describe("the fixtures say what they should", () => {
     });
     assert.equal(counts.flat().length + Number(unnamed?.[1] ?? 0), Number(marker[2]));
     if (unnamed) assert.ok(counts.flat().reduce((a, b) => a + b, 0) < Number(marker[1]));
-    else assert.equal(counts.flat().reduce((a, b) => a + b, 0), Number(marker[1]));
+    else
+      assert.equal(
+        counts.flat().reduce((a, b) => a + b, 0),
+        Number(marker[1]),
+      );
     assert.ok(all.stdout.length <= 8000 && all.stdout.length > 7000, `${all.stdout.length} characters for a budget of 2000 tokens`);
   });
 
   test("structured and already compact modes pass through unchanged", (t) => {
-    const cases: string[][] = [["grep", "-rl", "useState", "src"], ["grep", "-c", "export", "src/lib/api.ts", "src/lib/db.ts"], ["find", "src/types", "-printf", "%p %s\\n"], ["ls", "-m", "src"]];
+    const cases: string[][] = [
+      ["grep", "-rl", "useState", "src"],
+      ["grep", "-c", "export", "src/lib/api.ts", "src/lib/db.ts"],
+      ["find", "src/types", "-printf", "%p %s\\n"],
+      ["ls", "-m", "src"],
+    ];
     if (hasTool("rg")) cases.push(["rg", "--json", "useAuth", "src/hooks"], ["rg", "--files", "src/hooks"]);
     else t.diagnostic("rg is not installed: its pass-through cases skipped");
     if (hasTool("tree")) cases.push(["tree", "-J", "src/types"]);
@@ -284,10 +316,12 @@ describe("(7) follow invocations stream", () => {
     const out = { text: "" };
     let exited = false;
     child.stdout.on("data", (b: Buffer) => (out.text += b.toString()));
-    const closed = new Promise<number | null>((resolve) => child.on("close", (code, signal) => {
-      exited = true;
-      resolve(code ?? (signal ? 128 + 15 : null));
-    }));
+    const closed = new Promise<number | null>((resolve) =>
+      child.on("close", (code, signal) => {
+        exited = true;
+        resolve(code ?? (signal ? 128 + 15 : null));
+      }),
+    );
     await waitFor(out, "first line\n", 15000);
     assert.equal(exited, false, "the first line appeared while tail was still running");
     appendFileSync(log, "second line\n");
@@ -350,7 +384,7 @@ describe("verbatim where agents act on output", () => {
   const files: Record<string, string> = {
     "app.py": "class A:\n    def run(self):\n        if self.ok:  \n            return 1\n\treturn 2\n",
     "conf.yaml": "root:\n  child:\n    return: 3   \n  other: x\n",
-    "Makefile": "all:\n\t@echo return\t \nclean:\n\trm -rf out  # return\n",
+    Makefile: "all:\n\t@echo return\t \nclean:\n\trm -rf out  # return\n",
   };
   const make = () => {
     const dir = join(root, "verbatim");
@@ -391,7 +425,11 @@ describe("verbatim where agents act on output", () => {
 
   test("grep -n in one file: the output is grep's, byte for byte", () => {
     const dir = make();
-    for (const argv of [["grep", "-n", "return", "app.py"], ["grep", "-n", "-C1", "return", "Makefile"], ["grep", "return", "conf.yaml"]]) {
+    for (const argv of [
+      ["grep", "-n", "return", "app.py"],
+      ["grep", "-n", "-C1", "return", "Makefile"],
+      ["grep", "return", "conf.yaml"],
+    ]) {
       assert.equal(runRtk(argv, dir, env).stdout, runPlain(argv, dir, env).stdout, argv.join(" "));
     }
   });
@@ -424,7 +462,11 @@ describe("verbatim where agents act on output", () => {
     assert.ok(out.includes("suid*  2  -rwsr-xr-x"), r.stdout);
     assert.ok(out.includes("link -> a.txt"), r.stdout);
     assert.ok(out.includes("a.txt  2") && out.includes("lib/") && out.includes("src/"), "the ordinary entries: name, type and size only");
-    if (root_) assert.ok(out.some((l) => /^theirs\.txt {2}2 {2}nobody \S+$/.test(l)), r.stdout);
+    if (root_)
+      assert.ok(
+        out.some((l) => /^theirs\.txt {2}2 {2}nobody \S+$/.test(l)),
+        r.stdout,
+      );
     const marker = /^… mode\/owner\/date of (\d+) entries omitted \[rtk recall ([0-9a-f]{7})\]$/.exec(out.at(-1)!);
     assert.ok(marker, r.stdout);
     // The marker's recall entry holds every column left out.
@@ -451,7 +493,11 @@ describe("file content is cut only past the content budget", () => {
     const dir = join(root, "budget-content");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "mod.py"), source(372));
-    for (const argv of [["cat", "mod.py"], ["head", "-300", "mod.py"], ["tail", "-n", "200", "mod.py"]]) {
+    for (const argv of [
+      ["cat", "mod.py"],
+      ["head", "-300", "mod.py"],
+      ["tail", "-n", "200", "mod.py"],
+    ]) {
       const plain = runPlain(argv, dir, env);
       const r = runRtk(argv, dir, env);
       assert.equal(r.stdout, plain.stdout, argv.join(" "));
@@ -545,7 +591,11 @@ describe("content that is not UTF-8 text comes out byte for byte", () => {
     const dir = join(root, "bytes-ht");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "l.txt"), latin1(500));
-    for (const argv of [["head", "-n", "5", "l.txt"], ["tail", "-n", "5", "l.txt"], ["head", "-n", "400", "l.txt"]]) {
+    for (const argv of [
+      ["head", "-n", "5", "l.txt"],
+      ["tail", "-n", "5", "l.txt"],
+      ["head", "-n", "400", "l.txt"],
+    ]) {
       const plain = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, env });
       const r = spawnSync(RTK, argv, { cwd: dir, env });
       assert.equal(r.status, 0, String(r.stderr));
@@ -642,7 +692,7 @@ describe("env and printenv mask secrets, keep every name", () => {
       DB_PWD: "abcdefgh",
       GPG_PASSPHRASE: "correct horse battery",
       AWS_CREDENTIALS: "AKIDEXAMPLE:secret",
-      GOOGLE_CREDENTIALS: "{\"type\":\"service_account\"}",
+      GOOGLE_CREDENTIALS: '{"type":"service_account"}',
       SMTP_PASSWD: "passwd1234",
       SMTP_PASS: "pass1234",
       SIGNING_PRIVATE_KEY: "k3yk3yk3y",
@@ -664,7 +714,9 @@ describe("env and printenv mask secrets, keep every name", () => {
     assert.match(r.stdout, new RegExp(`^OLDPWD=${root}$`, "m"));
   });
 
-  const PEM = ["-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", "QyNTUxOQAAACDaWr7xEXAMPLE=", "-----END OPENSSH PRIVATE KEY-----"].join("\n");
+  const PEM = ["-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", "QyNTUxOQAAACDaWr7xEXAMPLE=", "-----END OPENSSH PRIVATE KEY-----"].join(
+    "\n",
+  );
   const pemLines = PEM.split("\n").slice(1);
 
   test("printenv NAME of a multi-line secret (a private key) masks the whole value as one", () => {
@@ -706,7 +758,12 @@ function inputFor(argv: string[], route: string): FilterInput {
 /** Feeds lines to a filter as the runner does (with the disk's file probe); returns its compact output and what it emitted. */
 function feed(filter: Filter, argv: string[], route: string, out: readonly string[], err: readonly string[] = [], exit = 0, limits?: Limits): { compact: CompactOutput | null; emitted: string[] } {
   const emitted: string[] = [];
-  const run = filter.start(inputFor(argv, route), { recall: { id: () => "abc1234" }, files: diskProbe, ...(limits ? { limits } : {}), emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(l) } });
+  const run = filter.start(inputFor(argv, route), {
+    recall: { id: () => "abc1234" },
+    files: diskProbe,
+    ...(limits ? { limits } : {}),
+    emit: { out: (l) => emitted.push(l), err: (l) => emitted.push(l) },
+  });
   for (const l of out) run.line("out", l);
   for (const l of err) run.line("err", l);
   return { compact: run.end(exit), emitted };
@@ -764,7 +821,17 @@ describe("in process", () => {
   });
 
   test("human sizes", () => {
-    const table: [number, string][] = [[0, "0"], [1023, "1023"], [1024, "1.0K"], [1234, "1.2K"], [5678, "5.5K"], [10188, "9.9K"], [10239, "10K"], [1048575, "1.0M"], [5 * 1024 ** 3, "5.0G"]];
+    const table: [number, string][] = [
+      [0, "0"],
+      [1023, "1023"],
+      [1024, "1.0K"],
+      [1234, "1.2K"],
+      [5678, "5.5K"],
+      [10188, "9.9K"],
+      [10239, "10K"],
+      [1048575, "1.0M"],
+      [5 * 1024 ** 3, "5.0G"],
+    ];
     for (const [n, s] of table) assert.equal(humanSize(n), s, String(n));
   });
 
@@ -872,8 +939,14 @@ describe("in process", () => {
     const exists = (p: string) => p === "logs/2024-01-15-x.log" || p === "a:1:b";
     assert.deepEqual(parseNamed("logs/2024-01-15-x.log-3-text", null, exists), { file: "logs/2024-01-15-x.log", sep: "-", n: "3", body: "text" });
     assert.deepEqual(parseNamed("a:1:b:7:x:2:y", null, exists), { file: "a:1:b", sep: ":", n: "7", body: "x:2:y" });
-    assert.deepEqual(parseNamed("src/a.ts:12:  const a = 1;", null, () => false), { file: "src/a.ts", sep: ":", n: "12", body: "  const a = 1;" });
-    assert.deepEqual(parseNamed("c.ts-4-x:5:y", "c.ts", () => false), { file: "c.ts", sep: "-", n: "4", body: "x:5:y" });
+    assert.deepEqual(
+      parseNamed("src/a.ts:12:  const a = 1;", null, () => false),
+      { file: "src/a.ts", sep: ":", n: "12", body: "  const a = 1;" },
+    );
+    assert.deepEqual(
+      parseNamed("c.ts-4-x:5:y", "c.ts", () => false),
+      { file: "c.ts", sep: "-", n: "4", body: "x:5:y" },
+    );
     assert.equal(parseNamed("Binary file x matches", null, exists), null);
   });
 
@@ -950,8 +1023,68 @@ describe("in process", () => {
   });
 
   test("secret-looking names", () => {
-    const secret = ["MYSQL_PWD", "DB_PWD", "dbPwd", "GPG_PASSPHRASE", "AWS_CREDENTIALS", "SMTP_PASSWD", "X_PRIVATE_KEY", "X_SECRET_V2", "X_TOKEN_FILE", "X_APIKEY", "X_AUTHKEY", "HTTP_AUTHORIZATION", "X_AUTH_HEADER", "HASH_SALT", "GITHUB_TOKEN", "NPM_TOKEN", "githubToken", "API_KEY", "apiKey", "OPENAI_API_KEY", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "MYSQL_PWD_PASSWD", "SMTP_PASS", "GOOGLE_APPLICATION_CREDENTIALS", "AUTH", "NPM_CONFIG__AUTH", "PRIVATE_KEY", "SESSION", "SESSION_SECRET", "COOKIE_JAR", "SSH_KEY", "KEYS", "ci_deploy_key", "SENTRY_AUTH_TOKEN", "X_ACCESSKEY", "JWT"];
-    const plain = ["PATH", "HOME", "PWD", "OLDPWD", "EDITOR", "TOKENIZERS_PARALLELISM", "SSH_AUTH_SOCK", "XDG_SESSION_TYPE", "XDG_SESSION_ID", "DESKTOP_SESSION", "DBUS_SESSION_BUS_ADDRESS", "GIT_AUTHOR_NAME", "KEYBOARD", "MONKEY", "BYPASS_CACHE", "PASSENGER_ENV", "LANG", "TERM", "PW_TEST_HTML_REPORT_OPEN", "GIT_AUTHOR_EMAIL", "COMPASS_HOME"];
+    const secret = [
+      "MYSQL_PWD",
+      "DB_PWD",
+      "dbPwd",
+      "GPG_PASSPHRASE",
+      "AWS_CREDENTIALS",
+      "SMTP_PASSWD",
+      "X_PRIVATE_KEY",
+      "X_SECRET_V2",
+      "X_TOKEN_FILE",
+      "X_APIKEY",
+      "X_AUTHKEY",
+      "HTTP_AUTHORIZATION",
+      "X_AUTH_HEADER",
+      "HASH_SALT",
+      "GITHUB_TOKEN",
+      "NPM_TOKEN",
+      "githubToken",
+      "API_KEY",
+      "apiKey",
+      "OPENAI_API_KEY",
+      "AWS_SECRET_ACCESS_KEY",
+      "DB_PASSWORD",
+      "MYSQL_PWD_PASSWD",
+      "SMTP_PASS",
+      "GOOGLE_APPLICATION_CREDENTIALS",
+      "AUTH",
+      "NPM_CONFIG__AUTH",
+      "PRIVATE_KEY",
+      "SESSION",
+      "SESSION_SECRET",
+      "COOKIE_JAR",
+      "SSH_KEY",
+      "KEYS",
+      "ci_deploy_key",
+      "SENTRY_AUTH_TOKEN",
+      "X_ACCESSKEY",
+      "JWT",
+    ];
+    const plain = [
+      "PATH",
+      "HOME",
+      "PWD",
+      "OLDPWD",
+      "EDITOR",
+      "TOKENIZERS_PARALLELISM",
+      "SSH_AUTH_SOCK",
+      "XDG_SESSION_TYPE",
+      "XDG_SESSION_ID",
+      "DESKTOP_SESSION",
+      "DBUS_SESSION_BUS_ADDRESS",
+      "GIT_AUTHOR_NAME",
+      "KEYBOARD",
+      "MONKEY",
+      "BYPASS_CACHE",
+      "PASSENGER_ENV",
+      "LANG",
+      "TERM",
+      "PW_TEST_HTML_REPORT_OPEN",
+      "GIT_AUTHOR_EMAIL",
+      "COMPASS_HOME",
+    ];
     for (const n of secret) assert.equal(isSecretName(n), true, n);
     for (const n of plain) assert.equal(isSecretName(n), false, n);
   });

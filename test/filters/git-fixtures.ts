@@ -217,20 +217,31 @@ export function buildWorld(root: string): void {
   for (let i = 0; i < 4; i++) initial[`test/${modules[i]}.test.ts`] = codeFile(`${modules[i]} tests`, 200 + i, 4);
   commit("Initial import", "ann", initial);
 
-  commit("Add retry to the fetch client\n\nRetries idempotent requests up to three times with a backoff\nof 100 ms, 400 ms and 1.6 s. Non-idempotent requests are never\nretried.\n\nCloses #41", "bo", {
-    "src/client.ts": edit(src["src/client.ts"]!, { 5: "  const value = input.retries ?? 3;", 13: ["  const value = input.timeout ?? 30;", "  // Retried with backoff by the caller."] }),
-  });
+  commit(
+    "Add retry to the fetch client\n\nRetries idempotent requests up to three times with a backoff\nof 100 ms, 400 ms and 1.6 s. Non-idempotent requests are never\nretried.\n\nCloses #41",
+    "bo",
+    {
+      "src/client.ts": edit(src["src/client.ts"]!, { 5: "  const value = input.retries ?? 3;", 13: ["  const value = input.timeout ?? 30;", "  // Retried with backoff by the caller."] }),
+    },
+  );
   commit("fix(parser): handle empty input\n\nAn empty document used to throw instead of returning no entries.\n\nFixes #57\nCo-authored-by: Cy Diaz <cy@example.com>", "ann", {
-    "src/parser.ts": edit(src["src/parser.ts"]!, { 4: ["export function parseEmpty(input: Options): Options {", "  return input;", "}", "", "export function parseRequest0(input: Options): Options {"] }),
+    "src/parser.ts": edit(src["src/parser.ts"]!, {
+      4: ["export function parseEmpty(input: Options): Options {", "  return input;", "}", "", "export function parseRequest0(input: Options): Options {"],
+    }),
     "test/parser.test.ts": codeFile("parser tests", 202, 5),
   });
-  commit("docs: describe the setup", "cy", { "docs/guide.md": "# Guide\n\nHow to use the example application.\n\n## Setup\n\nRun `npm install`, then `npm start`.\n\n## Configuration\n\nSee `rtk.toml`.\n" });
+  commit("docs: describe the setup", "cy", {
+    "docs/guide.md": "# Guide\n\nHow to use the example application.\n\n## Setup\n\nRun `npm install`, then `npm start`.\n\n## Configuration\n\nSee `rtk.toml`.\n",
+  });
   const tuned = edit(src["src/config.ts"]!, { 5: "  const value = input.timeout ?? 30;" });
   commit("Tune the default timeout", "bo", { "src/config.ts": tuned });
   // A branch merged with a merge commit.
   g("checkout", "-q", "-b", "feature/login");
-  commit("Add the login form", "cy", { "src/auth.ts": edit(src["src/auth.ts"]!, { 3: ["export const LOGIN_PATH = \"/login\";", ""] }) });
-  commit("Validate the login form\n\nResolves #63", "cy", { "src/auth.ts": edit(src["src/auth.ts"]!, { 3: ["export const LOGIN_PATH = \"/login\";", "export const MIN_PASSWORD = 12;", ""] }), "test/auth.test.ts": codeFile("auth tests", 300, 3) });
+  commit("Add the login form", "cy", { "src/auth.ts": edit(src["src/auth.ts"]!, { 3: ['export const LOGIN_PATH = "/login";', ""] }) });
+  commit("Validate the login form\n\nResolves #63", "cy", {
+    "src/auth.ts": edit(src["src/auth.ts"]!, { 3: ['export const LOGIN_PATH = "/login";', "export const MIN_PASSWORD = 12;", ""] }),
+    "test/auth.test.ts": codeFile("auth tests", 300, 3),
+  });
   g("checkout", "-q", "main");
   commit("Cache parsed routes", "ann", { "src/router.ts": edit(src["src/router.ts"]!, { 6: ["  if (value > 90) {", "    // cached"] }) });
   {
@@ -296,7 +307,11 @@ export function buildWorld(root: string): void {
     }
     og("commit", "-q", "-m", message);
   };
-  ocommit("Add request metrics", "bo", { "src/metrics.ts": codeFile("metrics", 999, 6), "docs/metrics.md": "# Metrics\n\nCounters for every request.\n", "src/client.ts": `${src["src/client.ts"]!}// metrics hook\n` });
+  ocommit("Add request metrics", "bo", {
+    "src/metrics.ts": codeFile("metrics", 999, 6),
+    "docs/metrics.md": "# Metrics\n\nCounters for every request.\n",
+    "src/client.ts": `${src["src/client.ts"]!}// metrics hook\n`,
+  });
   ocommit("Bump the version to 1.1.0", "ann", { "package.json": JSON.stringify({ name: "example", version: "1.1.0", type: "module", scripts: { test: "node --test" } }, null, 2) + "\n" });
   gitIn(other, at(day, "ann", 15))("tag", "-a", "v1.1.0", "-m", "Release 1.1.0");
   o("push", "-q", "origin", "main", "v1.1.0");
@@ -346,11 +361,22 @@ const mixedChanges = (git: Git, dir: string) => {
 const workingEdits = (_git: Git, dir: string) => {
   const p = (f: string) => join(dir, f);
   const at = (f: string, seed: number, fns: number, changes: Record<number, string | string[]>, tail = "") => put(p(f), edit(codeFile(f.replace(/^src\/|\.ts$/g, ""), seed, fns), changes) + tail);
-  at("src/client.ts", 100, 10, { 5: "  const value = input.retries ?? 5;", 21: ["  const value = input.limit ?? 12;", "  // clamp the limit"], 46: "    return { ...input, depth: value - 1 };", 70: ["export function closeClient(input: Options): Options {", "  return input;", "}", ""] }, "// metrics hook\n");
+  at(
+    "src/client.ts",
+    100,
+    10,
+    {
+      5: "  const value = input.retries ?? 5;",
+      21: ["  const value = input.limit ?? 12;", "  // clamp the limit"],
+      46: "    return { ...input, depth: value - 1 };",
+      70: ["export function closeClient(input: Options): Options {", "  return input;", "}", ""],
+    },
+    "// metrics hook\n",
+  );
   at("src/parser.ts", 102, 12, { 13: "  const value = input.offset ?? 0;", 38: "  if (value > 200) {", 60: ["  return input;", "  // unreachable before 2.0"], 90: "  return { ...input };" });
   at("src/router.ts", 103, 13, { 6: "  if (value > 90) {", 30: "    return { ...input, size: value - 12 };", 77: ["", "export function routeAll(input: Options): Options {", "  return input;", "}"] });
   at("src/session.ts", 104, 14, { 20: "  const value = input.level ?? 3;", 52: "  return input; // session kept" });
-  at("src/auth.ts", 108, 13, { 3: ["export const LOGIN_PATH = \"/signin\";", "export const MIN_PASSWORD = 14;", ""], 45: "  const value = input.weight ?? 7;" });
+  at("src/auth.ts", 108, 13, { 3: ['export const LOGIN_PATH = "/signin";', "export const MIN_PASSWORD = 14;", ""], 45: "  const value = input.weight ?? 7;" });
   put(p("README.md"), "# example\n\nAn example application for rtk's git fixtures.\n\n## Usage\n\n    npm start -- --port 8080\n\n## License\n\nMIT\n");
 };
 
@@ -420,7 +446,10 @@ export const FIXTURES: readonly GitFixture[] = [
       put(join(dir, "assets/logo.png"), Buffer.concat([PNG, Buffer.from([1, 2, 3, 0])]));
       put(join(dir, "assets/icon.png"), PNG);
       git("mv", "docs/guide.md", "docs/handbook.md");
-      put(join(dir, "docs/handbook.md"), "# Guide\n\nHow to use the example application.\n\n## Setup\n\nRun `npm install`, then `npm start`.\n\n## Configuration\n\nSee `rtk.toml` and `rtk.local.toml`.\n");
+      put(
+        join(dir, "docs/handbook.md"),
+        "# Guide\n\nHow to use the example application.\n\n## Setup\n\nRun `npm install`, then `npm start`.\n\n## Configuration\n\nSee `rtk.toml` and `rtk.local.toml`.\n",
+      );
       chmodSync(join(dir, "package.json"), 0o755);
       git("rm", "-q", "src/render.ts");
       put(join(dir, "docs/release notes.md"), "# Release notes\n\n- 1.0.0: first stable release\n");
@@ -787,7 +816,11 @@ export function extractFacts(raw: { stdout: string; stderr: string }, sub: strin
         add("verdict", "clean");
         continue;
       }
-      if (/^(?:Already up to date\.|Everything up-to-date|Current branch .* is up to date\.|Successfully rebased and updated .*|Fast-forward|Merge made by the '.*' strategy\.|No local changes to save|You have unmerged paths\.|All conflicts fixed but you are still merging\.)$/.test(l)) {
+      if (
+        /^(?:Already up to date\.|Everything up-to-date|Current branch .* is up to date\.|Successfully rebased and updated .*|Fast-forward|Merge made by the '.*' strategy\.|No local changes to save|You have unmerged paths\.|All conflicts fixed but you are still merging\.)$/.test(
+          l,
+        )
+      ) {
         add("verdict", l.replace(/\.$/, ""));
         continue;
       }

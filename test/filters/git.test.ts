@@ -220,7 +220,10 @@ describe("memory stays bounded", () => {
   /** Feeds a filter a synthetic `git log -p` of about `mb` MiB, one line at a time. */
   function feed(filter: Filter, sub: string, mb: number): { out: string; heapGrowth: number } {
     const ids: string[] = [];
-    const run = filter.start({ argv: ["git", sub, "-p"], toolIndex: 0, subIndex: 1, route: { id: `git.${sub}`, tool: "git", filter: filter.id, savings: 0, pipeSafe: false } }, { recall: { id: () => (ids.push("abcdef0"), "abcdef0") }, emit: { out() {}, err() {} } });
+    const run = filter.start(
+      { argv: ["git", sub, "-p"], toolIndex: 0, subIndex: 1, route: { id: `git.${sub}`, tool: "git", filter: filter.id, savings: 0, pipeSafe: false } },
+      { recall: { id: () => (ids.push("abcdef0"), "abcdef0") }, emit: { out() {}, err() {} } },
+    );
     global.gc?.();
     const before = process.memoryUsage().heapUsed;
     let bytes = 0;
@@ -260,18 +263,28 @@ describe("memory stays bounded", () => {
     assert.ok(Buffer.byteLength(out) < 3 * 1024 * 1024, `compact output of ${Buffer.byteLength(out)} bytes`);
     assert.ok(heapGrowth < 96 * 1024 * 1024, `heap grew by ${heapGrowth} bytes`);
     const ms = markers(out);
-    assert.ok(ms.some((m) => /^lines \(\d+ commits, \d+ files\)$/.test(m.what)), `an overflow marker: ${ms.map((m) => m.what).join("; ")}`);
+    assert.ok(
+      ms.some((m) => /^lines \(\d+ commits, \d+ files\)$/.test(m.what)),
+      `an overflow marker: ${ms.map((m) => m.what).join("; ")}`,
+    );
   });
 
   test("git log past the cap: every commit shown has its date, author and subject, wherever the cap falls", () => {
     // A budget past the memory cap, so that the cap is what cuts.
     const limits = { list: 64 * 1024 * 1024, content: 64 * 1024 * 1024 };
     for (const pad of [0, 7, 19, 33]) {
-      const run = gitLog.start({ argv: ["git", "log"], toolIndex: 0, subIndex: 1, route: { id: "git.log", tool: "git", filter: "git.log", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, limits, emit: { out() {}, err() {} } });
+      const run = gitLog.start(
+        { argv: ["git", "log"], toolIndex: 0, subIndex: 1, route: { id: "git.log", tool: "git", filter: "git.log", savings: 0, pipeSafe: false } },
+        { recall: { id: () => "abcdef0" }, limits, emit: { out() {}, err() {} } },
+      );
       for (let n = 0; n < 30000; n++) {
-        for (const l of [`commit ${n.toString(16).padStart(40, "a")}`, `Author: Ann Lee${"e".repeat(pad)} <ann@example.com>`, "Date:   Mon Mar 4 10:15:00 2024 +0100", "", `    Change ${n}`, ""]) run.line("out", l);
+        for (const l of [`commit ${n.toString(16).padStart(40, "a")}`, `Author: Ann Lee${"e".repeat(pad)} <ann@example.com>`, "Date:   Mon Mar 4 10:15:00 2024 +0100", "", `    Change ${n}`, ""])
+          run.line("out", l);
       }
-      const out = run.end(0)!.stdout.split("\n").filter((l) => /^[0-9a-f]{7,} /.test(l) || /^[0-9a-f]{7,}$/.test(l));
+      const out = run
+        .end(0)!
+        .stdout.split("\n")
+        .filter((l) => /^[0-9a-f]{7,} /.test(l) || /^[0-9a-f]{7,}$/.test(l));
       assert.ok(out.length > 1000);
       for (const l of out) assert.match(l, /^[0-9a-f]+ 2024-03-04 Ann Lee(e*): Change \d+$/, `pad ${pad}`);
     }
@@ -291,8 +304,24 @@ describe("the list budget: nothing omitted below it, cut to it above", () => {
     for (const l of out) r.line("out", l);
     return r.end(0)!.stdout;
   };
-  const status = (n: number) => ["On branch main", "Untracked files:", ...Array.from({ length: n }, (_, i) => `\tgen/out-${String(i).padStart(4, "0")}.json`), "", "Changes not staged for commit:", "\tmodified:   a.ts", "\tmodified:   b.ts"];
-  const log = (n: number) => Array.from({ length: n }, (_, i) => [`commit ${i.toString(16).padStart(40, "a")}`, "Author: Ann Lee <ann@example.com>", "Date:   Mon Mar 4 10:15:00 2024 +0100", "", `    Change number ${i}`, ""]).flat();
+  const status = (n: number) => [
+    "On branch main",
+    "Untracked files:",
+    ...Array.from({ length: n }, (_, i) => `\tgen/out-${String(i).padStart(4, "0")}.json`),
+    "",
+    "Changes not staged for commit:",
+    "\tmodified:   a.ts",
+    "\tmodified:   b.ts",
+  ];
+  const log = (n: number) =>
+    Array.from({ length: n }, (_, i) => [
+      `commit ${i.toString(16).padStart(40, "a")}`,
+      "Author: Ann Lee <ann@example.com>",
+      "Date:   Mon Mar 4 10:15:00 2024 +0100",
+      "",
+      `    Change number ${i}`,
+      "",
+    ]).flat();
 
   test("git status: 300 untracked paths (about 6,000 characters) all shown; 1,000 cut to the budget, every group keeping a share", () => {
     const all = run(gitStatus, ["git", "status"], status(300));
@@ -345,7 +374,10 @@ describe("the fixture world", () => {
     const env = gitEnv(root);
     const work = join(world, "work");
     const log = runGit(["log", "--all", "--format=%H %P %s"], work, env).stdout;
-    assert.ok(log.split("\n").some((l) => l.split(" ").length > 3 && /^\S+ \S+ \S+ Merge/.test(l)), "a merge commit");
+    assert.ok(
+      log.split("\n").some((l) => l.split(" ").length > 3 && /^\S+ \S+ \S+ Merge/.test(l)),
+      "a merge commit",
+    );
     assert.match(runGit(["log", "--stat", "--summary", "-M"], work, env).stdout, /rename src\/util\/\{strings\.ts => text\.ts\}/);
     assert.match(runGit(["show", "--stat", ":/Add the logo"], work, env).stdout, /Bin 0 -> \d+ bytes/);
     assert.match(runGit(["tag"], work, env).stdout, /v1\.0\.0/);
@@ -372,35 +404,113 @@ describe("edge shapes, fed to the filters directly", () => {
       name: "a lockfile in a diff: its header and one marker that counts its hunks and lines; the other files as usual",
       filter: gitDiff,
       argv: ["git", "diff"],
-      out: ["diff --git a/package-lock.json b/package-lock.json", "index 1111111..2222222 100644", "--- a/package-lock.json", "+++ b/package-lock.json", "@@ -1,3 +1,3 @@", " {", "-  \"version\": \"1.0.0\",", "+  \"version\": \"1.0.1\",", " }", "@@ -10,2 +10,3 @@", "   \"a\": 1,", "+  \"b\": 2,", "   \"c\": 3", "\\ No newline at end of file", "diff --git a/src/a.ts b/src/a.ts", "index 3333333..4444444 100644", "--- a/src/a.ts", "+++ b/src/a.ts", "@@ -1,2 +1,2 @@", "-one", "+uno", " two"],
+      out: [
+        "diff --git a/package-lock.json b/package-lock.json",
+        "index 1111111..2222222 100644",
+        "--- a/package-lock.json",
+        "+++ b/package-lock.json",
+        "@@ -1,3 +1,3 @@",
+        " {",
+        '-  "version": "1.0.0",',
+        '+  "version": "1.0.1",',
+        " }",
+        "@@ -10,2 +10,3 @@",
+        '   "a": 1,',
+        '+  "b": 2,',
+        '   "c": 3',
+        "\\ No newline at end of file",
+        "diff --git a/src/a.ts b/src/a.ts",
+        "index 3333333..4444444 100644",
+        "--- a/src/a.ts",
+        "+++ b/src/a.ts",
+        "@@ -1,2 +1,2 @@",
+        "-one",
+        "+uno",
+        " two",
+      ],
       expect: "M package-lock.json\n… +10 more lines (2 hunks of a generated file, +2 -1) [rtk recall abcdef0]\nM src/a.ts\n@@ -1,2 +1,2 @@\n-one\n+uno\n two\n2 files changed, +3 -2\n",
     },
     {
       name: "a lockfile the user named is shown like any file",
       filter: gitDiff,
       argv: ["git", "diff", "--", "package-lock.json"],
-      out: ["diff --git a/package-lock.json b/package-lock.json", "index 1111111..2222222 100644", "--- a/package-lock.json", "+++ b/package-lock.json", "@@ -1,3 +1,3 @@", " {", "-  \"version\": \"1.0.0\",", "+  \"version\": \"1.0.1\",", " }", "@@ -10,2 +10,3 @@", "   \"a\": 1,", "+  \"b\": 2,", "   \"c\": 3", "\\ No newline at end of file"],
-      expect: "M package-lock.json\n@@ -1,3 +1,3 @@\n {\n-  \"version\": \"1.0.0\",\n+  \"version\": \"1.0.1\",\n }\n@@ -10,2 +10,3 @@\n   \"a\": 1,\n+  \"b\": 2,\n   \"c\": 3\n\\ No newline at end of file\n1 file changed, +2 -1\n",
+      out: [
+        "diff --git a/package-lock.json b/package-lock.json",
+        "index 1111111..2222222 100644",
+        "--- a/package-lock.json",
+        "+++ b/package-lock.json",
+        "@@ -1,3 +1,3 @@",
+        " {",
+        '-  "version": "1.0.0",',
+        '+  "version": "1.0.1",',
+        " }",
+        "@@ -10,2 +10,3 @@",
+        '   "a": 1,',
+        '+  "b": 2,',
+        '   "c": 3',
+        "\\ No newline at end of file",
+      ],
+      expect:
+        'M package-lock.json\n@@ -1,3 +1,3 @@\n {\n-  "version": "1.0.0",\n+  "version": "1.0.1",\n }\n@@ -10,2 +10,3 @@\n   "a": 1,\n+  "b": 2,\n   "c": 3\n\\ No newline at end of file\n1 file changed, +2 -1\n',
     },
     {
       name: "status: paths apart by spaces, a path that holds one quoted",
       filter: gitStatus,
       argv: ["git", "status"],
-      out: ["On branch main", "Changes to be committed:", '  (use "git restore --staged <file>..." to unstage)', "\trenamed:    my notes.txt -> notes/my notes.txt", "", "Untracked files:", "\ta b.txt", '\t"caf\\303\\251.txt"', "\tz.txt"],
+      out: [
+        "On branch main",
+        "Changes to be committed:",
+        '  (use "git restore --staged <file>..." to unstage)',
+        "\trenamed:    my notes.txt -> notes/my notes.txt",
+        "",
+        "Untracked files:",
+        "\ta b.txt",
+        '\t"caf\\303\\251.txt"',
+        "\tz.txt",
+      ],
       expect: '* main\n+ staged (1): "my notes.txt" -> "notes/my notes.txt" (renamed)\n? untracked (3): "a b.txt" "caf\\303\\251.txt" z.txt\n',
     },
     {
       name: "status: a path's own leading space is kept past git's label column, and a name holding ` -> ` is one path unless renamed",
       filter: gitStatus,
       argv: ["git", "status"],
-      out: ["On branch main", "Changes to be committed:", '  (use "git restore --staged <file>..." to unstage)', "\tnew file:    lead", "\tnew file:   new -> file", "\trenamed:     sp -> renamed sp", "\tmodified:   x -> y", "", "Changes not staged for commit:", "\tmodified:   renamed sp", "\tmodified:   libs/sub (new commits, modified content)", "", "Unmerged paths:", "\tboth modified:    spaced", "\tdeleted by them: gone.txt"],
-      expect: '* main\n! conflicts (2): " spaced" gone.txt (deleted by them)\n+ staged (4): " lead" (new) "new -> file" (new) " sp" -> "renamed sp" (renamed) "x -> y"\n~ modified (2): "renamed sp" libs/sub (new commits, modified content)\n',
+      out: [
+        "On branch main",
+        "Changes to be committed:",
+        '  (use "git restore --staged <file>..." to unstage)',
+        "\tnew file:    lead",
+        "\tnew file:   new -> file",
+        "\trenamed:     sp -> renamed sp",
+        "\tmodified:   x -> y",
+        "",
+        "Changes not staged for commit:",
+        "\tmodified:   renamed sp",
+        "\tmodified:   libs/sub (new commits, modified content)",
+        "",
+        "Unmerged paths:",
+        "\tboth modified:    spaced",
+        "\tdeleted by them: gone.txt",
+      ],
+      expect:
+        '* main\n! conflicts (2): " spaced" gone.txt (deleted by them)\n+ staged (4): " lead" (new) "new -> file" (new) " sp" -> "renamed sp" (renamed) "x -> y"\n~ modified (2): "renamed sp" libs/sub (new commits, modified content)\n',
     },
     {
       name: "status -v adds a patch to the long format: kept as git prints it",
       filter: gitStatus,
       argv: ["git", "status", "-v"],
-      out: ["On branch main", "Changes to be committed:", "\tmodified:   a.txt", "", "diff --git a/a.txt b/a.txt", "index 1111111..2222222 100644", "--- a/a.txt", "+++ b/a.txt", "@@ -1 +1 @@", "-a", "+b"],
+      out: [
+        "On branch main",
+        "Changes to be committed:",
+        "\tmodified:   a.txt",
+        "",
+        "diff --git a/a.txt b/a.txt",
+        "index 1111111..2222222 100644",
+        "--- a/a.txt",
+        "+++ b/a.txt",
+        "@@ -1 +1 @@",
+        "-a",
+        "+b",
+      ],
       expect: null,
     },
     {
@@ -429,7 +539,23 @@ describe("edge shapes, fed to the filters directly", () => {
       name: "a log whose blank message lines are not indented (made by another tool) keeps commits apart from bodies",
       filter: gitLog,
       argv: ["git", "log"],
-      out: ["commit abc1230a", "Author: Ann <a@x>", "Date:   Mon Mar 10 10:00:00 2026 +0000", "", "    fix: one", "", "    More words.", "", "commit abc1230b", "Author: Ann <a@x>", "Date:   Mon Mar 10 10:00:00 2026 +0000", "", "    fix: two", "", "    Closes #4"],
+      out: [
+        "commit abc1230a",
+        "Author: Ann <a@x>",
+        "Date:   Mon Mar 10 10:00:00 2026 +0000",
+        "",
+        "    fix: one",
+        "",
+        "    More words.",
+        "",
+        "commit abc1230b",
+        "Author: Ann <a@x>",
+        "Date:   Mon Mar 10 10:00:00 2026 +0000",
+        "",
+        "    fix: two",
+        "",
+        "    Closes #4",
+      ],
       expect: "abc1230a 2026-03-10 Ann: fix: one\nabc1230b 2026-03-10 Ann: fix: two\n  Closes #4\n… +1 more message body lines [rtk recall abcdef0]\n",
     },
     {
@@ -464,8 +590,26 @@ describe("edge shapes, fed to the filters directly", () => {
       name: "a combined diff keeps every line that has a sign in any column",
       filter: gitDiff,
       argv: ["git", "diff"],
-      out: ["diff --cc a.txt", "index 1111111,2222222..0000000", "--- a/a.txt", "+++ b/a.txt", "@@@ -1,5 -1,5 +1,9 @@@", "  one", "  two", "  three", "++<<<<<<< HEAD", " +main", "++=======", "+ side", "++>>>>>>> side", "  four", "  five", "  six"],
-      expect: "M a.txt (combined)\n@@@ -1,5 -1,5 +1,9 @@@\n  one\n  two\n  three\n++<<<<<<< HEAD\n +main\n++=======\n+ side\n++>>>>>>> side\n  four\n1 file changed\n… +2 more context lines [rtk recall abcdef0]\n",
+      out: [
+        "diff --cc a.txt",
+        "index 1111111,2222222..0000000",
+        "--- a/a.txt",
+        "+++ b/a.txt",
+        "@@@ -1,5 -1,5 +1,9 @@@",
+        "  one",
+        "  two",
+        "  three",
+        "++<<<<<<< HEAD",
+        " +main",
+        "++=======",
+        "+ side",
+        "++>>>>>>> side",
+        "  four",
+        "  five",
+        "  six",
+      ],
+      expect:
+        "M a.txt (combined)\n@@@ -1,5 -1,5 +1,9 @@@\n  one\n  two\n  three\n++<<<<<<< HEAD\n +main\n++=======\n+ side\n++>>>>>>> side\n  four\n1 file changed\n… +2 more context lines [rtk recall abcdef0]\n",
     },
     {
       name: "a very long line handed over in pieces stays whole and in place",
@@ -482,14 +626,37 @@ describe("edge shapes, fed to the filters directly", () => {
       name: "log --source decorations and an empty message",
       filter: gitLog,
       argv: ["git", "log", "--source"],
-      out: ["commit " + "a".repeat(40) + "\trefs/heads/main", "Author: A B <a@x>", "Date:   Tue Feb 6 08:00:00 2024 -0500", "", "commit " + "b".repeat(40) + "\trefs/heads/main", "Author: <c@x>", "Date:   Tue Feb 6 08:00:00 2024 -0500", "", "    Subject", ""],
+      out: [
+        "commit " + "a".repeat(40) + "\trefs/heads/main",
+        "Author: A B <a@x>",
+        "Date:   Tue Feb 6 08:00:00 2024 -0500",
+        "",
+        "commit " + "b".repeat(40) + "\trefs/heads/main",
+        "Author: <c@x>",
+        "Date:   Tue Feb 6 08:00:00 2024 -0500",
+        "",
+        "    Subject",
+        "",
+      ],
       expect: "aaaaaaa refs/heads/main 2024-02-06 A B\nbbbbbbb refs/heads/main 2024-02-06 <c@x>: Subject\n",
     },
     {
       name: "hashes stay apart: a longer prefix when two shown commits share seven characters",
       filter: gitLog,
       argv: ["git", "log"],
-      out: ["commit 1234567a" + "0".repeat(32), "Author: A <a@x>", "Date:   Tue Feb 6 08:00:00 2024 +0000", "", "    one", "", "commit 1234567b" + "0".repeat(32), "Author: A <a@x>", "Date:   Tue Feb 6 08:00:00 2024 +0000", "", "    two"],
+      out: [
+        "commit 1234567a" + "0".repeat(32),
+        "Author: A <a@x>",
+        "Date:   Tue Feb 6 08:00:00 2024 +0000",
+        "",
+        "    one",
+        "",
+        "commit 1234567b" + "0".repeat(32),
+        "Author: A <a@x>",
+        "Date:   Tue Feb 6 08:00:00 2024 +0000",
+        "",
+        "    two",
+      ],
       expect: "1234567a 2024-02-06 A: one\n1234567b 2024-02-06 A: two\n",
     },
     {
@@ -497,7 +664,13 @@ describe("edge shapes, fed to the filters directly", () => {
       filter: gitAction,
       argv: ["git", "push"],
       out: [],
-      err: ["To ../o.git", " ! [rejected]        main -> main (fetch first)", "error: failed to push some refs to '../o.git'", "hint: Updates were rejected.", 'hint: Disable this message with "git config advice.pushNonFFCurrent false"'],
+      err: [
+        "To ../o.git",
+        " ! [rejected]        main -> main (fetch first)",
+        "error: failed to push some refs to '../o.git'",
+        "hint: Updates were rejected.",
+        'hint: Disable this message with "git config advice.pushNonFFCurrent false"',
+      ],
       exit: 1,
       expect: "--err\nTo ../o.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to '../o.git'\nhint: Updates were rejected.\n",
     },
@@ -521,13 +694,24 @@ describe("edge shapes, fed to the filters directly", () => {
 
   test("status: a path that looks like a hint is still a path", () => {
     const r = gitStatus.start({ argv: ["git", "status"], toolIndex: 0, subIndex: 1, route: route("git.status", "git.status") }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
-    for (const l of ["On branch main", "Untracked files:", '  (use "git add <file>..." to include in what will be committed)', "\t(draft).txt", "", "nothing added to commit but untracked files present"]) r.line("out", l);
+    for (const l of [
+      "On branch main",
+      "Untracked files:",
+      '  (use "git add <file>..." to include in what will be committed)',
+      "\t(draft).txt",
+      "",
+      "nothing added to commit but untracked files present",
+    ])
+      r.line("out", l);
     assert.equal(r.end(0)?.stdout, "* main\n? untracked (1): (draft).txt\n");
   });
 });
 
 test("a hunk of huge lines keeps its memory bounded", () => {
-  const r = gitDiff.start({ argv: ["git", "diff"], toolIndex: 0, subIndex: 1, route: { id: "git.diff", tool: "git", filter: "git.diff", savings: 0, pipeSafe: false } }, { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } });
+  const r = gitDiff.start(
+    { argv: ["git", "diff"], toolIndex: 0, subIndex: 1, route: { id: "git.diff", tool: "git", filter: "git.diff", savings: 0, pipeSafe: false } },
+    { recall: { id: () => "abcdef0" }, emit: { out() {}, err() {} } },
+  );
   for (const l of ["diff --git a/min.js b/min.js", "index 1111111..2222222 100644", "--- a/min.js", "+++ b/min.js", "@@ -1,30 +1,30 @@"]) r.line("out", l);
   const big = "x".repeat(512 * 1024);
   for (let i = 0; i < 30; i++) r.line("out", `-${i}${big}`);
@@ -576,7 +760,16 @@ describe("a lockfile changed with the code, in a real repository", () => {
     try {
       const env = gitEnv(dir);
       const git = (...args: string[]) => assert.equal(runGit(args, dir, env).status, 0, args.join(" "));
-      const lock = (v: number) => JSON.stringify({ name: "app", lockfileVersion: 3, packages: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`node_modules/p${i}`, { version: `1.${i}.${v}`, integrity: `sha512-${"x".repeat(40)}${i}${v}` }])) }, null, 2) + "\n";
+      const lock = (v: number) =>
+        JSON.stringify(
+          {
+            name: "app",
+            lockfileVersion: 3,
+            packages: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`node_modules/p${i}`, { version: `1.${i}.${v}`, integrity: `sha512-${"x".repeat(40)}${i}${v}` }])),
+          },
+          null,
+          2,
+        ) + "\n";
       git("init", "-q", "-b", "main");
       writeFileSync(join(dir, "package-lock.json"), lock(0));
       writeFileSync(join(dir, "index.js"), "export const a = 1;\nexport const b = 2;\n");
@@ -590,7 +783,10 @@ describe("a lockfile changed with the code, in a real repository", () => {
       assert.match(r.stdout, /^M index\.js\n@@ -1,2 \+1,2 @@\n export const a = 1;\n-export const b = 2;\n\+export const b = 3;\n/m);
       const m = /^M package-lock\.json\n… \+(\d+) more lines \((\d+) hunks? of a generated file, \+120 -120\) \[rtk recall ([0-9a-f]{7})\]$/m.exec(r.stdout);
       assert.ok(m, r.stdout);
-      const lockLines = raw.stdout.split("\n").slice(raw.stdout.split("\n").findIndex((l) => l === "+++ b/package-lock.json") + 1).filter((l) => /^[-+@ \\]/.test(l) && !l.startsWith("diff --git"));
+      const lockLines = raw.stdout
+        .split("\n")
+        .slice(raw.stdout.split("\n").findIndex((l) => l === "+++ b/package-lock.json") + 1)
+        .filter((l) => /^[-+@ \\]/.test(l) && !l.startsWith("diff --git"));
       assert.equal(Number(m[1]), lockLines.length);
       const recalled = runRtk(["recall", m[3]!], dir, env).stdout;
       for (const l of lockLines) assert.ok(recalled.includes(l), l);

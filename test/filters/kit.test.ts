@@ -116,7 +116,10 @@ describe("BoundedLines", () => {
       const took = c.input.map((l) => b.add(l));
       assert.deepEqual(b.items, c.held);
       assert.equal(b.dropped, c.dropped);
-      assert.deepEqual(took, c.input.map((_, i) => i < c.held.length));
+      assert.deepEqual(
+        took,
+        c.input.map((_, i) => i < c.held.length),
+      );
       assert.equal(b.full, c.dropped > 0);
     });
   }
@@ -152,7 +155,10 @@ describe("BoundedLines", () => {
 describe("HeadCount", () => {
   test("the first of a run shown, the rest counted, until reset", () => {
     const head = new HeadCount(2);
-    assert.deepEqual([1, 2, 3, 4].map(() => head.take()), [true, true, false, false]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => head.take()),
+      [true, true, false, false],
+    );
     assert.deepEqual([head.shown, head.hidden], [2, 2]);
     head.reset();
     assert.deepEqual([head.take(), head.shown, head.hidden], [true, 1, 0]);
@@ -171,7 +177,10 @@ describe("lists within a budget", () => {
   ];
   for (const c of cases) {
     test(`fitCount: ${c.name}`, () => {
-      assert.equal(fitCount(items, c.chars, (i) => i.length, { ...(c.atLeast !== undefined ? { atLeast: c.atLeast } : {}), ...(c.max !== undefined ? { max: c.max } : {}) }), c.want);
+      assert.equal(
+        fitCount(items, c.chars, (i) => i.length, { ...(c.atLeast !== undefined ? { atLeast: c.atLeast } : {}), ...(c.max !== undefined ? { max: c.max } : {}) }),
+        c.want,
+      );
     });
   }
 
@@ -205,7 +214,13 @@ describe("paths by directory", () => {
 
   test("groupByDir: names by directory in order of first appearance, top-level paths alone", () => {
     const { groups, alone } = groupByDir(["src/b.ts", "README.md", "test/x.ts", "src/a.ts", "src/"]);
-    assert.deepEqual([...groups], [["src/", ["b.ts", "a.ts"]], ["test/", ["x.ts"]]]);
+    assert.deepEqual(
+      [...groups],
+      [
+        ["src/", ["b.ts", "a.ts"]],
+        ["test/", ["x.ts"]],
+      ],
+    );
     assert.deepEqual(alone, ["README.md", "src/"]);
   });
 

@@ -45,7 +45,10 @@ describe("the built-in library", () => {
     for (const name of LIBRARY_TEXTS.keys()) {
       const def = libraryFilter(name);
       assert.ok(def.tests.length >= 1, `${name}: no inline test`);
-      assert.ok(def.tests.some((t) => t.expected.length < t.input.length), `${name}: no inline test shows it compacting`);
+      assert.ok(
+        def.tests.some((t) => t.expected.length < t.input.length),
+        `${name}: no inline test shows it compacting`,
+      );
       assert.notEqual(def.dropped, null, `${name}: the lines it drops must be counted (dropped = "…")`);
     }
   });
@@ -133,7 +136,10 @@ describe("a built-in on a real run", { skip: !hasNinja && "ninja or cc is not in
     assert.match(listed.stdout, /^bazel +builtin +builtin:bazel\.toml +\d+ tests$/m);
     const json = JSON.parse(rtk(s, ["config", "--json"]).stdout) as { filters: { name: string; source: string }[]; replaced: { name: string; source: string }[] };
     assert.deepEqual(json.filters.find((f) => f.name === "ninja")?.source, "user");
-    assert.deepEqual(json.replaced.map((f) => [f.name, f.source]), [["ninja", "builtin"]]);
+    assert.deepEqual(
+      json.replaced.map((f) => [f.name, f.source]),
+      [["ninja", "builtin"]],
+    );
     assert.match(rtk(s, ["config"]).stdout, /# \d+ built-in declarative filters; replaced by a filter of the same name: ninja/);
   });
 });

@@ -11,6 +11,15 @@ test("every filter in the catalog serves at least one route", () => {
 });
 
 test("the active registry holds exactly the routes whose filter the catalog has", () => {
-  const active = [...activeRegistry().byTool.values()].flat().map((r) => r.id).sort();
-  assert.deepEqual(active, allRoutes().filter((r) => FILTERS.has(r.filter)).map((r) => r.id).sort());
+  const active = [...activeRegistry().byTool.values()]
+    .flat()
+    .map((r) => r.id)
+    .sort();
+  assert.deepEqual(
+    active,
+    allRoutes()
+      .filter((r) => FILTERS.has(r.filter))
+      .map((r) => r.id)
+      .sort(),
+  );
 });

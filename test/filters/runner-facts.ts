@@ -267,7 +267,10 @@ function goFacts(stdout: string, stderr: string): Fact[] {
 
 /** The script's command, from npm's banner, names the runner whose facts to read; any other script's lines are all facts. */
 function npmFacts(stdout: string, stderr: string): Fact[] {
-  const command = linesOf(stdout).filter((l) => l.startsWith("> "))[1]?.slice(2) ?? "";
+  const command =
+    linesOf(stdout)
+      .filter((l) => l.startsWith("> "))[1]
+      ?.slice(2) ?? "";
   const tool = command.split(" ")[0]!;
   const reader = FACT_READERS[tool];
   if (reader && tool !== "npm") return reader(stdout, stderr);
@@ -346,14 +349,26 @@ export async function replayRunner(c: ToolCase): Promise<Run> {
   try {
     const bin = join(root, "bin");
     mkdirSync(bin);
-    writeFileSync(join(bin, "node"), `#!/bin/sh\nif [ "$1" = "--test" ]; then cat '${join(c.dir, "stdout")}'; cat '${join(c.dir, "stderr")}' >&2; exit ${c.exit}; fi\nexec '${process.execPath}' "$@"\n`);
+    writeFileSync(
+      join(bin, "node"),
+      `#!/bin/sh\nif [ "$1" = "--test" ]; then cat '${join(c.dir, "stdout")}'; cat '${join(c.dir, "stderr")}' >&2; exit ${c.exit}; fi\nexec '${process.execPath}' "$@"\n`,
+    );
     chmodSync(join(bin, "node"), 0o755);
     return await launch(c.argv, {
       cwd: root,
-      env: { PATH: `${bin}:${process.env["PATH"]}`, HOME: join(root, "home"), XDG_DATA_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), XDG_CACHE_HOME: join(root, "cache"), LC_ALL: "C", TZ: "UTC", NO_COLOR: "1", RTK_NO_TRACK: "1" },
+      env: {
+        PATH: `${bin}:${process.env["PATH"]}`,
+        HOME: join(root, "home"),
+        XDG_DATA_HOME: join(root, "data"),
+        XDG_CONFIG_HOME: join(root, "config"),
+        XDG_CACHE_HOME: join(root, "cache"),
+        LC_ALL: "C",
+        TZ: "UTC",
+        NO_COLOR: "1",
+        RTK_NO_TRACK: "1",
+      },
     });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
-

@@ -72,7 +72,15 @@ function pipeline(c: ToolCase, script: string): { status: number | null; stdout:
     const r = spawnSync("sh", ["-c", script], {
       cwd: root,
       encoding: "utf8",
-      env: { PATH: `${bin}:${process.env["PATH"]}`, HOME: join(root, "home"), XDG_DATA_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), XDG_CACHE_HOME: join(root, "cache"), RTK_NO_TRACK: "1", NO_COLOR: "1" },
+      env: {
+        PATH: `${bin}:${process.env["PATH"]}`,
+        HOME: join(root, "home"),
+        XDG_DATA_HOME: join(root, "data"),
+        XDG_CONFIG_HOME: join(root, "config"),
+        XDG_CACHE_HOME: join(root, "cache"),
+        RTK_NO_TRACK: "1",
+        NO_COLOR: "1",
+      },
     });
     return { status: r.status, stdout: r.stdout };
   } finally {
@@ -124,7 +132,10 @@ describe("pipelines agents write", () => {
 
 test("pytest -q 2>&1 | tail -3: the short summary and the verdict are the last lines", () => {
   const r = pipeline(caseNamed("pytest/fail-q"), `${RTK} pytest -q 2>&1 | tail -n 3`);
-  assert.match(r.stdout, /^FAILED tests\/test_calc\.py::test_dicts .*\nFAILED tests\/test_calc\.py::test_param\[2-3-6\] - assert 5 == 6\n5 failed, 3 passed, 1 skipped, 1 xfailed in [\d.]+s \[rtk recall [0-9a-f]{7}\]\n$/);
+  assert.match(
+    r.stdout,
+    /^FAILED tests\/test_calc\.py::test_dicts .*\nFAILED tests\/test_calc\.py::test_param\[2-3-6\] - assert 5 == 6\n5 failed, 3 passed, 1 skipped, 1 xfailed in [\d.]+s \[rtk recall [0-9a-f]{7}\]\n$/,
+  );
 });
 
 test("pytest: a failed run never reads as no tests collected; a run that collected none says so as pytest did", async () => {

@@ -14,10 +14,7 @@ import { printCanonical } from "../../src/printer/canonical.js";
 import { printLossless } from "../../src/printer/lossless.js";
 import { corpusAvailable, corpusInputs, inputId } from "../support/corpus.js";
 
-const known = JSON.parse(readFileSync(new URL("./known-disagreements.json", import.meta.url), "utf8")) as Record<
-  "bash" | "shfmt",
-  { id: string; reason: string }[]
->;
+const known = JSON.parse(readFileSync(new URL("./known-disagreements.json", import.meta.url), "utf8")) as Record<"bash" | "shfmt", { id: string; reason: string }[]>;
 const skip = corpusAvailable() ? false : "corpus not found (../shared/corpus)";
 const hasShfmt = spawnSync("shfmt", ["--version"]).status === 0;
 

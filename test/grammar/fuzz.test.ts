@@ -207,14 +207,19 @@ if (process.env["RTK_FUZZ_CHILD"]) {
 
   test("random strings of shell characters: a result, never an exception", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...SHELLISH), { maxLength: 80 }).map((xs) => xs.join("")), (s) => check(s, SMALL_BOUND_MS)),
+      fc.property(
+        fc.array(fc.constantFrom(...SHELLISH), { maxLength: 80 }).map((xs) => xs.join("")),
+        (s) => check(s, SMALL_BOUND_MS),
+      ),
       { numRuns: 3000 },
     );
   });
 
   const skip = corpusAvailable() ? false : "corpus not found (../shared/corpus)";
   test("mutated corpus inputs: a result, never an exception", { skip }, () => {
-    const inputs = corpusInputs().map((i) => i.src).filter((s) => s.length > 0);
+    const inputs = corpusInputs()
+      .map((i) => i.src)
+      .filter((s) => s.length > 0);
     const inject = fc.constantFrom("'", '"', "`", "(", ")", "$(", "${", "}", "<<E\n", "<<-'E'\n", "\nE\n", "<<<", "\\", "\n", "#", "[[", "((", "|", ";;", "&");
     const mutation = fc.oneof(
       fc.tuple(fc.constant("delete" as const), fc.nat(), fc.nat(8)),

@@ -158,10 +158,7 @@ const accepted: readonly Accepted[] = [
   ["cat <<EOF\nhi\nEOF\n", '(cmd cat <<EOF<<"hi\\n">>)'],
   ["cat << EOF\nhi\nEOF", '(cmd cat <<EOF<<"hi\\n">>)'],
   ["cat <<EOF\nEOF", '(cmd cat <<EOF<<"">>)'],
-  [
-    "cat <<EOF\na $x ${y} $(z) `w` \\$q\nEOF",
-    '(cmd cat <<EOF<<{lit:"a " $x lit:" " ${y} lit:" " $((cmd z)) lit:" " `((cmd w)) lit:" " esc:"$" lit:"q\\n"}>>)',
-  ],
+  ["cat <<EOF\na $x ${y} $(z) `w` \\$q\nEOF", '(cmd cat <<EOF<<{lit:"a " $x lit:" " ${y} lit:" " $((cmd z)) lit:" " `((cmd w)) lit:" " esc:"$" lit:"q\\n"}>>)'],
   ["cat <<EOF\n$((1+2)) ${x:-y}\nEOF", '(cmd cat <<EOF<<{$((1+2)) lit:" " ${x ":-" y} lit:"\\n"}>>)'],
   ["cat <<EOF\n\"$x\" 'y'\nEOF", '(cmd cat <<EOF<<{lit:"\\"" $x lit:"\\" \'y\'\\n"}>>)'],
   ["cat <<EOF\n\\a \\\\ \\`\nEOF", '(cmd cat <<EOF<<{lit:"\\\\a " esc:"\\\\" lit:" " esc:"`" lit:"\\n"}>>)'],
@@ -200,17 +197,14 @@ const accepted: readonly Accepted[] = [
   ['echo ""', "(cmd echo {dq[]})"],
   ['echo "a\nb"', '(cmd echo {dq[lit:"a\\nb"]})'],
   ['echo "a\'b"', '(cmd echo {dq[lit:"a\'b"]})'],
-  [
-    'echo "$x ${y} $(z) `w` $((1))"',
-    '(cmd echo {dq[$x lit:" " ${y} lit:" " $((cmd z)) lit:" " `((cmd w)) lit:" " $((1))]})',
-  ],
+  ['echo "$x ${y} $(z) `w` $((1))"', '(cmd echo {dq[$x lit:" " ${y} lit:" " $((cmd z)) lit:" " `((cmd w)) lit:" " $((1))]})'],
   ['echo "a\\"b\\$c\\\\d\\e"', '(cmd echo {dq[lit:"a" esc:"\\"" lit:"b" esc:"$" lit:"c" esc:"\\\\" lit:"d\\\\e"]})'],
   ['echo "$"', '(cmd echo {dq[lit:"$"]})'],
   ['echo "a""b"', '(cmd echo {dq[lit:"a"] dq[lit:"b"]})'],
   ['echo "$(echo "inner $x")"', '(cmd echo {dq[$((cmd echo {dq[lit:"inner " $x]}))]})'],
   ['echo "${x:-"d e"}"', '(cmd echo {dq[${x ":-" {dq[lit:"d e"]}}]})'],
   // Inside double quotes, single quotes in `${x:-…}` are literal.
-  ['echo "${x:-\'a\'}"', '(cmd echo {dq[${x ":-" "\'a\'"}]})'],
+  ["echo \"${x:-'a'}\"", '(cmd echo {dq[${x ":-" "\'a\'"}]})'],
   ["echo $'a\\'b\\n'", '(cmd echo {ansi:"a\\\\\'b\\\\n"})'],
   ["echo $'\\t'x", '(cmd echo {ansi:"\\\\t" lit:"x"})'],
   ['echo $"hi $x"', '(cmd echo {locale[lit:"hi " $x]})'],
@@ -266,10 +260,7 @@ const accepted: readonly Accepted[] = [
   ["echo $(a)$(b)", "(cmd echo {$((cmd a)) $((cmd b))})"],
   ["echo $(\n  a\n  b\n)", "(cmd echo {$((cmd a) ; (cmd b))})"],
   ["echo $(echo ')') $(echo \\))", '(cmd echo {$((cmd echo {sq:")"}))} {$((cmd echo {esc:")"}))})'],
-  [
-    "x=$(case $y in a) echo A;; b|c) echo B;; esac)",
-    "(cmd x={$((case {$y} ((a) (cmd echo A) ;;) ((b | c) (cmd echo B) ;;)))})",
-  ],
+  ["x=$(case $y in a) echo A;; b|c) echo B;; esac)", "(cmd x={$((case {$y} ((a) (cmd echo A) ;;) ((b | c) (cmd echo B) ;;)))})"],
   ["echo $(case x in (a) y;; esac)", "(cmd echo {$((case x ((a) (cmd y) ;;)))})"],
   ["echo $(case x in a) y; esac)", "(cmd echo {$((case x ((a) (cmd y))))})"],
   ["echo $(# comment\necho x)", "(cmd echo {$((cmd echo x))})"],
@@ -357,10 +348,7 @@ const accepted: readonly Accepted[] = [
   // if / elif / else.
   ["if a; then b; fi", "(if (cmd a) then (cmd b))"],
   ["if a; then b; else c; fi", "(if (cmd a) then (cmd b) else (cmd c))"],
-  [
-    "if a; then b; elif c; then d; elif e; then f; else g; fi",
-    "(if (cmd a) then (cmd b) elif (cmd c) then (cmd d) elif (cmd e) then (cmd f) else (cmd g))",
-  ],
+  ["if a; then b; elif c; then d; elif e; then f; else g; fi", "(if (cmd a) then (cmd b) elif (cmd c) then (cmd d) elif (cmd e) then (cmd f) else (cmd g))"],
   ["if a\nthen\n  b\nelse\n  c\nfi", "(if (cmd a) then (cmd b) else (cmd c))"],
   ["if a; b; then c; d; fi", "(if (cmd a) ; (cmd b) then (cmd c) ; (cmd d))"],
   ["if ! a; then b; fi >log", "(if (! (cmd a)) then (cmd b)) >log"],
@@ -538,42 +526,39 @@ const accepted: readonly Accepted[] = [
   ["time npm test", "(time (cmd npm test))"],
   ["npm test 2>&1 | grep -E '(FAIL|PASS)' || true", '(|| (| (cmd npm test 2>&1) (cmd grep -E {sq:"(FAIL|PASS)"})) (cmd true))'],
   ["cat > out.txt <<'EOF'\nconst x = `${y}`;\nEOF", '(cmd cat >out.txt <<{sq:"EOF"}<<"const x = `${y}`;\\n">>)'],
-  [
-    "git add -A && git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"",
-    '(&& (cmd git add -A) (cmd git commit -m {dq[$((cmd cat <<{sq:"EOF"}<<"msg\\n">>))]}))',
-  ],
+  ["git add -A && git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", '(&& (cmd git add -A) (cmd git commit -m {dq[$((cmd cat <<{sq:"EOF"}<<"msg\\n">>))]}))'],
   ['node -e "console.log(process.version)"', '(cmd node -e {dq[lit:"console.log(process.version)"]})'],
   ["ps aux | grep [n]ode", '(| (cmd ps aux) (cmd grep {glob:"[n]" lit:"ode"}))'],
   ["source .venv/bin/activate && pytest -x -q", "(&& (cmd source .venv/bin/activate) (cmd pytest -x -q))"],
 
   // Inside "${…}", bash's brace matching skips '…' (the quotes stay literal): `}` there does not close it.
-  ["unset x; echo \"${x-'}\"; echo EVIL; echo \"'}\"","(cmd unset x) ; (cmd echo {dq[${x \"-\" \"'}\\\"; echo EVIL; echo \\\"'\"}]})"],
-  ["echo \"${x-'}'}\"","(cmd echo {dq[${x \"-\" \"'}'\"}]})"],
-  ["echo \"${x:-'a}b'}\"","(cmd echo {dq[${x \":-\" \"'a}b'\"}]})"],
-  ["echo ${x-'}'}","(cmd echo {${x \"-\" {sq:\"}\"}}})"],
+  ['unset x; echo "${x-\'}"; echo EVIL; echo "\'}"', '(cmd unset x) ; (cmd echo {dq[${x "-" "\'}\\"; echo EVIL; echo \\"\'"}]})'],
+  ["echo \"${x-'}'}\"", '(cmd echo {dq[${x "-" "\'}\'"}]})'],
+  ["echo \"${x:-'a}b'}\"", '(cmd echo {dq[${x ":-" "\'a}b\'"}]})'],
+  ["echo ${x-'}'}", '(cmd echo {${x "-" {sq:"}"}}})'],
   // … and `"` and `\\` inside such '…' are plain characters.
-  ["echo \"${s//'\"'/x}\"","(cmd echo {dq[${s \"//\" \"'\\\"'\" / x}]})"],
-  ["echo \"${x#'\\'}\"","(cmd echo {dq[${x \"#\" \"'\\\\'\"}]})"],
-  ["echo \"${x:-'\"'}\"","(cmd echo {dq[${x \":-\" \"'\\\"'\"}]})"],
+  ['echo "${s//\'"\'/x}"', '(cmd echo {dq[${s "//" "\'\\"\'" / x}]})'],
+  ["echo \"${x#'\\'}\"", '(cmd echo {dq[${x "#" "\'\\\\\'"}]})'],
+  ['echo "${x:-\'"\'}"', '(cmd echo {dq[${x ":-" "\'\\"\'"}]})'],
   // An unquoted here-document joins a line ending in `\` to the next before it looks for the delimiter.
-  ["cat <<A\nx\\\nA\nA\necho after","(cmd cat <<A<<\"xA\\n\">>) ; (cmd echo after)"],
-  ["cat <<A\nx\nA\\\n\necho after","(cmd cat <<A<<\"x\\n\">>) ; (cmd echo after)"],
+  ["cat <<A\nx\\\nA\nA\necho after", '(cmd cat <<A<<"xA\\n">>) ; (cmd echo after)'],
+  ["cat <<A\nx\nA\\\n\necho after", '(cmd cat <<A<<"x\\n">>) ; (cmd echo after)'],
   // `))` of an arithmetic command ends a part: a reserved word or a comment may follow at once.
-  ["for ((i=0;i<3;i++))do :; done","(for(( i=0 ; \"i<3\" ; i++ )) do (cmd :))"],
-  ["if ((1))then :; fi","(if ((( 1 ))) then (cmd :))"],
-  ["((1))#c","((( 1 )))"],
-  ["{ ((1))}","(group ((( 1 ))))"],
-  ["echo $((1))x","(cmd echo {$((1)) lit:\"x\"})"],
+  ["for ((i=0;i<3;i++))do :; done", '(for(( i=0 ; "i<3" ; i++ )) do (cmd :))'],
+  ["if ((1))then :; fi", "(if ((( 1 ))) then (cmd :))"],
+  ["((1))#c", "((( 1 )))"],
+  ["{ ((1))}", "(group ((( 1 ))))"],
+  ["echo $((1))x", '(cmd echo {$((1)) lit:"x"})'],
   // Inside `[[ … ]]`, `((` is two grouping parens.
-  ["[[ (( -n a )) ]]","([[ ( ( -n a ) ) ]])"],
-  ["[[ a && ((b)) ]]","([[ a && ( ( b ) ) ]])"],
+  ["[[ (( -n a )) ]]", "([[ ( ( -n a ) ) ]])"],
+  ["[[ a && ((b)) ]]", "([[ a && ( ( b ) ) ]])"],
   // A line continuation inside `${…}` is nothing, even between an operator's two characters.
   ["echo ${x/\\\n/y}", '(cmd echo {${x "//" y}})'],
   ["echo ${x\\\n}", "(cmd echo {${x}})"],
   ["echo ${x:\\\n-d}", '(cmd echo {${x ":-" d}})'],
   // A line continuation inside a word does not hide its pattern characters.
-  ["echo a*\\\nb","(cmd echo {lit:\"a\" glob:\"*\" lit:\"b\"})"],
-  ["echo [a]\\\nb","(cmd echo {glob:\"[a]\" lit:\"b\"})"],
+  ["echo a*\\\nb", '(cmd echo {lit:"a" glob:"*" lit:"b"})'],
+  ["echo [a]\\\nb", '(cmd echo {glob:"[a]" lit:"b"})'],
 ];
 
 const rejected: readonly Rejected[] = [
@@ -725,17 +710,7 @@ const rejected: readonly Rejected[] = [
  * backquotes, which it parses late), or, for a missing test before `]]`, its
  * reader gives up without a message and silently stops reading the script there.
  */
-const bashNoticesLate = [
-  "echo `a \\`b`",
-  "echo `if`",
-  "for 1 in a; do b; done",
-  "for x-y in a; do :; done",
-  "for $x in a; do :; done",
-  "select 1 in a; do b; done",
-  "[[ ]]",
-  "[[ ! ]]",
-  "[[ a || ]]",
-];
+const bashNoticesLate = ["echo `a \\`b`", "echo `if`", "for 1 in a; do b; done", "for x-y in a; do :; done", "for $x in a; do :; done", "select 1 in a; do b; done", "[[ ]]", "[[ ! ]]", "[[ a || ]]"];
 
 describe("parser accepts", () => {
   for (const [src, want] of accepted) {
@@ -768,10 +743,7 @@ function assertSpansNested(script: A.Script): void {
   const visit = (n: A.Node, parent: A.Node, container: A.Node): void => {
     const outer = n.kind === "Heredoc" ? container : parent;
     assert.ok(n.span.start <= n.span.end, `${n.kind} span ${n.span.start}-${n.span.end} is reversed`);
-    assert.ok(
-      outer.span.start <= n.span.start && n.span.end <= outer.span.end,
-      `${n.kind} ${n.span.start}-${n.span.end} is outside ${outer.kind} ${outer.span.start}-${outer.span.end}`,
-    );
+    assert.ok(outer.span.start <= n.span.start && n.span.end <= outer.span.end, `${n.kind} ${n.span.start}-${n.span.end} is outside ${outer.kind} ${outer.span.start}-${outer.span.end}`);
     const inner = n.kind === "CmdSubst" || n.kind === "ProcSubst" ? n : container;
     for (const c of children(n)) visit(c, n, inner);
   };
@@ -792,11 +764,17 @@ describe("bash -n agrees with both tables", { skip: hasBash ? false : "bash not 
   };
 
   test("bash accepts every accepted input", () => {
-    assert.deepEqual(accepted.map(([src]) => src).filter((src) => !bashAccepts(src)), []);
+    assert.deepEqual(
+      accepted.map(([src]) => src).filter((src) => !bashAccepts(src)),
+      [],
+    );
   });
 
   test("bash rejects every rejected input", () => {
-    assert.deepEqual(rejected.map(([src]) => src).filter((src) => bashAccepts(src)), bashNoticesLate);
+    assert.deepEqual(
+      rejected.map(([src]) => src).filter((src) => bashAccepts(src)),
+      bashNoticesLate,
+    );
   });
 
   test("the reserved words the scanner and the printer share are bash's own (compgen -k)", () => {

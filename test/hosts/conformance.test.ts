@@ -16,7 +16,6 @@ import { HOOK_HOSTS } from "../../src/hosts/index.js";
 import { HOST_CASES } from "./cases/index.js";
 import { REASON_MARK, type HostCase, type Recorded } from "./cases/types.js";
 
-
 before(() => {
   ensureBuilt();
 });
@@ -235,17 +234,15 @@ const CASES: Case[] = [
       ["already rtk", "rtk git status"],
       ["parse error", 'git status "'],
     ] as const
-  ).map(
-    ([why, command]): Case => ({
-      name: `pass through (${why}: \`${command}\`)`,
-      command,
-      hosts: ALL_HOSTS,
-      check: (h, r) => {
-        assertPass(h, r, `${h} pass (${why})`);
-        assert.ok(lines(r.stderr).length <= 1, `${h} pass (${why}): at most one stderr line: ${r.stderr}`);
-      },
-    }),
-  ),
+  ).map(([why, command]): Case => ({
+    name: `pass through (${why}: \`${command}\`)`,
+    command,
+    hosts: ALL_HOSTS,
+    check: (h, r) => {
+      assertPass(h, r, `${h} pass (${why})`);
+      assert.ok(lines(r.stderr).length <= 1, `${h} pass (${why}): at most one stderr line: ${r.stderr}`);
+    },
+  })),
 ];
 
 describe("outcomes × hosts (spec/hosts.md)", { concurrency: true }, () => {
@@ -279,7 +276,7 @@ describe("every shell tool name Copilot uses (shape 1) is answered as Claude Cod
       assertRewrite("copilot1", r, "rtk git status", true, rec.toolInput, `copilot ${toolName}`);
     });
   }
-  test("Copilot CLI (shape 2) with `toolName: \"bash\"` and no rule: modifiedArgs without a decision", async () => {
+  test('Copilot CLI (shape 2) with `toolName: "bash"` and no rule: modifiedArgs without a decision', async () => {
     const rec = recorded("copilot2", "git log -n 5", empty.project);
     const r = await hook("copilot", JSON.stringify(rec.event), empty);
     assertRewrite("copilot2", r, "rtk git log -n 5", false, rec.toolInput, "copilot2 default");
@@ -524,7 +521,9 @@ test("an unknown host name: exit 0, nothing on stdout, one line on stderr", asyn
 
 /** A command of about `bytes` that rtk rewrites, and the host's rules allow whole, when it is short: `git status; git status; …`. */
 function allowedCommand(bytes: number): string {
-  return Array<string>(Math.ceil(bytes / 12)).fill("git status").join("; ");
+  return Array<string>(Math.ceil(bytes / 12))
+    .fill("git status")
+    .join("; ");
 }
 
 describe("pathological commands: past the limits, the pass-through answer (no rewrite, no allow) and one line saying why", { concurrency: true }, () => {

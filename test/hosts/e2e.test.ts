@@ -55,7 +55,10 @@ const settingsFile = (b: Box) => join(b.home, ".claude", "settings.json");
 function installedCommand(b: Box): string {
   const doc = JSON.parse(readFileSync(settingsFile(b), "utf8"));
   const groups: { matcher?: string; hooks?: { type?: string; command?: string }[] }[] = doc?.hooks?.PreToolUse ?? [];
-  const cmds = groups.filter((g) => g.matcher === "Bash").flatMap((g) => g.hooks ?? []).filter((h) => h.type === "command" && typeof h.command === "string");
+  const cmds = groups
+    .filter((g) => g.matcher === "Bash")
+    .flatMap((g) => g.hooks ?? [])
+    .filter((h) => h.type === "command" && typeof h.command === "string");
   assert.equal(cmds.length, 1, `one Bash command hook in ${settingsFile(b)}: ${JSON.stringify(doc)}`);
   return cmds[0]!.command!;
 }
@@ -154,8 +157,14 @@ describe("Claude Code, installed by `rtk init --agent claude`", () => {
     for (const h of hosts) {
       assert.ok(h.checks.length >= 3, "registered, version, self-test");
       for (const c of h.checks) assert.equal(c.ok, true, `check ${c.name}: ${JSON.stringify(c)}`);
-      assert.ok(h.checks.some((c) => /self-test/i.test(c.name)), "doctor pipes a sample event through the installed command");
-      assert.ok(h.checks.some((c) => c.name === "rewritten command" && c.ok), `doctor runs the command the hook handed back: ${JSON.stringify(h.checks)}`);
+      assert.ok(
+        h.checks.some((c) => /self-test/i.test(c.name)),
+        "doctor pipes a sample event through the installed command",
+      );
+      assert.ok(
+        h.checks.some((c) => c.name === "rewritten command" && c.ok),
+        `doctor runs the command the hook handed back: ${JSON.stringify(h.checks)}`,
+      );
     }
   });
 
@@ -165,7 +174,11 @@ describe("Claude Code, installed by `rtk init --agent claude`", () => {
     const hosts = (report.hosts as { host: string; scope: string; file: string }[]).filter((h) => h.host === "claude");
     // SPEC-SILENT: the project folder sits under HOME, whose `.claude/`
     // is the user's, not a project's; the one install should be reported once.
-    assert.deepEqual(hosts.map((h) => h.scope), ["global"], JSON.stringify(hosts));
+    assert.deepEqual(
+      hosts.map((h) => h.scope),
+      ["global"],
+      JSON.stringify(hosts),
+    );
   });
 });
 
@@ -185,7 +198,10 @@ describe("rtk doctor on broken installs", () => {
     assert.equal(report.ok, false);
     const failed = (report.hosts as { host: string; checks: { ok: boolean; fix?: string }[] }[]).flatMap((h) => h.checks.filter((c) => !c.ok).map((c) => ({ ...c, host: h.host })));
     assert.ok(failed.length > 0, `${what}: a failed check`);
-    assert.ok(failed.some((c) => c.host === "claude" && /rtk init --agent claude/.test(c.fix ?? "")), `${what}: the fix is named: ${JSON.stringify(failed)}`);
+    assert.ok(
+      failed.some((c) => c.host === "claude" && /rtk init --agent claude/.test(c.fix ?? "")),
+      `${what}: the fix is named: ${JSON.stringify(failed)}`,
+    );
     const text = rtk(b, ["doctor"]);
     assert.equal(text.status, 1, `${what}: doctor (text) must exit 1`);
     assert.match(text.stdout + text.stderr, /rtk init --agent claude/, `${what}: the text report names the fix`);
@@ -226,7 +242,10 @@ describe("rtk doctor on broken installs", () => {
     assert.equal(r.status, 1, r.stdout);
     const report = JSON.parse(r.stdout);
     const failed = report.hosts.flatMap((h: { checks: { ok: boolean; fix?: string }[] }) => h.checks.filter((c) => !c.ok));
-    assert.ok(failed.some((c: { fix?: string }) => /config\.toml/.test(c.fix ?? "")), JSON.stringify(failed));
+    assert.ok(
+      failed.some((c: { fix?: string }) => /config\.toml/.test(c.fix ?? "")),
+      JSON.stringify(failed),
+    );
   });
 
   test("a rewrite that cannot run is caught: the hook rewrites (its PATH check off) but `rtk` is not on PATH", () => {
@@ -237,7 +256,10 @@ describe("rtk doctor on broken installs", () => {
     const r = rtk(b, ["doctor", "--json"]);
     assert.equal(r.status, 1, r.stdout + r.stderr);
     const checks = (JSON.parse(r.stdout).hosts as { host: string; checks: { name: string; ok: boolean; detail: string }[] }[]).find((h) => h.host === "claude")!.checks;
-    assert.ok(checks.some((c) => c.name === "self-test" && c.ok), JSON.stringify(checks));
+    assert.ok(
+      checks.some((c) => c.name === "self-test" && c.ok),
+      JSON.stringify(checks),
+    );
     const ran = checks.find((c) => c.name === "rewritten command");
     assert.ok(ran && !ran.ok, `the rewritten command is run and found failing: ${JSON.stringify(checks)}`);
     assert.match(ran.detail, /exit 127/);

@@ -6,21 +6,7 @@
 import { activeRegistry, fullRegistry } from "../../src/routing.js";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -329,7 +315,10 @@ describe("JSON settings hosts", { concurrency: true }, () => {
         assertUntouched(file, before, "dry run");
         assert.deepEqual(tree(b.home), treeBefore, "a dry run creates no file (no backup, no temp file)");
         assert.match(r.stdout, /^--- .+\n\+\+\+ .+\n@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m, `a unified diff: ${r.stdout}`);
-        assert.ok(r.stdout.split("\n").some((l) => l.startsWith("+") && l.includes(CMD(h.host))), "the diff adds our command");
+        assert.ok(
+          r.stdout.split("\n").some((l) => l.startsWith("+") && l.includes(CMD(h.host))),
+          "the diff adds our command",
+        );
         // The diff applies to the file and gives what a real install writes.
         const scratch = mkdtempSync(join(tmpdir(), "rtk-init-patch-"));
         made.push(scratch);
@@ -620,7 +609,7 @@ describe("opencode plugin", { concurrency: true }, () => {
   test("a pre-existing rtk.ts that is not rtk's is left untouched, with an error", async () => {
     const b = box();
     const file = pluginFile(b);
-    put(file, 'export const Mine = async () => ({});\n');
+    put(file, "export const Mine = async () => ({});\n");
     const before = snap(file);
     await new Promise((res) => setTimeout(res, 20));
     const r = await init(b, "opencode", "--global");
@@ -671,10 +660,19 @@ test("rtk init --show lists every host with its tier, where it would write and w
     assert.ok(header.endsWith(tier), `${host}'s tier is ${tier}: ${header}`);
   }
   const claude = r.stdout.split("\n").filter((l) => /claude/i.test(l));
-  assert.ok(claude.some((l) => /\binstalled\b/.test(l) && !/not installed/.test(l) && l.includes("~/.claude/settings.json")), `claude shows as installed, with its file: ${claude.join("\n")}`);
+  assert.ok(
+    claude.some((l) => /\binstalled\b/.test(l) && !/not installed/.test(l) && l.includes("~/.claude/settings.json")),
+    `claude shows as installed, with its file: ${claude.join("\n")}`,
+  );
   const cursor = r.stdout.split("\n").filter((l) => /cursor/i.test(l));
-  assert.ok(cursor.every((l) => !/\binstalled\b/.test(l) || /not installed/.test(l)), "cursor is not installed");
-  assert.ok(cursor.some((l) => l.includes("~/.cursor/hooks.json")), "where cursor would write");
+  assert.ok(
+    cursor.every((l) => !/\binstalled\b/.test(l) || /not installed/.test(l)),
+    "cursor is not installed",
+  );
+  assert.ok(
+    cursor.some((l) => l.includes("~/.cursor/hooks.json")),
+    "where cursor would write",
+  );
 });
 
 describe("as a user meets init and uninstall", { concurrency: true }, () => {

@@ -63,13 +63,20 @@ describe("kimi: hooks in config.toml", { concurrency: true }, () => {
     const show = await launch(["init", "--show"], { cwd: b.project, env: b.env });
     const line = show.stdout.split("\n").find((l) => l.includes("--agent kimi)"));
     assert.ok(line?.endsWith("gate only"), show.stdout);
-    assert.ok(show.stdout.split("\n").some((l) => l.includes("~/.kimi-code/config.toml") && /\binstalled\b/.test(l) && !/not installed/.test(l)), show.stdout);
+    assert.ok(
+      show.stdout.split("\n").some((l) => l.includes("~/.kimi-code/config.toml") && /\binstalled\b/.test(l) && !/not installed/.test(l)),
+      show.stdout,
+    );
 
     // doctor finds the tables, pipes a sample event through their command and runs the suggested form.
     const doc2 = await launch(["doctor", "--json"], { cwd: b.project, env: { ...b.env, PATH: `${dirname(RTK)}:${b.env.PATH}` } });
     const kimi = (JSON.parse(doc2.stdout).hosts as { host: string; checks: { name: string; ok: boolean }[] }[]).find((h) => h.host === "kimi");
     assert.ok(kimi, doc2.stdout);
-    for (const name of ["registered", "self-test", "rewritten command"]) assert.ok(kimi.checks.some((c) => c.name === name && c.ok), `${name}: ${JSON.stringify(kimi.checks)}`);
+    for (const name of ["registered", "self-test", "rewritten command"])
+      assert.ok(
+        kimi.checks.some((c) => c.name === name && c.ok),
+        `${name}: ${JSON.stringify(kimi.checks)}`,
+      );
 
     const u = await launch(["init", "--agent", "kimi", "--uninstall"], { cwd: b.project, env: b.env });
     assert.equal(u.status, 0, u.stdout + u.stderr);

@@ -62,7 +62,11 @@ function copySource(to: string): void {
 
 function gitRepo(dir: string, env: Record<string, string>): void {
   mkdirSync(dir, { recursive: true });
-  for (const args of [["init", "-q", "-b", "main"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "one"]]) {
+  for (const args of [
+    ["init", "-q", "-b", "main"],
+    ["add", "."],
+    ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "one"],
+  ]) {
     const r = spawnSync("git", args, { cwd: dir, env, encoding: "utf8" });
     assert.equal(r.status, 0, `git ${args.join(" ")}: ${r.stderr}`);
   }
@@ -86,7 +90,10 @@ describe("npm pack", () => {
   test("the tarball holds what runs, its licences and README: no tests, benchmarks, sources or snapshots", () => {
     const t = spawnSync("tar", ["-tzvf", tarball], { encoding: "utf8" });
     assert.equal(t.status, 0, t.stderr);
-    const rows = t.stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
+    const rows = t.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.trim().split(/\s+/));
     const files = rows.map((r) => r[r.length - 1]!.replace(/^package\//, "")).sort();
     assert.deepEqual(files, [
       "LICENSE",
@@ -196,7 +203,10 @@ const command: string | null = r.command;
 console.log(command, rtk.parse("ls").ok, typeof rtk.explain);
 `,
     );
-    writeFileSync(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, types: [] }, files: ["esm.mts", "cjs.cts"] }));
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, types: [] }, files: ["esm.mts", "cjs.cts"] }),
+    );
     const r = spawnSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: app, env: cleanEnv(), encoding: "utf8" });
     assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
   });
@@ -211,11 +221,18 @@ console.log(command, rtk.parse("ls").ok, typeof rtk.explain);
     writeFileSync(join(dir, "example.mts"), example + `\nexport const seen = r;\n`);
     writeFileSync(
       join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, outDir: "out", typeRoots: [join(repoRoot, "node_modules", "@types")], types: ["node"] }, files: ["example.mts"] }),
+      JSON.stringify({
+        compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, outDir: "out", typeRoots: [join(repoRoot, "node_modules", "@types")], types: ["node"] },
+        files: ["example.mts"],
+      }),
     );
     const c = spawnSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: dir, env: cleanEnv(), encoding: "utf8" });
     assert.equal(c.status, 0, `${c.stdout}${c.stderr}`);
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", `const m = await import("./out/example.mjs"); console.log(JSON.stringify(m.seen.command));`], { cwd: dir, env: cleanEnv(), encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", `const m = await import("./out/example.mjs"); console.log(JSON.stringify(m.seen.command));`], {
+      cwd: dir,
+      env: cleanEnv(),
+      encoding: "utf8",
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /rtk git status/);
   });

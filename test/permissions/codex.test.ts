@@ -135,7 +135,17 @@ describe("the user layer (~/.codex/rules): forbidden and prompt leave the comman
   }
   // Codex matches argv tokens: quotes, blanks and an absolute program path do not hide a command from it.
   // …and neither do git's own options before the command, a configured wrapper's, or a runner's.
-  for (const command of ["/usr/bin/git log -3", "git 'log' -3", "git  log -3", "cd sub && git log -3", "git status; git log", "git -C . log -3", "git --no-pager log", "git status && git -c color.ui=never push", "git status; echo a | xargs git push"]) {
+  for (const command of [
+    "/usr/bin/git log -3",
+    "git 'log' -3",
+    "git  log -3",
+    "cd sub && git log -3",
+    "git status; git log",
+    "git -C . log -3",
+    "git --no-pager log",
+    "git status && git -c color.ui=never push",
+    "git status; echo a | xargs git push",
+  ]) {
     test(`a prompt rule also covers \`${command}\``, async () => assertLeft(await hook(w, command), command));
   }
 });
@@ -219,19 +229,19 @@ describe("what the parser must not be fooled by", { concurrency: true }, () => {
   before(() => {
     w = world({
       "home/.codex/rules/default.rules": [
-        "# prefix_rule(pattern = [\"git\", \"status\"], decision = \"forbidden\") is only a comment",
+        '# prefix_rule(pattern = ["git", "status"], decision = "forbidden") is only a comment',
         "prefix_rule(",
         "    # a `)` or a `]` in a comment ends nothing",
-        "    pattern = [\"git\", \"push\"],",
+        '    pattern = ["git", "push"],',
         "    justification = \"not decision = 'allow' (and no pattern = ['echo']) )\",",
-        "    decision = \"forbidden\",",
-        "    match = [\"git push origin main\", [\"git\", \"push\", \"--tags\"]],",
-        "    not_match = [\"git status\", \"git 'pu sh'\"],",
+        '    decision = "forbidden",',
+        '    match = ["git push origin main", ["git", "push", "--tags"]],',
+        '    not_match = ["git status", "git \'pu sh\'"],',
         ")",
-        "prefix_rule([\"git\", \"log\"], \"prompt\")",
+        'prefix_rule(["git", "log"], "prompt")',
         "prefix_rule(pattern = [r\"git\", '''diff'''], decision = \"prompt\")",
-        "host_executable(name = \"git\", paths = [\"/usr/bin/git\"])",
-        "network_rule(host = \"example.com\", protocol = \"https\", decision = \"deny\")",
+        'host_executable(name = "git", paths = ["/usr/bin/git"])',
+        'network_rule(host = "example.com", protocol = "https", decision = "deny")',
       ].join("\n"),
     });
   });
@@ -276,7 +286,7 @@ describe("a rules file rtk cannot read as Codex would: no answer for any command
     [`more than ${MAX_PATTERNS} prefixes`, `prefix_rule(pattern = [[${wide}], [${wide}]], decision = "prompt")`],
   ] as const) {
     test(why, async () => {
-      const w = world({ "home/.codex/rules/default.rules": "prefix_rule(pattern = [\"ls\"], decision = \"allow\")\n", "home/work/app/.codex/rules/broken.rules": text });
+      const w = world({ "home/.codex/rules/default.rules": 'prefix_rule(pattern = ["ls"], decision = "allow")\n', "home/work/app/.codex/rules/broken.rules": text });
       const r = await hook(w, "git status");
       assertLeft(r, why, 1);
       assert.match(r.stderr, /broken\.rules|prefixes/, "the warning names the file");
@@ -290,8 +300,7 @@ describe("system-wide sources: /etc/codex and macOS managed preferences", () => 
   const system = (w: World): CodexSystemPaths => ({ etc: join(w.root, "etc-codex"), managedPreferences: join(w.root, "managed") });
   const env = (w: World) => ({ HOME: w.home, USER: "dev" });
   const requirements = '[rules]\nprefix_rules = [{ pattern = [{ token = "git" }, { any_of = ["push", "pull"] }], decision = "forbidden" }]\n';
-  const plist = (b64: string) =>
-    `<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n  <key>requirements_toml_base64</key>\n  <string>${b64}</string>\n</dict>\n</plist>\n`;
+  const plist = (b64: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n  <key>requirements_toml_base64</key>\n  <string>${b64}</string>\n</dict>\n</plist>\n`;
 
   test("/etc/codex/rules/*.rules", () => {
     const w = world({ "etc-codex/rules/org.rules": 'prefix_rule(pattern = ["git", "push"], decision = "prompt")\n' });

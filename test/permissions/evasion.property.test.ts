@@ -35,7 +35,23 @@ const effectiveArb: fc.Arbitrary<{ text: string; words: string[] }> = fc.oneof(
     .record(
       {
         global: fc.array(
-          fc.constantFrom("-C .", "-c color.ui=never", "-c core.quotepath=off", "--no-pager", "-P", "--git-dir=.git", "--git-dir .git", "--work-tree=.", "--work-tree .", "--exec-path=/usr/lib/git-core", "--bare", "--literal-pathspecs", "--no-optional-locks", "--namespace=x", "-p"),
+          fc.constantFrom(
+            "-C .",
+            "-c color.ui=never",
+            "-c core.quotepath=off",
+            "--no-pager",
+            "-P",
+            "--git-dir=.git",
+            "--git-dir .git",
+            "--work-tree=.",
+            "--work-tree .",
+            "--exec-path=/usr/lib/git-core",
+            "--bare",
+            "--literal-pathspecs",
+            "--no-optional-locks",
+            "--namespace=x",
+            "-p",
+          ),
           { maxLength: 3 },
         ),
         sub: fc.constantFrom("push", "status", "log", "commit", "diff", "fetch"),
@@ -111,9 +127,17 @@ const lineArb: fc.Arbitrary<Cmd> = fc
 const RULE = fc.constantFrom("git push", "git commit", "git", "rm", "rm -rf", "npm test", "curl", "git status", "git log");
 const rulesArb: fc.Arbitrary<RuleSet> = fc.record(
   {
-    deny: fc.array(RULE.map((r) => `${r}:*`), { maxLength: 2 }),
-    ask: fc.array(RULE.map((r) => `${r}:*`), { maxLength: 2 }),
-    allow: fc.array(fc.constantFrom("*", "git:*", "rtk:*", "sudo:*", "timeout:*", "xargs:*", "bash:*", "find:*", "FOO=1:*", "env:*", "npm test", "ls:*", "cat:*", "dotenv:*", "true", "trap:*"), { maxLength: 5 }),
+    deny: fc.array(
+      RULE.map((r) => `${r}:*`),
+      { maxLength: 2 },
+    ),
+    ask: fc.array(
+      RULE.map((r) => `${r}:*`),
+      { maxLength: 2 },
+    ),
+    allow: fc.array(fc.constantFrom("*", "git:*", "rtk:*", "sudo:*", "timeout:*", "xargs:*", "bash:*", "find:*", "FOO=1:*", "env:*", "npm test", "ls:*", "cat:*", "dotenv:*", "true", "trap:*"), {
+      maxLength: 5,
+    }),
   },
   { noNullPrototype: true },
 );
@@ -203,7 +227,7 @@ describe("no allow and no bare rewrite when bash would run a denied or asked com
 });
 
 describe("commands nested deeper than rtk reads", () => {
-  for (const src of ["sudo ".repeat(12) + "git push", "rtk ".repeat(12) + "git push", "bash -c \"bash -c 'bash -c \\\"bash -c git\\\\ push\\\"'\""]) {
+  for (const src of ["sudo ".repeat(12) + "git push", "rtk ".repeat(12) + "git push", 'bash -c "bash -c \'bash -c \\"bash -c git\\\\ push\\"\'"']) {
     test(`\`${src.slice(0, 60)}…\` under deny git push:* and allow *: asked for, never allowed`, () => {
       const { result, outcome } = answerOf(src, { deny: ["git push:*"], ask: [], allow: ["*"] });
       assert.ok(result.verdict === "ask" || result.verdict === "deny", result.verdict);

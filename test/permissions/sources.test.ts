@@ -184,7 +184,10 @@ describe("Claude Code rules", { skip: NO_MANAGED }, () => {
 
   test("only Bash(…) entries are used", () => {
     const sb = sandbox();
-    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ deny: ["Read(./secrets/**)", "WebFetch", "Shell(git status)", "Edit(*)"], allow: ["Read(*)", "Shell(git status)", "run_shell_command(git status)"] }));
+    sb.write(
+      join(sb.proj, ".claude", "settings.json"),
+      claude({ deny: ["Read(./secrets/**)", "WebFetch", "Shell(git status)", "Edit(*)"], allow: ["Read(*)", "Shell(git status)", "run_shell_command(git status)"] }),
+    );
     const r = verdictOf(sb, "claude", "git status");
     assert.equal(r.verdict, "default");
     assert.deepEqual(r.warnings, []);

@@ -285,7 +285,10 @@ describe("part texts", () => {
   ];
   for (const [src, texts] of cases) {
     test(`${JSON.stringify(src)} → ${JSON.stringify(texts)}`, () => {
-      assert.deepEqual(commandParts(parsed(src), src).map((p) => p.text), texts);
+      assert.deepEqual(
+        commandParts(parsed(src), src).map((p) => p.text),
+        texts,
+      );
     });
   }
 });
@@ -325,10 +328,7 @@ const simpleArb = (depth: number): fc.Arbitrary<Gen> =>
         args: fc.array(fc.constantFrom(...ARGS), { maxLength: 3 }),
         subst:
           depth > 0
-            ? fc.oneof(
-                { weight: 5, arbitrary: fc.constant(null) },
-                { weight: 1, arbitrary: fc.record({ backquote: fc.boolean(), inner: simpleArb(depth - 1) }, { noNullPrototype: true }) },
-              )
+            ? fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.record({ backquote: fc.boolean(), inner: simpleArb(depth - 1) }, { noNullPrototype: true }) })
             : fc.constant(null),
         redirect: fc.constantFrom("", "", "", "", " 2>&1", " >/dev/null", " > out.txt", " < in.txt"),
       },
@@ -373,16 +373,12 @@ const patternArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom("*", "*:*") },
   {
     weight: 6,
-    arbitrary: fc
-      .tuple(fc.array(fc.constantFrom(...PATTERN_WORDS), { minLength: 1, maxLength: 3 }), fc.constantFrom("", "", ":*", " *", "*"))
-      .map(([ws, suffix]) => ws.join(" ") + suffix),
+    arbitrary: fc.tuple(fc.array(fc.constantFrom(...PATTERN_WORDS), { minLength: 1, maxLength: 3 }), fc.constantFrom("", "", ":*", " *", "*")).map(([ws, suffix]) => ws.join(" ") + suffix),
   },
   // globs with a star between words: `git * push`, `* --force`, `npm * test:*`
   {
     weight: 2,
-    arbitrary: fc
-      .tuple(fc.constantFrom("", ...PATTERN_WORDS), fc.constantFrom(...PATTERN_WORDS), fc.constantFrom("", "", ":*", " *"))
-      .map(([a, b, suffix]) => (a ? `${a} * ${b}` : `* ${b}`) + suffix),
+    arbitrary: fc.tuple(fc.constantFrom("", ...PATTERN_WORDS), fc.constantFrom(...PATTERN_WORDS), fc.constantFrom("", "", ":*", " *")).map(([a, b, suffix]) => (a ? `${a} * ${b}` : `* ${b}`) + suffix),
   },
 );
 const rulesArb: fc.Arbitrary<RuleSet> = fc.record(
@@ -403,10 +399,7 @@ function ownRulesArb(src: string): fc.Arbitrary<RuleSet> {
     { weight: 3, arbitrary: fc.tuple(fc.array(word, { minLength: 1, maxLength: 3 }), fc.constantFrom("", ":*", " *")).map(([ws, s]) => ws.join(" ") + s) },
     { weight: 3, arbitrary: patternArb },
   );
-  return fc.record(
-    { deny: fc.array(pattern, { maxLength: 2 }), ask: fc.array(pattern, { maxLength: 1 }), allow: fc.array(pattern, { maxLength: 4 }) },
-    { noNullPrototype: true },
-  );
+  return fc.record({ deny: fc.array(pattern, { maxLength: 2 }), ask: fc.array(pattern, { maxLength: 1 }), allow: fc.array(pattern, { maxLength: 4 }) }, { noNullPrototype: true });
 }
 
 const anyMatch = (rules: readonly string[], texts: readonly string[]) => rules.some((r) => texts.some((t) => matchesPattern(r, t)));
@@ -454,7 +447,12 @@ function checkDeny(g: Gen, rules: RuleSet): Verdict {
   const script = parsed(g.src);
   const r = judge(script, g.src, rules);
   const parts = commandParts(script, g.src);
-  const matched = parts.some((p) => anyMatch(rules.deny, [p.text, ...p.denyForms, ...p.hiddenForms])) || anyMatch(rules.deny.filter((r) => /&&|\|\||;|\|/.test(r)), listTexts(script, g.src));
+  const matched =
+    parts.some((p) => anyMatch(rules.deny, [p.text, ...p.denyForms, ...p.hiddenForms])) ||
+    anyMatch(
+      rules.deny.filter((r) => /&&|\|\||;|\|/.test(r)),
+      listTexts(script, g.src),
+    );
   if (r.verdict === "deny") assert.ok(matched, "a deny verdict has a matching part");
   // completeness (spec rule 1): a part that matches a deny rule in any of its forms denies
   const oracleMatched = g.parts.some((p) => anyMatch(rules.deny, p.denyForms));
@@ -495,25 +493,37 @@ describe("properties", () => {
 
   test("(a) allow ⇒ every part matched an allow rule as written, and no part matched a deny or ask rule", () => {
     const seen = counter();
-    fc.assert(fc.property(listArb, rulesArb, (g, rules) => seen.add(checkAllow(g, rules))), { numRuns: RUNS });
+    fc.assert(
+      fc.property(listArb, rulesArb, (g, rules) => seen.add(checkAllow(g, rules))),
+      { numRuns: RUNS },
+    );
     seen.check();
   });
 
   test("(a) the same, with rules made of the command's own words", () => {
     const seen = counter();
-    fc.assert(fc.property(withOwnRules, ([g, rules]) => seen.add(checkAllow(g, rules))), { numRuns: RUNS });
+    fc.assert(
+      fc.property(withOwnRules, ([g, rules]) => seen.add(checkAllow(g, rules))),
+      { numRuns: RUNS },
+    );
     seen.check();
   });
 
   test("(b) deny ⇔ some part (or the whole line) matched a deny rule in one of its forms", () => {
     const seen = counter();
-    fc.assert(fc.property(listArb, rulesArb, (g, rules) => seen.add(checkDeny(g, rules))), { numRuns: RUNS });
+    fc.assert(
+      fc.property(listArb, rulesArb, (g, rules) => seen.add(checkDeny(g, rules))),
+      { numRuns: RUNS },
+    );
     seen.check();
   });
 
   test("(b) the same, with rules made of the command's own words", () => {
     const seen = counter();
-    fc.assert(fc.property(withOwnRules, ([g, rules]) => seen.add(checkDeny(g, rules))), { numRuns: RUNS });
+    fc.assert(
+      fc.property(withOwnRules, ([g, rules]) => seen.add(checkDeny(g, rules))),
+      { numRuns: RUNS },
+    );
     seen.check();
   });
 
@@ -539,12 +549,18 @@ describe("properties", () => {
 
   test("(d) an unattestable command is never allow (and is recognised as unattestable)", () => {
     let unattestable = 0;
-    fc.assert(fc.property(listArb, rulesArb, (g, rules) => void (checkUnattestable(g, rules) && unattestable++)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(listArb, rulesArb, (g, rules) => void (checkUnattestable(g, rules) && unattestable++)),
+      { numRuns: RUNS },
+    );
     assert.ok(unattestable > 50, `only ${unattestable} unattestable commands generated`);
   });
 
   test("(d) the same, with rules made of the command's own words", () => {
-    fc.assert(fc.property(withOwnRules, ([g, rules]) => void checkUnattestable(g, rules)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(withOwnRules, ([g, rules]) => void checkUnattestable(g, rules)),
+      { numRuns: RUNS },
+    );
   });
 
   test("(d) an unattestable command under the allow-all rule is ask, or deny", () => {

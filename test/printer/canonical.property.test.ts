@@ -38,14 +38,7 @@ const REGULAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // arith   inside $((…)), $[…], ((…)) and the three parts of for ((…;…;…)) (so never a `;`)
 // index   the subscript of ${a[…]}; `assign` for a[…]= (no blanks there)
 // heredoc an unquoted here-document body
-type Ctx =
-  | { k: "word" }
-  | { k: "value" }
-  | { k: "dq" }
-  | { k: "pword"; inDq: boolean; sep: string | null }
-  | { k: "arith" }
-  | { k: "index"; assign: boolean }
-  | { k: "heredoc" };
+type Ctx = { k: "word" } | { k: "value" } | { k: "dq" } | { k: "pword"; inDq: boolean; sep: string | null } | { k: "arith" } | { k: "index"; assign: boolean } | { k: "heredoc" };
 
 const ctxKey = (c: Ctx): string => JSON.stringify(c);
 
@@ -60,10 +53,7 @@ function litValue(c: Ctx): fc.Arbitrary<string> {
     case "value":
       return fc.stringMatching(/^[a-z0-9_.\/,:@%+=^*?\[\]{}~#-]{1,6}$/);
     case "dq":
-      return fc.oneof(
-        { weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9 .,;:&|()<>*?#{}\[\]~!'=+\/@%^\t\n-]{1,8}$/) },
-        { weight: 1, arbitrary: fc.constantFrom("\\n", "$ 1", "a\\tb", "'") },
-      );
+      return fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9 .,;:&|()<>*?#{}\[\]~!'=+\/@%^\t\n-]{1,8}$/) }, { weight: 1, arbitrary: fc.constantFrom("\\n", "$ 1", "a\\tb", "'") });
     case "pword": {
       const chars = "\\- a-z0-9.,=+*?@%^~#!;&|<>\n" + (c.sep === "/" ? "" : "/") + (c.sep === ":" ? "" : ":");
       return fc.stringMatching(new RegExp(`^[${chars}]{1,6}$`));
@@ -73,10 +63,7 @@ function litValue(c: Ctx): fc.Arbitrary<string> {
     case "index":
       return fc.stringMatching(/^[a-z0-9+*@-]{1,4}$/);
     case "heredoc":
-      return fc.oneof(
-        { weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9 .,;:&|()<>*?#{}\[\]~!'"=+\/@%^\t\n-]{1,12}$/) },
-        { weight: 1, arbitrary: fc.constantFrom("\n", "\\n", "\n\t", "$ ") },
-      );
+      return fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9 .,;:&|()<>*?#{}\[\]~!'"=+\/@%^\t\n-]{1,12}$/) }, { weight: 1, arbitrary: fc.constantFrom("\n", "\\n", "\n\t", "$ ") });
   }
 }
 
@@ -87,7 +74,12 @@ function arithText(depth: number): fc.Arbitrary<string> {
   const sub = arithText(depth - 1);
   return fc.oneof(
     { weight: 3, arbitrary: atom },
-    { weight: 2, arbitrary: fc.tuple(sub, fc.constantFrom(" + ", "-", "*", " / ", "%", " < ", ">", "<=", " == ", "!=", " && ", "||", "<<", "&", "|", "^", ", ", " = ", " += ", " ? "), sub).map(([a, o, b]) => a + o + b) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(sub, fc.constantFrom(" + ", "-", "*", " / ", "%", " < ", ">", "<=", " == ", "!=", " && ", "||", "<<", "&", "|", "^", ", ", " = ", " += ", " ? "), sub)
+        .map(([a, o, b]) => a + o + b),
+    },
     { weight: 1, arbitrary: sub.map((e) => `(${e})`) },
   );
 }
@@ -116,21 +108,20 @@ function memoized<T>(key: string, make: () => fc.Arbitrary<T>): fc.Arbitrary<T> 
 
 /** The parts of a word in a context, in normal form. */
 function parts(c: Ctx, d: number, min: number, max: number): fc.Arbitrary<A.WordPart[]> {
-  return memoized(`parts ${ctxKey(c)} ${d} ${min} ${max}`, () =>
-    fc.array(part(c, d), { minLength: min, maxLength: max }).map((ps) => normalize(ps, c)),
-  );
+  return memoized(`parts ${ctxKey(c)} ${d} ${min} ${max}`, () => fc.array(part(c, d), { minLength: min, maxLength: max }).map((ps) => normalize(ps, c)));
 }
 
 function part(c: Ctx, d: number): fc.Arbitrary<A.WordPart> {
   return memoized(`part ${ctxKey(c)} ${d}`, () => {
-    const alts: { weight: number; arbitrary: fc.Arbitrary<A.WordPart> }[] = [
-      { weight: 6, arbitrary: litValue(c).map(lit) },
-    ];
+    const alts: { weight: number; arbitrary: fc.Arbitrary<A.WordPart> }[] = [{ weight: 6, arbitrary: litValue(c).map(lit) }];
     const esc = ESCAPABLE[c.k];
     if (esc) alts.push({ weight: 2, arbitrary: fc.constantFrom(...esc).map((value): A.WordPart => ({ kind: "Escaped", span: span(), value })) });
     const unquoted = c.k === "word" || c.k === "value";
     if (unquoted || c.k === "index" || (c.k === "pword" && !c.inDq)) {
-      alts.push({ weight: 2, arbitrary: fc.stringMatching(c.k === "index" ? /^[a-z0-9]{0,3}$/ : /^[a-z0-9 $"`\\;&|()<>*?#{}\[\]~!=\t\n-]{0,8}$/).map((value): A.WordPart => ({ kind: "SingleQuoted", span: span(), value })) });
+      alts.push({
+        weight: 2,
+        arbitrary: fc.stringMatching(c.k === "index" ? /^[a-z0-9]{0,3}$/ : /^[a-z0-9 $"`\\;&|()<>*?#{}\[\]~!=\t\n-]{0,8}$/).map((value): A.WordPart => ({ kind: "SingleQuoted", span: span(), value })),
+      });
     }
     if (unquoted || c.k === "pword") {
       alts.push({
@@ -316,10 +307,7 @@ function heredocRedirect(d: number): fc.Arbitrary<A.Redirect> {
         fc.constantFrom("lit", "lit", "lit", "sq", "dq", "esc", "mixed"),
         fc.boolean(),
         fc.constantFrom(null, null, "0", "3"),
-        fc.oneof(
-          { weight: 1, arbitrary: fc.constant<A.WordPart[]>([]) },
-          { weight: 4, arbitrary: parts({ k: "heredoc" }, d, 1, 4) },
-        ),
+        fc.oneof({ weight: 1, arbitrary: fc.constant<A.WordPart[]>([]) }, { weight: 4, arbitrary: parts({ k: "heredoc" }, d, 1, 4) }),
         fc.array(fc.stringMatching(/^[a-z0-9 $`\\"'();&|<>*{}\t-]{0,10}$/), { maxLength: 3 }),
       )
       .map(([wanted, form, stripTabs, fd, body, rawLines]): A.Redirect => {
@@ -327,11 +315,15 @@ function heredocRedirect(d: number): fc.Arbitrary<A.Redirect> {
         const used = delimitersIn(body);
         const delimiter = [wanted, ...DELIMS, "ZZ_9"].find((x) => !used.has(x))!;
         const target: A.WordPart[] =
-          form === "lit" ? [lit(delimiter)]
-          : form === "sq" ? [{ kind: "SingleQuoted", span: span(), value: delimiter }]
-          : form === "dq" ? [{ kind: "DoubleQuoted", span: span(), parts: [lit(delimiter)] }]
-          : form === "esc" ? [{ kind: "Escaped", span: span(), value: delimiter[0]! }, lit(delimiter.slice(1))]
-          : [lit(delimiter[0]!), { kind: "SingleQuoted", span: span(), value: delimiter.slice(1) }];
+          form === "lit"
+            ? [lit(delimiter)]
+            : form === "sq"
+              ? [{ kind: "SingleQuoted", span: span(), value: delimiter }]
+              : form === "dq"
+                ? [{ kind: "DoubleQuoted", span: span(), parts: [lit(delimiter)] }]
+                : form === "esc"
+                  ? [{ kind: "Escaped", span: span(), value: delimiter[0]! }, lit(delimiter.slice(1))]
+                  : [lit(delimiter[0]!), { kind: "SingleQuoted", span: span(), value: delimiter.slice(1) }];
         const quoted = form !== "lit";
         let bodyParts: A.WordPart[];
         if (quoted) {
@@ -383,7 +375,11 @@ function assign(d: number): fc.Arbitrary<A.Assign> {
       .tuple(name, fc.option(parts({ k: "index", assign: true }, d, 1, 2).map(word), { freq: 4, nil: null }), fc.constantFrom<"=" | "+=">("=", "+="), value)
       .map(([n, index, op, v]): A.Assign => ({ kind: "Assign", span: span(), name: n, index, op, value: v, array: null }));
     const array = fc
-      .tuple(name, fc.constantFrom<"=" | "+=">("=", "+="), fc.array(fc.oneof({ weight: 5, arbitrary: anyWord(d) }, { weight: 1, arbitrary: fc.constantFrom("[k]=v", "[1]=", "[i]+=x").map((v) => word([lit(v)])) }), { maxLength: 3 }))
+      .tuple(
+        name,
+        fc.constantFrom<"=" | "+=">("=", "+="),
+        fc.array(fc.oneof({ weight: 5, arbitrary: anyWord(d) }, { weight: 1, arbitrary: fc.constantFrom("[k]=v", "[1]=", "[i]+=x").map((v) => word([lit(v)])) }), { maxLength: 3 }),
+      )
       .map(([n, op, elems]): A.Assign => ({ kind: "Assign", span: span(), name: n, index: null, op, value: null, array: { kind: "ArrayLit", span: span(), elems: elems.map(keyed) } }));
     return fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: array });
   });
@@ -415,9 +411,9 @@ function simpleCommand(d: number, opts: { keywordArgs: boolean } = { keywordArgs
 function simpleStmts(d: number): fc.Arbitrary<A.Stmt[]> {
   return memoized(`simplestmts ${d}`, () =>
     fc.array(
-      fc.tuple(plainName, fc.array(fc.stringMatching(/^[a-z0-9.-]{1,4}$/), { maxLength: 2 })).map(([n, args]) =>
-        stmtOf({ kind: "SimpleCommand", span: span(), assigns: [], words: [n, ...args].map((a) => word([lit(a)])), redirects: [] }),
-      ),
+      fc
+        .tuple(plainName, fc.array(fc.stringMatching(/^[a-z0-9.-]{1,4}$/), { maxLength: 2 }))
+        .map(([n, args]) => stmtOf({ kind: "SimpleCommand", span: span(), assigns: [], words: [n, ...args].map((a) => word([lit(a)])), redirects: [] })),
       { minLength: 1, maxLength: 2 },
     ),
   );
@@ -432,18 +428,20 @@ function compound(d: number): fc.Arbitrary<A.CompoundCommand> {
     const alts: fc.Arbitrary<A.CompoundCommand>[] = [
       fc.tuple(body, redirs).map(([ss, rs]): A.CompoundCommand => ({ kind: "Subshell", span: span(), stmts: ss, redirects: rs })),
       fc.tuple(body, redirs).map(([ss, rs]): A.CompoundCommand => ({ kind: "Group", span: span(), stmts: ss, redirects: rs })),
-      fc
-        .tuple(fc.array(fc.tuple(body, body), { minLength: 1, maxLength: 2 }), fc.option(body, { nil: null }), redirs)
-        .map(([cls, elseBody, rs]): A.CompoundCommand => ({
-          kind: "If",
-          span: span(),
-          clauses: cls.map(([cond, b]) => ({ kind: "IfClause", span: span(), cond, body: b })),
-          elseBody,
-          redirects: rs,
-        })),
+      fc.tuple(fc.array(fc.tuple(body, body), { minLength: 1, maxLength: 2 }), fc.option(body, { nil: null }), redirs).map(([cls, elseBody, rs]): A.CompoundCommand => ({
+        kind: "If",
+        span: span(),
+        clauses: cls.map(([cond, b]) => ({ kind: "IfClause", span: span(), cond, body: b })),
+        elseBody,
+        redirects: rs,
+      })),
       fc.tuple(fc.boolean(), body, body, redirs).map(([until, cond, b, rs]): A.CompoundCommand => ({ kind: "While", span: span(), until, cond, body: b, redirects: rs })),
-      fc.tuple(fc.constantFrom<"For" | "Select">("For", "Select"), loopHead, body, redirs).map(([kind, [name, items, braces], b, rs]): A.CompoundCommand => ({ kind, span: span(), name, items, body: b, braces, redirects: rs })),
-      fc.tuple(arithFor, arithFor, arithFor, fc.boolean(), body, redirs).map(([init, cond, post, braces, b, rs]): A.CompoundCommand => ({ kind: "ArithFor", span: span(), init, cond, post, body: b, braces, redirects: rs })),
+      fc
+        .tuple(fc.constantFrom<"For" | "Select">("For", "Select"), loopHead, body, redirs)
+        .map(([kind, [name, items, braces], b, rs]): A.CompoundCommand => ({ kind, span: span(), name, items, body: b, braces, redirects: rs })),
+      fc
+        .tuple(arithFor, arithFor, arithFor, fc.boolean(), body, redirs)
+        .map(([init, cond, post, braces, b, rs]): A.CompoundCommand => ({ kind: "ArithFor", span: span(), init, cond, post, body: b, braces, redirects: rs })),
       fc
         .tuple(
           patternWord(d).map((w) => (w.parts.length === 1 && w.parts[0]!.kind === "Lit" && KEYWORDS.has(w.parts[0]!.value) ? word([lit("w")]) : w)),
@@ -543,13 +541,11 @@ function pipeStmt(d: number): fc.Arbitrary<A.Stmt> {
 /** A statement of a list: an and-or list (left-nested) or a pipeline statement, maybe in the background. */
 function listStmt(d: number): fc.Arbitrary<A.Stmt> {
   return memoized(`liststmt ${d}`, () =>
-    fc
-      .tuple(pipeStmt(d), fc.array(fc.tuple(fc.constantFrom<"&&" | "||">("&&", "||"), pipeStmt(d)), { maxLength: 1 }), sometimes)
-      .map(([first, rest, background]) => {
-        let st = first;
-        for (const [op, right] of rest) st = stmtOf({ kind: "AndOr", span: span(), op, left: st, right });
-        return { ...st, background };
-      }),
+    fc.tuple(pipeStmt(d), fc.array(fc.tuple(fc.constantFrom<"&&" | "||">("&&", "||"), pipeStmt(d)), { maxLength: 1 }), sometimes).map(([first, rest, background]) => {
+      let st = first;
+      for (const [op, right] of rest) st = stmtOf({ kind: "AndOr", span: span(), op, left: st, right });
+      return { ...st, background };
+    }),
   );
 }
 
@@ -557,11 +553,12 @@ function stmts(d: number, min: number, max: number): fc.Arbitrary<A.Stmt[]> {
   return memoized(`stmts ${d} ${min} ${max}`, () => fc.array(listStmt(d), { minLength: min, maxLength: max }));
 }
 
-const script: fc.Arbitrary<A.Script> = fc.oneof({ weight: 1, arbitrary: stmts(3, 0, 0) }, { weight: 12, arbitrary: stmts(3, 1, 2) }).map((ss) => ({ kind: "Script", span: span(), stmts: ss, comments: [] }));
+const script: fc.Arbitrary<A.Script> = fc
+  .oneof({ weight: 1, arbitrary: stmts(3, 0, 0) }, { weight: 12, arbitrary: stmts(3, 1, 2) })
+  .map((ss) => ({ kind: "Script", span: span(), stmts: ss, comments: [] }));
 
 /** Counterexamples show as their canonical text rather than as a tree. */
-const shown = (ast: A.Script): A.Script =>
-  Object.defineProperty(ast, fc.toStringMethod, { value: () => `printCanonical → ${JSON.stringify(printCanonical(ast))}`, enumerable: false });
+const shown = (ast: A.Script): A.Script => Object.defineProperty(ast, fc.toStringMethod, { value: () => `printCanonical → ${JSON.stringify(printCanonical(ast))}`, enumerable: false });
 
 test("the canonical print of a generated tree parses back to the same tree, and prints the same again", () => {
   fc.assert(

@@ -96,26 +96,26 @@ const cmdName = fc.constantFrom("echo", "git", "ls", "cat", "grep", "printf", "x
 const varName = fc.constantFrom("x", "HOME", "_a1", "PATH", "i", "arr");
 const shortParam = fc.constantFrom("x", "HOME", "_a1", "1", "0", "@", "*", "#", "?", "$", "!", "-").map((n) => "$" + n);
 const sqText = fc.stringMatching(/^[a-z $"`\\;&|()<>*?#{}\[\]~!=\t\n-]{0,8}$/).map((t) => `'${t}'`);
-const ansiC = fc
-  .array(fc.constantFrom("a", "b", " ", "\\n", "\\t", "\\'", "\\\\", "\\x41", '"', "$", "`", "\\e"), { maxLength: 5 })
-  .map((xs) => `$'${xs.join("")}'`);
+const ansiC = fc.array(fc.constantFrom("a", "b", " ", "\\n", "\\t", "\\'", "\\\\", "\\x41", '"', "$", "`", "\\e"), { maxLength: 5 }).map((xs) => `$'${xs.join("")}'`);
 const escapedChar = fc.constantFrom(" ", ";", "&", "|", "<", ">", "(", ")", "'", '"', "$", "`", "\\", "*", "?", "[", "#", "~", "{", "}", "a", "n", "!").map((c) => "\\" + c);
 const glob = fc.constantFrom("*", "?", "[abc]", "[!a-z]", "*.txt", "[[:alpha:]]", "**");
 const brace = fc.constantFrom("{a,b}", "{1..3}", "{x,y,z}", "{a..c}", "{,b}");
 const tilde = fc.constantFrom("~", "~/d", "~root", "~+", "~-/x");
 const dqLit = fc.oneof(
   { weight: 4, arbitrary: fc.stringMatching(/^[a-z0-9 .,;:&|()<>*?#{}\[\]~!'=+\/@%^\t\n-]{1,8}$/) },
-  { weight: 1, arbitrary: fc.constantFrom("\\\"", "\\\\", "\\$", "\\`", "\\a", "\\\n", "$ 1", "'", "}") },
+  { weight: 1, arbitrary: fc.constantFrom('\\"', "\\\\", "\\$", "\\`", "\\a", "\\\n", "$ 1", "'", "}") },
 );
 const pwordLit = fc.stringMatching(/^[a-z0-9 .,:=+*?@%^~#!\/-]{1,6}$/);
 const patLit = fc.stringMatching(/^[a-z0-9.,=+*?@%^~-]{1,5}$/);
 const paramOp = fc.constantFrom(":-", "-", ":=", "=", ":+", "+", ":?", "#", "##", "%", "%%", "^^", ",,", "^", ",");
 
 /** A simple command for inside backquotes: no backslashes, backquotes or double quotes. */
-const bqWord = fc.oneof(plainLit, shortParam, fc.stringMatching(/^[a-z ;|&()$]{0,6}$/).map((t) => `'${t}'`));
-const bqCommand = fc
-  .tuple(cmdName, fc.array(fc.tuple(blank1, bqWord), { maxLength: 2 }))
-  .map(([n, ws]) => n + ws.map(([b, w]) => b + w).join(""));
+const bqWord = fc.oneof(
+  plainLit,
+  shortParam,
+  fc.stringMatching(/^[a-z ;|&()$]{0,6}$/).map((t) => `'${t}'`),
+);
+const bqCommand = fc.tuple(cmdName, fc.array(fc.tuple(blank1, bqWord), { maxLength: 2 })).map(([n, ws]) => n + ws.map(([b, w]) => b + w).join(""));
 const bqContent = fc
   .tuple(blank0, bqCommand, fc.array(fc.tuple(fc.constantFrom("; ", " | ", " && ", "\n"), bqCommand), { maxLength: 2 }), blank0)
   .map(([a, c, rest, b]) => a + c + rest.map(([o, x]) => o + x).join("") + b);
@@ -182,7 +182,13 @@ const caseHead: fc.Arbitrary<string> = fc
   .tuple(
     fc.boolean(),
     fc.array(fc.oneof(patLit, glob, brace, sqText, shortParam), { minLength: 1, maxLength: 2 }).map((ps) => ps.join("")),
-    fc.array(fc.tuple(blank0, fc.array(fc.oneof(patLit, glob), { minLength: 1, maxLength: 2 }).map((ps) => ps.join(""))), { maxLength: 1 }),
+    fc.array(
+      fc.tuple(
+        blank0,
+        fc.array(fc.oneof(patLit, glob), { minLength: 1, maxLength: 2 }).map((ps) => ps.join("")),
+      ),
+      { maxLength: 1 },
+    ),
   )
   .map(([open, p, more]) => (open ? "(" : "") + (KEYWORDS.has(p) ? "x" + p : p) + more.map(([b, q]) => b + "|" + q).join("") + ")");
 
@@ -253,24 +259,23 @@ const tree = fc.letrec<Tree>((tie) => {
       .tuple(fc.array(fc.oneof(commentLine, lineEnd), { maxLength: 2 }), blank0, fc.option(fc.tuple(list, fc.option(listSep, { nil: undefined })), { freq: 8, nil: undefined }), blank0)
       .map(([lead, b, l, e]) => cat(...lead, b, l ? cat(l[0], l[1] ?? []) : [], e)),
 
-    list: fc
-      .tuple(stmt, fc.array(fc.tuple(listSep, stmt), { maxLength: 2, depthIdentifier: "sh", size: "xsmall" }))
-      .map(([first, rest]) => cat(first, ...rest.flatMap(([s, st]) => [s, st]))),
+    list: fc.tuple(stmt, fc.array(fc.tuple(listSep, stmt), { maxLength: 2, depthIdentifier: "sh", size: "xsmall" })).map(([first, rest]) => cat(first, ...rest.flatMap(([s, st]) => [s, st]))),
 
     stmt: fc.oneof(
       { weight: 6, arbitrary: tie("pipeline") as fc.Arbitrary<Doc> },
       {
         weight: 2,
         arbitrary: fc
-          .tuple(tie("pipeline") as fc.Arbitrary<Doc>, fc.array(fc.tuple(blank0, fc.constantFrom("&&", "||"), afterOp, tie("pipeline") as fc.Arbitrary<Doc>), { minLength: 1, maxLength: 2, depthIdentifier: "sh", size: "xsmall" }))
+          .tuple(
+            tie("pipeline") as fc.Arbitrary<Doc>,
+            fc.array(fc.tuple(blank0, fc.constantFrom("&&", "||"), afterOp, tie("pipeline") as fc.Arbitrary<Doc>), { minLength: 1, maxLength: 2, depthIdentifier: "sh", size: "xsmall" }),
+          )
           .map(([first, rest]) => cat(first, ...rest.flatMap(([b, op, a, p]) => [b, op, ...a, ...p]))),
       },
       { weight: 1, arbitrary: fc.tuple(blank1, tie("pipeline") as fc.Arbitrary<Doc>).map(([b, p]) => cat("!", b, p)) },
       {
         weight: 1,
-        arbitrary: fc
-          .tuple(fc.constantFrom("time ", "time -p ", "time\t"), tie("pipeline") as fc.Arbitrary<Doc>)
-          .map(([t, p]) => cat(t, p)),
+        arbitrary: fc.tuple(fc.constantFrom("time ", "time -p ", "time\t"), tie("pipeline") as fc.Arbitrary<Doc>).map(([t, p]) => cat(t, p)),
       },
     ),
 
@@ -284,14 +289,16 @@ const tree = fc.letrec<Tree>((tie) => {
       { weight: 5, arbitrary: fc.tuple(compound, fc.array(fc.tuple(blank1, redirect(arg)), { maxLength: 2 })).map(([c, rs]) => cat(c, ...rs.flatMap(([b, r]) => [b, ...r]))) },
       {
         weight: 1,
-        arbitrary: fc
-          .tuple(fc.constantFrom("f", "my_func", "do-it", "a.b"), fc.constantFrom("()", " ()", "( )"), afterOp, compound)
-          .map(([n, p, a, body]) => cat(n, p, ...a, body)),
+        arbitrary: fc.tuple(fc.constantFrom("f", "my_func", "do-it", "a.b"), fc.constantFrom("()", " ()", "( )"), afterOp, compound).map(([n, p, a, body]) => cat(n, p, ...a, body)),
       },
       {
         weight: 1,
         arbitrary: fc
-          .tuple(fc.constantFrom("f", "g_2"), fc.constantFrom(" ", "() ", " () "), compound.filter((c) => !startsWithParen(c)))
+          .tuple(
+            fc.constantFrom("f", "g_2"),
+            fc.constantFrom(" ", "() ", " () "),
+            compound.filter((c) => !startsWithParen(c)),
+          )
           .map(([n, p, body]) => cat("function ", n, p, body)),
       },
       {
@@ -338,11 +345,7 @@ const tree = fc.letrec<Tree>((tie) => {
       {
         weight: 2,
         arbitrary: fc
-          .tuple(
-            list, listEnd, list, listEnd,
-            fc.array(fc.tuple(list, listEnd, list, listEnd), { maxLength: 1 }),
-            fc.option(fc.tuple(list, listEnd), { nil: undefined }),
-          )
+          .tuple(list, listEnd, list, listEnd, fc.array(fc.tuple(list, listEnd, list, listEnd), { maxLength: 1 }), fc.option(fc.tuple(list, listEnd), { nil: undefined }))
           .map(([c, e1, b, e2, elifs, els]) =>
             cat("if ", c, e1, "then ", b, e2, ...elifs.flatMap(([c2, f1, b2, f2]) => [cat("elif ", c2, f1, "then", [NL], b2, f2)]), els ? cat("else ", els[0], els[1]) : [], "fi"),
           ),
@@ -363,9 +366,7 @@ const tree = fc.letrec<Tree>((tie) => {
             list,
             listEnd,
           )
-          .map(([k, n, items, head, braces, body, e]) =>
-            cat(k, " ", n, items ? cat(" in", ...items.map(([b, w]) => b + w)) : "", head, " ", braces ? "{ " : "do ", body, e, braces ? "}" : "done"),
-          ),
+          .map(([k, n, items, head, braces, body, e]) => cat(k, " ", n, items ? cat(" in", ...items.map(([b, w]) => b + w)) : "", head, " ", braces ? "{ " : "do ", body, e, braces ? "}" : "done")),
       },
       {
         weight: 1,
@@ -379,7 +380,16 @@ const tree = fc.letrec<Tree>((tie) => {
           .tuple(
             word,
             fc.constantFrom<Doc>([" "], [NL], [" ", NL, "  "]),
-            fc.array(fc.tuple(caseHead, fc.option(fc.tuple(blank0, list), { nil: undefined }), fc.oneof(fc.constant<Doc>([" "]), lineEnd), fc.constantFrom(";;", ";;", ";&", ";;&"), fc.oneof(fc.constant<Doc>([" "]), lineEnd)), { maxLength: 3 }),
+            fc.array(
+              fc.tuple(
+                caseHead,
+                fc.option(fc.tuple(blank0, list), { nil: undefined }),
+                fc.oneof(fc.constant<Doc>([" "]), lineEnd),
+                fc.constantFrom(";;", ";;", ";&", ";;&"),
+                fc.oneof(fc.constant<Doc>([" "]), lineEnd),
+              ),
+              { maxLength: 3 },
+            ),
             // The last arm may go without its terminator.
             fc.option(fc.tuple(caseHead, fc.option(fc.tuple(blank0, list, listEnd), { nil: undefined })), { freq: 3, nil: undefined }),
           )
@@ -445,16 +455,17 @@ const tree = fc.letrec<Tree>((tie) => {
       {
         weight: 2,
         arbitrary: fc
-          .tuple(varName, fc.constantFrom("/", "//", "/#", "/%"), pword.filter((w) => !w.includes("/")), fc.option(pword, { nil: undefined }))
+          .tuple(
+            varName,
+            fc.constantFrom("/", "//", "/#", "/%"),
+            pword.filter((w) => !w.includes("/")),
+            fc.option(pword, { nil: undefined }),
+          )
           .map(([n, o, pat, rep]) => "${" + n + o + pat + (rep === undefined ? "" : "/" + rep) + "}"),
       },
     ),
 
-    subst: fc.oneof(
-      DEPTH,
-      { weight: 1, arbitrary: fc.constantFrom("$()", "$(echo)", "$( )") },
-      { weight: 4, arbitrary: inner.map((i) => `$(${i})`) },
-    ),
+    subst: fc.oneof(DEPTH, { weight: 1, arbitrary: fc.constantFrom("$()", "$(echo)", "$( )") }, { weight: 4, arbitrary: inner.map((i) => `$(${i})`) }),
 
     testExpr: fc.oneof(
       DEPTH,
@@ -462,9 +473,7 @@ const tree = fc.letrec<Tree>((tie) => {
       { weight: 3, arbitrary: fc.tuple(testWord(word), blank1, fc.constantFrom("==", "!=", "=", "<", ">", "-eq", "-lt"), blank1, testWord(word)).map(([a, b, o, c, d]) => a + b + o + c + d) },
       {
         weight: 1,
-        arbitrary: fc
-          .tuple(testWord(word), blank1, fc.constantFrom("^a.*$", "^(x|y)+$", "[0-9]+", "a\\ b", "$re", "(a)(b)?", '"lit"', "^[[:space:]]*#"))
-          .map(([a, b, r]) => a + b + "=~" + b + r),
+        arbitrary: fc.tuple(testWord(word), blank1, fc.constantFrom("^a.*$", "^(x|y)+$", "[0-9]+", "a\\ b", "$re", "(a)(b)?", '"lit"', "^[[:space:]]*#")).map(([a, b, r]) => a + b + "=~" + b + r),
       },
       { weight: 1, arbitrary: fc.tuple(blank1, testExpr).map(([b, e]) => "!" + b + e) },
       { weight: 1, arbitrary: fc.tuple(testExpr, blank1, fc.constantFrom("&&", "||"), blank1, testExpr).map(([a, b, o, c, d]) => a + b + o + c + d) },
@@ -481,7 +490,17 @@ function assignment(word: fc.Arbitrary<string>, dq: fc.Arbitrary<string>): fc.Ar
   return fc.oneof(
     fc.tuple(varName, fc.constantFrom("", "", "[0]", "[i+1]", "[$i]", '["k"]'), fc.constantFrom("=", "+="), fc.option(word, { nil: undefined })).map(([n, ix, op, v]) => n + ix + op + (v ?? "")),
     // bash 5.2 misreads backslashes and `$$(` in an array inside `$(…)`.
-    fc.tuple(varName, fc.constantFrom("=", "+="), fc.array(word.filter((w) => !/\\|\$\$/.test(w)), { maxLength: 3 }), blank0).map(([n, op, ws, b]) => `${n}${op}(${b}${ws.join(" ")})`),
+    fc
+      .tuple(
+        varName,
+        fc.constantFrom("=", "+="),
+        fc.array(
+          word.filter((w) => !/\\|\$\$/.test(w)),
+          { maxLength: 3 },
+        ),
+        blank0,
+      )
+      .map(([n, op, ws, b]) => `${n}${op}(${b}${ws.join(" ")})`),
     fc.tuple(varName, dq).map(([n, d]) => `${n}="${d}"`),
   );
 }
@@ -489,11 +508,22 @@ function assignment(word: fc.Arbitrary<string>, dq: fc.Arbitrary<string>): fc.Ar
 function redirect(target: fc.Arbitrary<string>): fc.Arbitrary<Doc> {
   const plainTarget = target.filter((t) => !/^[<>(]/.test(t));
   return fc.oneof(
-    { weight: 4, arbitrary: fc.tuple(fc.constantFrom("", "", "1", "2", "0", "10", "{fd}"), fc.constantFrom("<", ">", ">>", ">|", "<>", "<<<"), blank0, plainTarget).map(([fd, op, b, t]): Doc => [fd + op + b + t]) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.constantFrom("", "", "1", "2", "0", "10", "{fd}"), fc.constantFrom("<", ">", ">>", ">|", "<>", "<<<"), blank0, plainTarget)
+        .map(([fd, op, b, t]): Doc => [fd + op + b + t]),
+    },
     {
       weight: 1,
       // bash reads `&> a=b` before the command word as a misplaced assignment.
-      arbitrary: fc.tuple(fc.constantFrom("&>", "&>>"), blank0, plainTarget.filter((t) => !/^\w+(\[[^\]]*\])?\+?=/.test(t))).map(([op, b, t]): Doc => [op + b + t]),
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom("&>", "&>>"),
+          blank0,
+          plainTarget.filter((t) => !/^\w+(\[[^\]]*\])?\+?=/.test(t)),
+        )
+        .map(([op, b, t]): Doc => [op + b + t]),
     },
     { weight: 2, arbitrary: fc.tuple(fc.constantFrom("", "2", "1", "3", "{fd}"), fc.constantFrom(">&", "<&"), fc.constantFrom("1", "2", "-", "0", "3-")).map(([fd, op, t]): Doc => [fd + op + t]) },
     { weight: 2, arbitrary: heredoc },
@@ -529,7 +559,14 @@ test("generated command lines parse and print back byte for byte, with insertion
         at = o;
       }
       expected += src.slice(at);
-      assert.equal(printLossless(r.script, src, starts.map((offset) => ({ offset, text: "rtk " }))), expected);
+      assert.equal(
+        printLossless(
+          r.script,
+          src,
+          starts.map((offset) => ({ offset, text: "rtk " })),
+        ),
+        expected,
+      );
     }),
     { numRuns: 1000 },
   );

@@ -443,8 +443,8 @@ const ROWS: readonly Row[] = [
 
   // ── multi-line scripts ───────────────────────────────────────────────────
   [
-    "set -e\nnpm ci\nnpm test\nif [ -n \"$CI\" ]; then\n  git status\nfi\n",
-    "set -e\nrtk npm ci\nrtk npm test\nif [ -n \"$CI\" ]; then\n  rtk git status\nfi\n",
+    'set -e\nnpm ci\nnpm test\nif [ -n "$CI" ]; then\n  git status\nfi\n',
+    'set -e\nrtk npm ci\nrtk npm test\nif [ -n "$CI" ]; then\n  rtk git status\nfi\n',
     ["no-route", null, null, "no-route", null],
   ],
   [
@@ -475,12 +475,12 @@ const ROWS: readonly Row[] = [
   ["if git diff --quiet; then echo same; fi", "if rtk git diff --quiet; then echo same; fi", [null, "no-route"]],
   ["if true; then npm test; else git status; fi", "if true; then rtk npm test; else rtk git status; fi", ["no-route", null, null]],
   ["if [ -f x ]; then npm test; elif [ -f y ]; then make; fi", "if [ -f x ]; then rtk npm test; elif [ -f y ]; then rtk make; fi", ["no-route", null, "no-route", null]],
-  ["for d in a b; do git -C \"$d\" status; done", "for d in a b; do rtk git -C \"$d\" status; done", [null]],
+  ['for d in a b; do git -C "$d" status; done', 'for d in a b; do rtk git -C "$d" status; done', [null]],
   ["for d in a b; do git -C $d status; done > out", null, ["stdout-to-file"]],
   ["for ((i=0;i<3;i++)); do npm test; done", "for ((i=0;i<3;i++)); do rtk npm test; done", [null]],
   ["while ! npm test; do sleep 1; done", "while ! rtk npm test; do sleep 1; done", [null, "no-route"]],
   ["until npm test; do sleep 1; done", "until rtk npm test; do sleep 1; done", [null, "no-route"]],
-  ["while read -r f; do git add \"$f\"; done < list.txt", null, ["no-route", "unattestable"]],
+  ['while read -r f; do git add "$f"; done < list.txt', null, ["no-route", "unattestable"]],
   ['while read -r l; do git status; done <<< "a"', 'while read -r l; do rtk git status; done <<< "a"', ["no-route", null]],
   ["echo a | while read x; do git status; done", null, ["no-route", "no-route", "pipe-consumer"]],
   ["npm test | while read l; do echo $l; done", null, ["pipe-producer", "no-route", "no-route"]],
@@ -496,8 +496,8 @@ const ROWS: readonly Row[] = [
   ["select x in a b; do git status; done", "select x in a b; do rtk git status; done", [null]],
   ["coproc npm test", null, ["background"]],
   [
-    "case \"$1\" in\n  test) npm test ;;\n  git) git status ;;\n  *) echo no ;;\nesac\n",
-    "case \"$1\" in\n  test) rtk npm test ;;\n  git) rtk git status ;;\n  *) echo no ;;\nesac\n",
+    'case "$1" in\n  test) npm test ;;\n  git) git status ;;\n  *) echo no ;;\nesac\n',
+    'case "$1" in\n  test) rtk npm test ;;\n  git) rtk git status ;;\n  *) echo no ;;\nesac\n',
     [null, null, "no-route"],
   ],
 
@@ -528,7 +528,7 @@ const ROWS: readonly Row[] = [
   ["function build { npm test; }; build | tail", null, ["function-body", "shadowed", "pipe-consumer"]],
   ["f() { sudo git status; }", null, ["function-body"]],
   ["f() { git status; } > out; npm test", null, ["function-body", "unattestable"]],
-  ["git() { command git \"$@\"; }", null, ["function-body"]],
+  ['git() { command git "$@"; }', null, ["function-body"]],
   ["git() { echo hi; }; git status", null, ["function-body", "shadowed"]],
   ["function npm { :; }; npm test | tail -3", null, ["function-body", "shadowed", "pipe-consumer"]],
   ["alias git='echo'; git status", null, ["no-route", "shadowed"]],
@@ -691,7 +691,7 @@ const ROWS: readonly Row[] = [
   ["for f in $(ls); do git add $f; done", null, ["stdout-captured", "unattestable"]],
   ['if [ "$(git status --porcelain)" ]; then npm test; fi', null, ["no-route", "stdout-captured", "unattestable"]],
   ['cat < "$(ls | head -1)"', null, ["unattestable", "stdout-captured", "stdout-captured"]],
-  ["npm test 2> \"$(date).log\"", null, ["unattestable", "no-route"]],
+  ['npm test 2> "$(date).log"', null, ["unattestable", "no-route"]],
   ["echo $(echo $(git status))", null, ["no-route", "no-route", "stdout-captured"]],
   ["git status && echo $(date)", null, ["unattestable", "no-route", "no-route"]],
   ["echo $((1+2)) && git status", "echo $((1+2)) && rtk git status", ["no-route", null]],
@@ -783,7 +783,7 @@ const ROWS: readonly Row[] = [
   ["npm test < <(echo y)", null, ["unattestable", "no-route"]],
   ["X=$(cat <<EOF\nhi\nEOF\n); git status", null, ["stdout-captured", "unattestable"]],
   ["cat <<EOF\n\\$(git status)\nEOF", "rtk cat <<EOF\n\\$(git status)\nEOF", [null]],
-  ["cat <<\"EOF\"\n$(git status)\nEOF", "rtk cat <<\"EOF\"\n$(git status)\nEOF", [null]],
+  ['cat <<"EOF"\n$(git status)\nEOF', 'rtk cat <<"EOF"\n$(git status)\nEOF', [null]],
   ["cat <<\\EOF\n$(git status)\nEOF", "rtk cat <<\\EOF\n$(git status)\nEOF", [null]],
   ["npm test <<EOF\ny\nEOF", "rtk npm test <<EOF\ny\nEOF", [null]],
   ["cat <<EOF && git status\nbody\nEOF", "rtk cat <<EOF && rtk git status\nbody\nEOF", [null, null]],
@@ -931,10 +931,7 @@ describe("rewrite decisions", () => {
     const tag = o?.disabled ? " [RTK_DISABLED]" : o?.config ? " [config]" : "";
     test(`#${i} ${JSON.stringify(input)}${tag}`, () => {
       const r = rewriteCommand(input, opts(o));
-      assert.deepEqual(
-        { command: r.command, reasons: r.segments.map((s) => s.reason) },
-        { command: expected, reasons: [...reasons] },
-      );
+      assert.deepEqual({ command: r.command, reasons: r.segments.map((s) => s.reason) }, { command: expected, reasons: [...reasons] });
       assert.equal(r.exitCode, expected === null ? 1 : 3);
       if (reasons.length === 0 && !o?.disabled && expected === null) {
         // Either no command positions at all, or a parse error: no segments either way.
@@ -943,7 +940,10 @@ describe("rewrite decisions", () => {
       for (const s of r.segments) assert.equal(s.decision === "rewrite", s.reason === null);
 
       // Invariant: deleting every inserted `rtk ` gives back the input byte for byte.
-      const offsets = r.segments.filter((s) => s.decision === "rewrite").map((s) => s.insertAt).sort((a, b) => a - b);
+      const offsets = r.segments
+        .filter((s) => s.decision === "rewrite")
+        .map((s) => s.insertAt)
+        .sort((a, b) => a - b);
       const out = r.command ?? input;
       let back = "";
       let from = 0;

@@ -69,10 +69,34 @@ function check(src: string): void {
 // ---- a generator of agent-like command lines ------------------------------------
 
 const tools = fc.constantFrom(
-  "git status", "git log --oneline -5", "git diff HEAD~1", "git -C pkg status", "npm test", "npx vitest run",
-  "cargo test", "cargo build --release", "pytest -x", "python -m pytest", "ls -la src", "find . -name '*.ts'",
-  "grep -rn TODO src", "rg foo", "cat package.json", "tail -100 build.log", "wc -l a b", "echo hi", "make", "tsc --noEmit",
-  "docker ps", "kubectl get pods", "gh pr list", "curl -s http://x", "env", "jq .", "sort", "node x.js",
+  "git status",
+  "git log --oneline -5",
+  "git diff HEAD~1",
+  "git -C pkg status",
+  "npm test",
+  "npx vitest run",
+  "cargo test",
+  "cargo build --release",
+  "pytest -x",
+  "python -m pytest",
+  "ls -la src",
+  "find . -name '*.ts'",
+  "grep -rn TODO src",
+  "rg foo",
+  "cat package.json",
+  "tail -100 build.log",
+  "wc -l a b",
+  "echo hi",
+  "make",
+  "tsc --noEmit",
+  "docker ps",
+  "kubectl get pods",
+  "gh pr list",
+  "curl -s http://x",
+  "env",
+  "jq .",
+  "sort",
+  "node x.js",
 );
 const prefix = fc.constantFrom("", "FOO=1 ", "A=1 B='x y' ", "timeout 60 ", "env A=1 ", "command ", "nice -n 5 ", "time ", "sudo ", "RTK_DISABLED=1 ", "PATH=/x ");
 const redirect = fc.constantFrom("", "", "", "", "", " 2>&1", " 2>&1", " >out.txt", " >/dev/null", " 2>/dev/null", " >>log", " &>all", " >&2", " <in.txt", " 1>&2");

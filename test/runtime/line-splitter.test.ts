@@ -15,11 +15,32 @@ function split(chunks: readonly (string | Buffer)[]): { lines: [string, boolean,
 describe("LineSplitter", () => {
   const euro = Buffer.from("€\n");
   const ROWS: { name: string; chunks: (string | Buffer)[]; lines: [string, boolean, boolean, number][]; binary?: boolean }[] = [
-    { name: "lines with their ends", chunks: ["a\nb\n"], lines: [["a", true, true, 0], ["b", true, true, 0]] },
-    { name: "a last line without its end", chunks: ["a\nb"], lines: [["a", true, true, 0], ["b", false, false, 0]] },
+    {
+      name: "lines with their ends",
+      chunks: ["a\nb\n"],
+      lines: [
+        ["a", true, true, 0],
+        ["b", true, true, 0],
+      ],
+    },
+    {
+      name: "a last line without its end",
+      chunks: ["a\nb"],
+      lines: [
+        ["a", true, true, 0],
+        ["b", false, false, 0],
+      ],
+    },
     { name: "a line across chunks", chunks: ["ab", "c\n"], lines: [["abc", true, true, 0]] },
     { name: "a character across chunks", chunks: [euro.subarray(0, 1), euro.subarray(1)], lines: [["€", true, true, 0]] },
-    { name: "a CR or an escape makes a line not plain", chunks: ["a\rb\n", "\x1b[1mc\n"], lines: [["a\rb", true, false, 0], ["\x1b[1mc", true, false, 0]] },
+    {
+      name: "a CR or an escape makes a line not plain",
+      chunks: ["a\rb\n", "\x1b[1mc\n"],
+      lines: [
+        ["a\rb", true, false, 0],
+        ["\x1b[1mc", true, false, 0],
+      ],
+    },
     { name: "nothing", chunks: [], lines: [] },
     { name: "a NUL makes the output binary", chunks: ["a\0b\n"], lines: [["a\0b", true, true, 0]], binary: true },
     { name: "invalid UTF-8 makes the output binary", chunks: [Buffer.from([0xff, 0x0a])], lines: [["\ufffd", true, true, 0]], binary: true },

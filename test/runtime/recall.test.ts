@@ -10,7 +10,23 @@ import fs, { chmodSync, chownSync, closeSync, existsSync, lstatSync, mkdirSync, 
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { dedupRecall, fillRecall, listRecall, MAX_RECALL_BYTES, newRecallId, openRecallDir, pruneRecall, RecallUnsafeError, releaseRecall, reserveEntry, reserveRecall, RunRecall, SWEEP_EVERY_MS, sweepRecall, type RecallMeta } from "../../src/runtime/recall.js";
+import {
+  dedupRecall,
+  fillRecall,
+  listRecall,
+  MAX_RECALL_BYTES,
+  newRecallId,
+  openRecallDir,
+  pruneRecall,
+  RecallUnsafeError,
+  releaseRecall,
+  reserveEntry,
+  reserveRecall,
+  RunRecall,
+  SWEEP_EVERY_MS,
+  sweepRecall,
+  type RecallMeta,
+} from "../../src/runtime/recall.js";
 import { ensureBuilt } from "../support/build.js";
 import { launchSync, RTK } from "../support/launch.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
@@ -293,7 +309,12 @@ describe("a store that is not the user's alone is refused: no entry, the marker 
     refused(b, outside);
   });
 
-  for (const [which, perm] of [["rtk", 0o777], ["rtk", 0o770], ["recall", 0o777], ["recall", 0o720]] as const) {
+  for (const [which, perm] of [
+    ["rtk", 0o777],
+    ["rtk", 0o770],
+    ["recall", 0o777],
+    ["recall", 0o720],
+  ] as const) {
     test(`the ${which} folder is writable by others (${perm.toString(8)})`, () => {
       const b = box();
       mkdirSync(b.recall, { recursive: true, mode: 0o700 });
@@ -321,7 +342,10 @@ describe("a store that is not the user's alone is refused: no entry, the marker 
     mkdirSync(join(outside, "recall"), { recursive: true, mode: 0o700 });
     put(join(outside, "recall"), "abc1238", Date.now(), "PLANTED\n");
     symlinkSync(outside, data(b));
-    for (const args of [["recall", "abc1238"], ["recall", "--list"]]) {
+    for (const args of [
+      ["recall", "abc1238"],
+      ["recall", "--list"],
+    ]) {
       const r = rtk(b, args);
       assert.equal(r.status, 1, args.join(" "));
       assert.match(r.stderr, /^rtk recall: .* is not a plain folder; recall is off$/m);
@@ -379,7 +403,10 @@ describe("an entry is reserved when its id is first asked for, so a printed hand
     symlinkSync(outside, join(b.recall, "abc1234.json"));
     const entry = new RunRecall(b.env, undefined, true);
     try {
-      assert.equal(withRandom(["abc12340"], () => withUnlisted(() => entry.id())), "unavailable");
+      assert.equal(
+        withRandom(["abc12340"], () => withUnlisted(() => entry.id())),
+        "unavailable",
+      );
       assert.equal(entry.reserved, null);
     } finally {
       entry.close();
@@ -499,7 +526,10 @@ describe("rotation: the newest 200 entries within 7 days", () => {
     pruneRecall(dir, 200, 7, now);
     const kept = listRecall(dir).map((m) => m.id);
     assert.equal(kept.length, 200);
-    assert.deepEqual(kept, Array.from({ length: 200 }, (_, i) => hex(i)));
+    assert.deepEqual(
+      kept,
+      Array.from({ length: 200 }, (_, i) => hex(i)),
+    );
     assert.equal(readdirSync(dir).length, 400, "data and metadata of the dropped entries are gone");
   });
 
@@ -536,7 +566,10 @@ describe("rotation: the newest 200 entries within 7 days", () => {
     const kept = listRecall(b.recall);
     assert.equal(kept.length, 200);
     assert.equal(kept[0]!.exitCode, 128, "the new entry is the newest");
-    assert.deepEqual(kept.slice(1).map((m) => m.id), Array.from({ length: 199 }, (_, i) => hex(i)));
+    assert.deepEqual(
+      kept.slice(1).map((m) => m.id),
+      Array.from({ length: 199 }, (_, i) => hex(i)),
+    );
     assert.ok(!existsSync(join(b.recall, "fffffff.txt")));
   });
 });
@@ -576,7 +609,10 @@ describe("sweeps: a save reads every entry only when the store is a tenth over i
     assert.equal(listRecall(dir).length, 22, "two over a limit of 20 is within its slack");
     put(dir, hex(22), now - 22 * 60_000);
     sweepRecall(dir, 20, 7, now + 2000);
-    assert.deepEqual(listRecall(dir).map((m) => m.id), Array.from({ length: 20 }, (_, i) => hex(i)));
+    assert.deepEqual(
+      listRecall(dir).map((m) => m.id),
+      Array.from({ length: 20 }, (_, i) => hex(i)),
+    );
   });
 
   test("a symlink where the record goes is neither followed nor written through", () => {
@@ -666,8 +702,14 @@ describe("rtk recall", () => {
   for (const [args, want] of [
     [["--head", "3"], INTERLEAVED.slice(0, 3)],
     [["--tail", "2"], INTERLEAVED.slice(-2)],
-    [["--grep", "err [24]"], ["err 2", "err 4"]],
-    [["--grep", "^out", "--head", "2"], ["out 1", "out 2"]],
+    [
+      ["--grep", "err [24]"],
+      ["err 2", "err 4"],
+    ],
+    [
+      ["--grep", "^out", "--head", "2"],
+      ["out 1", "out 2"],
+    ],
     [["--grep", "^out", "--tail", "1"], ["out 6"]],
     [["--head", "0"], []],
     [["--grep", "nothing like this"], []],
@@ -767,7 +809,10 @@ describe("the same raw output of the same command is kept once", () => {
     const second = rtk(b, [git, "status"]);
     const [h1, h2] = [handle(first.stdout), handle(second.stdout)];
     assert.ok(h1 && h1 === h2, first.stdout + second.stdout);
-    assert.deepEqual(readdirSync(b.recall).filter((f) => f.endsWith(".txt")), [`${h1}.txt`]);
+    assert.deepEqual(
+      readdirSync(b.recall).filter((f) => f.endsWith(".txt")),
+      [`${h1}.txt`],
+    );
     const raw = spawnSync(git, ["status"], { encoding: "utf8" }).stdout;
     assert.equal(rtk(b, ["recall", h1!]).stdout, raw);
     const list = rtk(b, ["recall", "--list"]).stdout.trimEnd().split("\n");
@@ -816,7 +861,10 @@ describe("the same raw output of the same command is kept once", () => {
   test("an alias gives its target's bytes; once the target holds other bytes, it gives nothing rather than other bytes", () => {
     const b = box();
     const [h1, h2] = aliased(b);
-    assert.deepEqual(readdirSync(b.recall).filter((f) => f.endsWith(".txt")), [`${h2}.txt`]);
+    assert.deepEqual(
+      readdirSync(b.recall).filter((f) => f.endsWith(".txt")),
+      [`${h2}.txt`],
+    );
     assert.equal(rtk(b, ["recall", h1]).stdout, "same bytes\n");
     const meta2 = JSON.parse(readFileSync(join(b.recall, `${h2}.json`), "utf8")) as RecallMeta;
     writeFileSync(join(b.recall, `${h2}.json`), JSON.stringify({ ...meta2, sha256: "0".repeat(64) }));

@@ -64,7 +64,10 @@ let repos = 0;
 function repo(b: Box): string {
   const dir = join(b.cwd, `repo-${++repos}`);
   mkdirSync(dir);
-  for (const args of [["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "init"]]) {
+  for (const args of [
+    ["init", "-q", "-b", "main"],
+    ["commit", "-q", "--allow-empty", "-m", "init"],
+  ]) {
     const r = sh(b, "git", args, dir);
     assert.equal(r.status, 0, r.stderr);
   }
@@ -224,7 +227,11 @@ describe("exit codes", () => {
     assert.equal(r.stderr, `rtk: ${git}: Permission denied\n`);
   });
 
-  for (const [sig, n] of [["TERM", 15], ["INT", 2], ["KILL", 9]] as const) {
+  for (const [sig, n] of [
+    ["TERM", 15],
+    ["INT", 2],
+    ["KILL", 9],
+  ] as const) {
     test(`a child killed by SIG${sig} → ${128 + n} (passthrough)`, () => {
       const r = rtk(b, ["sh", "-c", `kill -${sig} $$`]);
       assert.equal(r.status, 128 + n, r.stderr);
@@ -310,14 +317,22 @@ describe("a reader that goes early", () => {
 
   test("rtk's write of a long compact form to a closed pipe ends it quietly, with a broken pipe's status (141)", () => {
     // 5000 commits in git's default layout: a compact form far past a pipe's buffer.
-    const commits = Array.from({ length: 5000 }, (_, i) => `commit ${i.toString(16).padStart(40, "a")}\nAuthor: Ann Lee <ann@example.com>\nDate:   Mon Mar 11 10:00:00 2024 +0000\n\n    Change number ${i}\n`).join("\n");
+    const commits = Array.from(
+      { length: 5000 },
+      (_, i) => `commit ${i.toString(16).padStart(40, "a")}\nAuthor: Ann Lee <ann@example.com>\nDate:   Mon Mar 11 10:00:00 2024 +0000\n\n    Change number ${i}\n`,
+    ).join("\n");
     const file = join(b.root, "log.txt");
     writeFileSync(file, commits);
     const git = fakeTool(b, `cat ${JSON.stringify(file)}`);
     // A list budget the log never reaches: the whole compact form is written.
     const config = join(b.root, "unbounded.toml");
     writeFileSync(config, "[limits]\nlist_tokens = 10000000\n");
-    const r = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} ${JSON.stringify(git)} log | head -1; echo "status \${PIPESTATUS[0]}"`], { cwd: b.cwd, env: { ...b.env, RTK_CONFIG: config }, encoding: "utf8", timeout: 30000 });
+    const r = spawnSync("bash", ["-c", `${JSON.stringify(RTK)} ${JSON.stringify(git)} log | head -1; echo "status \${PIPESTATUS[0]}"`], {
+      cwd: b.cwd,
+      env: { ...b.env, RTK_CONFIG: config },
+      encoding: "utf8",
+      timeout: 30000,
+    });
     assert.match(r.stdout, /^a{7}\S* 2024-03-11 Ann Lee: Change number 0\nstatus 141\n$/);
     assert.equal(r.stderr, "");
   });
@@ -407,7 +422,10 @@ describe("signals are forwarded to the child, nothing is left behind", () => {
     }
   });
 
-  for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [sig, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     test(`unrouted, no trap: the child dies of the forwarded ${sig} → ${code}`, async () => {
       const marker = `rtk-sig-plain-${sig}-${process.pid}-${Date.now()}`;
       const p = start(RTK, ["sh", "-c", `: ${marker}; echo ready; while :; do sleep 0.1; done`], b.env, b.cwd);
@@ -498,7 +516,11 @@ describe("memory stays bounded on a 200 MB output", () => {
     assert.equal(bytes, SIZE);
     assert.equal(hash.digest("hex"), expectedHash(), "the raw output, byte for byte");
     assert.ok(peakKb > 0 && peakKb < BOUND_MB * 1024, `peak RSS ${Math.round(peakKb / 1024)} MB`);
-    assert.deepEqual(readdirSync(b.tmp).filter((f) => f.startsWith(".rtk-spill")), [], "the spill file is removed");
+    assert.deepEqual(
+      readdirSync(b.tmp).filter((f) => f.startsWith(".rtk-spill")),
+      [],
+      "the spill file is removed",
+    );
     assert.ok(!existsSync(join(b.data, "rtk", "recall")) || readdirSync(join(b.data, "rtk", "recall")).length === 0, "a successful run with nothing omitted keeps no recall entry");
   });
 });

@@ -25,7 +25,8 @@ import { argValue, DiagnosticList, OtherLines, report, type Diagnostic } from ".
 const HEADER = /^(error|warning)(?:\[([\w:]+)\])?: (.*)$/;
 const SHORT = /^(.+?):(\d+):(\d+): (error|warning)(?:\[([\w:]+)\])?: (.*)$/;
 const LOCATION = /^\s*--> (.+):(\d+):(\d+)$/;
-const SUMMARY = /^(?:(?:warning|error): `[^`]+` \(.+\) generated \d+ warnings?|error: could not compile |(?:warning|error): build failed|error: aborting due to|warning: \d+ warnings? emitted|\s*Finished )/;
+const SUMMARY =
+  /^(?:(?:warning|error): `[^`]+` \(.+\) generated \d+ warnings?|error: could not compile |(?:warning|error): build failed|error: aborting due to|warning: \d+ warnings? emitted|\s*Finished )/;
 const PROGRESS = /^\s+(?:Compiling|Checking|Fresh|Downloaded|Downloading|Updating|Locking|Adding|Blocking|Documenting|Packaging|Verifying|Archiving|Dirty|Building|Removed|Unpacking|Updated)\b/;
 const DROPPED = /^(?:Some errors have detailed explanations|For more information about (?:this|an) error, try)/;
 /** A snippet line: `  |`, `5 |     code`, `  = …` is not one. */

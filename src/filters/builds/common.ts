@@ -121,7 +121,10 @@ export class DiagnosticList {
         const key = d.code || d.severity;
         byCode.set(key, (byCode.get(key) ?? 0) + 1);
       }
-    const counts = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code} ${n}`).join(", ");
+    const counts = [...byCode]
+      .sort((a, b) => b[1] - a[1])
+      .map(([code, n]) => `${code} ${n}`)
+      .join(", ");
     const what = `${hidden === 1 ? "warning" : "warnings"} in ${counted(rest.length, "more file")}`;
     return [...this.renderGroups(ctx, opts, groups.slice(0, shown)), `${omitted(hidden, what, ctx.recall)} (${counts})`];
   }
@@ -200,13 +203,7 @@ export function linterOptions(exitCode: number | null): RenderOptions {
  * not know, then the tool's summary. Null (the raw output prints) when the run
  * had neither diagnostics nor a summary.
  */
-export function report(
-  ctx: Pick<FilterContext, "limits" | "recall">,
-  list: DiagnosticList,
-  others: OtherLines,
-  summary: readonly string[],
-  opts: RenderOptions,
-): string[] | null {
+export function report(ctx: Pick<FilterContext, "limits" | "recall">, list: DiagnosticList, others: OtherLines, summary: readonly string[], opts: RenderOptions): string[] | null {
   if (!list.count && !summary.length) return null;
   return [...list.render(ctx, opts), ...others.lines(ctx.recall), ...summary];
 }
@@ -234,7 +231,7 @@ export function notThisReport(input: FilterInput, spec: FormatSpec): boolean {
 /** Runs of one repeated line said once with their count: `text (×N)`. */
 export function collapseRepeats(lines: readonly string[]): string[] {
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     let j = i + 1;
     while (j < lines.length && lines[j] === lines[i]) j++;
     out.push(j - i > 1 ? `${lines[i]} (×${j - i})` : lines[i]!);

@@ -28,10 +28,12 @@ import { linesText, omitted, type Filter, type FilterRun, type RecallRef } from 
 import { collapseRepeats, DiagnosticList, hasArg, type Diagnostic, type RenderOptions } from "./common.js";
 
 const DIAGNOSTIC = /^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note|remark): (.*?)(?: \[(-W[^\]]+)\])?$/;
-const CONTEXT = /^(?:.+: In (?:function|member function|constructor|destructor|instantiation of|static member function|lambda function|substitution of) .*:$|.+: At (?:top level|global scope):$|In file included from |\s+from .+[:,]$)/;
+const CONTEXT =
+  /^(?:.+: In (?:function|member function|constructor|destructor|instantiation of|static member function|lambda function|substitution of) .*:$|.+: At (?:top level|global scope):$|In file included from |\s+from .+[:,]$)/;
 const SNIPPET = /^\s+(?:\d+ )?\|/;
 /** A line that reports a problem, whatever the tool. */
-const PROBLEM = /\b(?:error|errors|warning|warnings|fatal|failed|failure|undefined reference|cannot|no such file|not found|segmentation fault|aborted|killed|traceback|exception|panic(?:ked)?)\b|^\S*make(?:\[\d+\])?: \*\*\*/i;
+const PROBLEM =
+  /\b(?:error|errors|warning|warnings|fatal|failed|failure|undefined reference|cannot|no such file|not found|segmentation fault|aborted|killed|traceback|exception|panic(?:ked)?)\b|^\S*make(?:\[\d+\])?: \*\*\*/i;
 const NOISE = /^\S*make(?:\[\d+\])?: (?:Entering|Leaving) directory /;
 /** Lines at the end that are shown as they were (where the verdict is). */
 const LAST_LINES = 5;
@@ -112,7 +114,15 @@ class StreamLog {
     if (where) {
       // The message under a location alone on its line (next build's `Type error: …`).
       const m = /^(?:(Type error|Error|Warning|error|warning)(?: \[?(\w+)\]?)?: )?(.+)$/.exec(text)!;
-      this.add({ file: where[1]!, line: where[2]!, ...(where[3] ? { col: where[3] } : {}), severity: /warn/i.test(m[1] ?? "") || /^warning/i.test(where[0]) ? "warning" : "error", code: m[2] ?? "", message: m[1] && !/^(?:error|warning)$/i.test(m[1]) ? `${m[1]}: ${m[3]}` : m[3]!, more: [] });
+      this.add({
+        file: where[1]!,
+        line: where[2]!,
+        ...(where[3] ? { col: where[3] } : {}),
+        severity: /warn/i.test(m[1] ?? "") || /^warning/i.test(where[0]) ? "warning" : "error",
+        code: m[2] ?? "",
+        message: m[1] && !/^(?:error|warning)$/i.test(m[1]) ? `${m[1]}: ${m[3]}` : m[3]!,
+        more: [],
+      });
       return true;
     }
     const own = dl.diagnostic?.exec(text);
@@ -247,7 +257,9 @@ export const buildLog: Filter = {
   start(input, ctx): FilterRun {
     const from = input.toolIndex + 1;
     const compiler = COMPILERS.has(input.route.tool);
-    const passThrough = !compiler && hasArg(input.argv, from, ["-n", "--dry-run", "--just-print", "--recon", "-p", "--print-data-base", "-q", "--question", "--version", "-v", "--help", "-h", "--json", "--profile-json"]);
+    const passThrough =
+      !compiler &&
+      hasArg(input.argv, from, ["-n", "--dry-run", "--just-print", "--recon", "-p", "--print-data-base", "-q", "--question", "--version", "-v", "--help", "-h", "--json", "--profile-json"]);
     const dialect = DIALECTS[input.route.tool];
     const logs = { out: new StreamLog(dialect), err: new StreamLog(dialect) };
     const stdout: string[] = [];

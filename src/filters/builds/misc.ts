@@ -18,7 +18,9 @@ export const rubocop = lineDiagnostics({
   frameToCaret: true,
   drop: /^Inspecting \d+ files?$|^[.CWEFRI]+$|^Offenses:$/,
   summary: /^\d+ files? inspected/,
-  passThrough: (input) => argValue(input.argv, input.toolIndex + 1, ["-f", "--format"]) !== null || hasArg(input.argv, input.toolIndex + 1, ["--help", "-h", "--version", "-v", "-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-gen-config", "--show-cops"]),
+  passThrough: (input) =>
+    argValue(input.argv, input.toolIndex + 1, ["-f", "--format"]) !== null ||
+    hasArg(input.argv, input.toolIndex + 1, ["--help", "-h", "--version", "-v", "-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-gen-config", "--show-cops"]),
   linter: true,
 });
 

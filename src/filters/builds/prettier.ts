@@ -11,24 +11,13 @@
 import { linesText, type Filter, type FilterRun } from "../types.js";
 import { hasArg, OtherLines } from "./common.js";
 
-const VERDICT =
-  /^\[warn\] (?:Code style issues|All matched files)|^All matched files use Prettier|^Error occurred when checking code style/;
+const VERDICT = /^\[warn\] (?:Code style issues|All matched files)|^All matched files use Prettier|^Error occurred when checking code style/;
 const FRAME = /^\[error\] (?:[> ] *\d+ \||\s+\|)/;
 
 export const prettier: Filter = {
   id: "diagnostics.prettier",
   start(input, ctx): FilterRun {
-    const passThrough = hasArg(input.argv, input.toolIndex + 1, [
-      "-l",
-      "--list-different",
-      "--help",
-      "-h",
-      "--version",
-      "-v",
-      "--file-info",
-      "--find-config-path",
-      "--support-info",
-    ]);
+    const passThrough = hasArg(input.argv, input.toolIndex + 1, ["-l", "--list-different", "--help", "-h", "--version", "-v", "--file-info", "--find-config-path", "--support-info"]);
     const files = new OtherLines(256 * 1024);
     const err = new OtherLines();
     const out = new OtherLines();

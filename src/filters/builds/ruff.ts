@@ -14,7 +14,8 @@ export const ruff = lineDiagnostics({
   ],
   continuation: /^\s*= (help: .*)$|^(help: .*)$/,
   drop: /^\s*\d*\s*\||^\s*-->|^\s*\|$/,
-  summary: /^(?:Found \d+ errors?|\[\*\] \d+ fixable|No fixes available|All checks passed!|\d+ files? (?:would be reformatted|already formatted|left unchanged)|Would reformat: |\d+ hidden fixes? can be enabled)/,
+  summary:
+    /^(?:Found \d+ errors?|\[\*\] \d+ fixable|No fixes available|All checks passed!|\d+ files? (?:would be reformatted|already formatted|left unchanged)|Would reformat: |\d+ hidden fixes? can be enabled)/,
   passThrough: (input) => {
     const f = argValue(input.argv, input.subIndex + 1, ["--output-format", "--format"]);
     return (f !== null && f !== "concise" && f !== "full") || hasArg(input.argv, input.subIndex + 1, ["--diff", "--statistics", "--show-settings", "--show-files", "--help", "-h", "--watch", "-w"]);

@@ -123,8 +123,29 @@ function compareParts(x: readonly string[], y: readonly string[]): number {
 
 /** Folders of dependencies, build output, caches and version control: rarely what a listing or a search is for. */
 const BACKGROUND_DIRS = new Set([
-  ".git", ".hg", ".svn", "node_modules", "bower_components", "vendor", "dist", "build", "out", "target", ".next", ".nuxt", ".turbo",
-  ".cache", "coverage", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".venv", "venv", ".tox", ".gradle",
+  ".git",
+  ".hg",
+  ".svn",
+  "node_modules",
+  "bower_components",
+  "vendor",
+  "dist",
+  "build",
+  "out",
+  "target",
+  ".next",
+  ".nuxt",
+  ".turbo",
+  ".cache",
+  "coverage",
+  "__pycache__",
+  ".pytest_cache",
+  ".mypy_cache",
+  ".ruff_cache",
+  ".venv",
+  "venv",
+  ".tox",
+  ".gradle",
 ]);
 
 /** Whether a path lies in (or is) one of the background folders. */

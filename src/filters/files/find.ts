@@ -67,7 +67,10 @@ export const find: Filter = {
         if (hidden) {
           // The directories named fit in the room kept for the marker.
           const entries = rest.map(([dir, n]) => `${dir} (${n})`);
-          const named = entries.slice(0, fitCount(entries, MARKER_ROOM - 80, (e) => e.length + 2, { max: MAX_DIRS_NAMED }));
+          const named = entries.slice(
+            0,
+            fitCount(entries, MARKER_ROOM - 80, (e) => e.length + 2, { max: MAX_DIRS_NAMED }),
+          );
           const more = rest.length - named.length;
           const where = named.length ? `: ${named.join(", ")}${more ? `, ${more} more dirs` : ""}` : "";
           lines.push(omitted(hidden, "paths", recall) + where);

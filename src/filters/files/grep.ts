@@ -47,16 +47,63 @@ const MAX_FILES_NAMED = 100;
 
 const GREP_SPEC: OptionSpec = {
   shortWithValue: "efmABCdD",
-  longWithValue: ["regexp", "file", "max-count", "after-context", "before-context", "context", "devices", "directories", "include", "exclude", "exclude-from", "exclude-dir", "label", "binary-files", "group-separator"],
+  longWithValue: [
+    "regexp",
+    "file",
+    "max-count",
+    "after-context",
+    "before-context",
+    "context",
+    "devices",
+    "directories",
+    "include",
+    "exclude",
+    "exclude-from",
+    "exclude-dir",
+    "label",
+    "binary-files",
+    "group-separator",
+  ],
 };
 
 const RG_SPEC: OptionSpec = {
   shortWithValue: "efgtTmABCrjMdE",
   longWithValue: [
-    "regexp", "file", "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-count", "after-context", "before-context", "context",
-    "replace", "threads", "max-columns", "max-depth", "maxdepth", "encoding", "engine", "color", "colors", "context-separator", "field-context-separator",
-    "field-match-separator", "path-separator", "sort", "sortr", "dfa-size-limit", "regex-size-limit", "ignore-file", "pre", "pre-glob", "max-filesize",
-    "hostname-bin", "hyperlink-format",
+    "regexp",
+    "file",
+    "glob",
+    "iglob",
+    "type",
+    "type-not",
+    "type-add",
+    "type-clear",
+    "max-count",
+    "after-context",
+    "before-context",
+    "context",
+    "replace",
+    "threads",
+    "max-columns",
+    "max-depth",
+    "maxdepth",
+    "encoding",
+    "engine",
+    "color",
+    "colors",
+    "context-separator",
+    "field-context-separator",
+    "field-match-separator",
+    "path-separator",
+    "sort",
+    "sortr",
+    "dfa-size-limit",
+    "regex-size-limit",
+    "ignore-file",
+    "pre",
+    "pre-glob",
+    "max-filesize",
+    "hostname-bin",
+    "hyperlink-format",
   ],
 };
 
@@ -72,7 +119,28 @@ function modeOf(input: FilterInput, files: FileProbe): GrepMode {
   const rg = input.route.tool === "rg";
   const p = parseArgs(toolArgs(input), rg ? RG_SPEC : GREP_SPEC);
   const passThrough = rg
-    ? given(p, "lcqob0pVh", ["files", "files-with-matches", "files-without-match", "count", "count-matches", "json", "only-matching", "quiet", "vimgrep", "column", "null", "null-data", "byte-offset", "heading", "pretty", "type-list", "help", "version", "debug", "trace"])
+    ? given(p, "lcqob0pVh", [
+        "files",
+        "files-with-matches",
+        "files-without-match",
+        "count",
+        "count-matches",
+        "json",
+        "only-matching",
+        "quiet",
+        "vimgrep",
+        "column",
+        "null",
+        "null-data",
+        "byte-offset",
+        "heading",
+        "pretty",
+        "type-list",
+        "help",
+        "version",
+        "debug",
+        "trace",
+      ])
     : given(p, "lLcqoZzbTV", ["files-with-matches", "files-without-match", "count", "quiet", "silent", "only-matching", "null", "null-data", "byte-offset", "initial-tab", "help", "version"]);
   const explicitPatterns = given(p, "ef", ["regexp", "file"]);
   const operands = explicitPatterns ? p.operands : p.operands.slice(1);
@@ -356,7 +424,10 @@ function pastBudget(sized: readonly SizedGroup[], isMatch: (l: string) => boolea
 
 /** The names that fit in the room kept for them (at most MAX_FILES_NAMED), then how many files are not named. */
 function restList(named: readonly NamedRest[], files: number, restReserve: number): string {
-  const listed = named.slice(0, fitCount(named, restReserve - 78, (e) => e.text.length + 2, { max: MAX_FILES_NAMED }));
+  const listed = named.slice(
+    0,
+    fitCount(named, restReserve - 78, (e) => e.text.length + 2, { max: MAX_FILES_NAMED }),
+  );
   const unnamed = files - listed.reduce((n, e) => n + e.files, 0);
   return namedList(listed) + (unnamed ? `${listed.length ? ", " : ""}${unnamed} more` : "");
 }

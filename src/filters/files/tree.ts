@@ -13,7 +13,6 @@ import { ErrorLines } from "../kit.js";
 import { omitted, type Filter, type FilterInput, type FilterRun } from "../types.js";
 import { given, inBackground, parseArgs, toolArgs, withFlags } from "./common.js";
 
-
 const SPEC = {
   shortWithValue: "LPIHTo",
   longWithValue: ["charset", "filelimit", "timefmt", "sort", "hintro", "houtro", "infile", "gitfile", "prune-pattern"],

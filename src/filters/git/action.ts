@@ -23,7 +23,6 @@ interface Line {
   text: string;
 }
 
-
 export const gitAction: Filter = {
   id: "git.action",
   // Progress rewrites its line in place (push, fetch, pull); `stash show -p` prints a patch.
@@ -293,7 +292,10 @@ function summaryLine(s: Summary, recall: RecallRef, chars: number): string | nul
     }
     parts.push(text);
   }
-  for (const [what, paths] of [["add", s.added], ["remove", s.removed]] as const) {
+  for (const [what, paths] of [
+    ["add", s.added],
+    ["remove", s.removed],
+  ] as const) {
     if (paths.length) parts.push(`${what} (${paths.length}): ${listWithin(paths, chars, "paths", recall)}`);
   }
   return parts.length ? parts.join("; ") : null;

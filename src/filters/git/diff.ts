@@ -27,13 +27,17 @@ export const gitDiff: Filter = {
     const blob = showsBlob(input);
     if (blob || opaqueOutput(args)) return rawRun();
     const own = ownFormat(args);
-    return startHistory(recall, {
-      body: "all",
-      trimContext: !ownContext(args),
-      commits: !own,
-      collapseGenerated: !namesGenerated(args),
-      ...(own ? {} : { recognise: (l: string) => (show ? SHOW_START : DIFF_START).test(l) }),
-    }, limits ?? DEFAULT_LIMITS);
+    return startHistory(
+      recall,
+      {
+        body: "all",
+        trimContext: !ownContext(args),
+        commits: !own,
+        collapseGenerated: !namesGenerated(args),
+        ...(own ? {} : { recognise: (l: string) => (show ? SHOW_START : DIFF_START).test(l) }),
+      },
+      limits ?? DEFAULT_LIMITS,
+    );
   },
 };
 

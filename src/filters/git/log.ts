@@ -17,12 +17,16 @@ export const gitLog: Filter = {
   start(input, { recall, limits }) {
     const args = historyArgs(input);
     if (opaqueOutput(args)) return rawRun();
-    return startHistory(recall, {
-      body: maxCount(optionArgs(args)) === 1 ? "all" : "meaningful",
-      trimContext: !ownContext(args),
-      commits: !ownFormat(args),
-      collapseGenerated: !namesGenerated(args),
-    }, limits ?? DEFAULT_LIMITS);
+    return startHistory(
+      recall,
+      {
+        body: maxCount(optionArgs(args)) === 1 ? "all" : "meaningful",
+        trimContext: !ownContext(args),
+        commits: !ownFormat(args),
+        collapseGenerated: !namesGenerated(args),
+      },
+      limits ?? DEFAULT_LIMITS,
+    );
   },
 };
 

@@ -33,12 +33,12 @@ const GROUP_TITLE: Record<Group, string> = {
 
 /** The state word git prints before a path, and how it reads in the compact form ("" for the usual one). */
 const STATES: Record<string, string> = {
-  "modified": "",
+  modified: "",
   "new file": "new",
-  "deleted": "deleted",
-  "renamed": "renamed",
-  "copied": "copied",
-  "typechange": "typechange",
+  deleted: "deleted",
+  renamed: "renamed",
+  copied: "copied",
+  typechange: "typechange",
   "both modified": "",
   "both added": "both added",
   "both deleted": "both deleted",

@@ -7,7 +7,8 @@
 import { omitted, type Filter, type FilterRun } from "../types.js";
 import { finish, Kept, RawSize } from "./common.js";
 
-const NOISE = /^(Starting a Gradle Daemon|\d+ actionable tasks?:|Deprecated Gradle features were used|You can use '--warning-mode all'|For more on this, please refer to|<[-=]*> \d+% (EXECUTING|CONFIGURING|INITIALIZING))/;
+const NOISE =
+  /^(Starting a Gradle Daemon|\d+ actionable tasks?:|Deprecated Gradle features were used|You can use '--warning-mode all'|For more on this, please refer to|<[-=]*> \d+% (EXECUTING|CONFIGURING|INITIALIZING))/;
 
 export const gradleTest: Filter = {
   id: "test.gradle",

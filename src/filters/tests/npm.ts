@@ -79,7 +79,11 @@ export const npmTest: Filter = {
       end(exitCode) {
         if (runner) return runner.end(exitCode);
         if (unknown || !dropped) return null;
-        const text = (s: "out" | "err") => held.filter(([hs]) => hs === s).map(([, t]) => t + "\n").join("");
+        const text = (s: "out" | "err") =>
+          held
+            .filter(([hs]) => hs === s)
+            .map(([, t]) => t + "\n")
+            .join("");
         return { stdout: text("out"), stderr: text("err") };
       },
     };

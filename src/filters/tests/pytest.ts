@@ -12,7 +12,8 @@ import { omitted, type Filter, type FilterRun } from "../types.js";
 import { capturedHead, finish, Kept, RawSize } from "./common.js";
 
 /** Lines of pytest's session header (before collection): its environment, not results. */
-const HEADER = /^(platform |cachedir: |rootdir: |configfile: |inifile: |testpaths: |plugins: |[\w.-]+ profile '|Using --randomly-seed|Test order randomisation|[\w.-]+: [\d.]+ \(defaults: |asyncio: |created: \d+\/\d+ workers|\d+ workers \[\d+ items?\])/;
+const HEADER =
+  /^(platform |cachedir: |rootdir: |configfile: |inifile: |testpaths: |plugins: |[\w.-]+ profile '|Using --randomly-seed|Test order randomisation|[\w.-]+: [\d.]+ \(defaults: |asyncio: |created: \d+\/\d+ workers|\d+ workers \[\d+ items?\])/;
 /** A progress line: a module and its result letters, or (-q) the letters alone, with a percentage or a count. */
 const PROGRESS = /^(\S+\.py )?[.FEsxXR]+(\s+\[\s*\d+%\]|\s+\[\s*\d+\s*\/\s*\d+\])?$/;
 /** A -v result line (xdist's worker prefix too). */
