@@ -9,6 +9,9 @@ import { CHARS_PER_TOKEN, type Limits } from "../filters/budget.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../filters/declarative.js";
 import { FILTERS } from "../filters/catalog.js";
 import { RTK_OPTIONS } from "./options.js";
+import { closest } from "../cli/suggest.js";
+import { META_COMMANDS } from "../cli/meta.js";
+import type { Registry } from "../routes/registry.js";
 import { runFiltered, runPassthrough } from "./run.js";
 
 export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -50,7 +53,7 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
     );
     return runPassthrough(argv, env);
   }
-  if (!declared.filter) return runPassthrough(argv, env);
+  if (!declared.filter) return runPassthrough(argv, env, match ? undefined : (cmd) => nearWord(cmd, registry));
   const filter = declarativeFilter(declared.filter, { listChars: limits.list });
   const route = match?.route ?? declarativeRoute(declared.filter, argv);
   return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, subIndex: match?.subIndex ?? 1, route }, { env, raw, recall, limits });
@@ -60,4 +63,10 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
 function limitsFor(config: EffectiveConfig, routeId: string | null): Limits {
   const own = routeId === null ? undefined : setting(config, "limits", "route_tokens")[routeId];
   return { list: (own ?? setting(config, "limits", "list_tokens")) * CHARS_PER_TOKEN, content: setting(config, "limits", "content_chars") };
+}
+
+/** A mistyped rtk command (`rtk explian`) or routed tool (`rtk gti status`): the nearest of them. */
+function nearWord(cmd: string, registry: Registry): string | null {
+  const words = [...META_COMMANDS].filter((w) => !w.startsWith("-"));
+  return closest(cmd, [...words, ...registry.byTool.keys()]);
 }

@@ -30,8 +30,12 @@ export interface RunOptions {
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** What a shell prints when a command cannot start, and the status it exits with. */
-function startFailure(cmd: string, code: string | undefined): { status: number; message: string } | null {
-  if (code === "ENOENT") return { status: 127, message: `rtk: ${cmd}: ${cmd.includes("/") ? "No such file or directory" : "command not found"}` };
+function startFailure(cmd: string, code: string | undefined, near?: (cmd: string) => string | null): { status: number; message: string } | null {
+  if (code === "ENOENT") {
+    if (cmd.includes("/")) return { status: 127, message: `rtk: ${cmd}: No such file or directory` };
+    const guess = near?.(cmd);
+    return { status: 127, message: `rtk: ${cmd}: command not found${guess ? ` (did you mean \`rtk ${guess}\`?)` : ""}` };
+  }
   if (code === "EACCES" || code === "EISDIR" || code === "ENOEXEC") return { status: 126, message: `rtk: ${cmd}: Permission denied` };
   return null;
 }
@@ -79,14 +83,15 @@ function openStdio(): void {
 }
 
 /** A run with inherited stdio: what rtk does for argv it has no route for, `rtk proxy`, and --raw. */
-export async function runPassthrough(argv: readonly string[], env: Env): Promise<number> {
+/** `near`: for a command that is not found, the word the user may have meant (an rtk command, a routed tool). */
+export async function runPassthrough(argv: readonly string[], env: Env, near?: (cmd: string) => string | null): Promise<number> {
   openStdio();
   const signals = signalForwarder();
   try {
     const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: toolEnv(env), extendEnv: false, windowsHide: true });
     signals.attach(child);
     const r = await child;
-    const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
+    const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code, near) : null;
     if (fail) {
       process.stderr.write(fail.message + "\n");
       return fail.status;

@@ -206,6 +206,18 @@ describe("exit codes", () => {
     assert.equal(r.stdout, "");
   });
 
+  test("a mistyped rtk command or routed tool that is not on PATH → 127, and the word meant", () => {
+    for (const [typed, meant] of [
+      ["explian", "explain"],
+      ["gti", "git"],
+      ["pyest", "pytest"],
+    ]) {
+      const r = rtk(b, [typed, "x"]);
+      assert.equal(r.status, 127);
+      assert.equal(r.stderr, `rtk: ${typed}: command not found (did you mean \`rtk ${meant}\`?)\n`);
+    }
+  });
+
   test("a missing routed tool (git by a path that does not exist) → 127", () => {
     const missing = join(b.root, "nowhere", "git");
     const r = rtk(b, [missing, "status"]);
