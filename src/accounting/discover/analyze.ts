@@ -50,7 +50,7 @@ export interface DiscoverReport {
   noRoute: { command: string; commands: number }[];
   hookDecisions: { loaded: number; joined: number };
   replay?: ReplayFigures & {
-    /** Missed commands not replayed, and why: the host cut the output, none was recorded, other commands' output is mixed in, or no built-in filter. */
+    /** Missed commands not replayed, and why: the host cut the output, none was recorded, other commands' output is mixed in or a word expands, or no built-in filter. */
     skipped: { truncated: number; noOutput: number; compound: number; noFilter: number };
   };
 }

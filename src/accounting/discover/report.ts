@@ -63,7 +63,7 @@ export function renderText(r: DiscoverReport, read: ReadSummary): string {
     out.push(
       "",
       `Replayed through rtk's filters: ${r.replay.replayed} of ${t.missed} missed commands: ${saved(r.replay)}`,
-      `  not replayed: ${s.truncated} cut by the host, ${s.noOutput} without output, ${s.compound} mixed with other commands' output, ${s.noFilter} without a built-in filter`,
+      `  not replayed: ${s.truncated} cut by the host, ${s.noOutput} without output, ${s.compound} not one plain command, ${s.noFilter} without a built-in filter`,
     );
   }
   if (r.kept.length) out.push("", "Kept raw, by reason:", ...table(r.kept.map((k) => [k.reason, String(k.commands)])));
