@@ -8,6 +8,7 @@ import { Discovery } from "../accounting/discover/analyze.js";
 import { defaultRoots, readTranscript, transcriptFiles, type TranscriptFile } from "../accounting/discover/read.js";
 import { renderJson, renderText, type ReadSummary } from "../accounting/discover/report.js";
 import { loadHookConfig } from "../config/hooks.js";
+import { loadConfig } from "../config/load.js";
 import { registryFor } from "../routing.js";
 import { existsSync } from "node:fs";
 import { parseOptions } from "./args.js";
@@ -38,8 +39,9 @@ export async function discoverCli(args: readonly string[], env: NodeJS.ProcessEn
 
   const warnings = new Set<string>();
   const hook = loadHookConfig(env, (m) => warnings.add(m), process.cwd());
+  const config = loadConfig(env, process.cwd());
   const decisions = loadHookDecisions({ ...(since !== undefined ? { since } : {}), ...(project !== undefined ? { project } : {}) }, env);
-  const discovery = new Discovery(decisions, { registry: registryFor(env), exclusions: hook.exclusions, transparentPrefixes: hook.transparentPrefixes, replay: opts["replay"] === true });
+  const discovery = new Discovery(decisions, { registry: registryFor(env), exclusions: hook.exclusions, transparentPrefixes: hook.transparentPrefixes, replay: opts["replay"] === true, config });
   const read: ReadSummary = { files: { claude: 0, codex: 0 }, lines: 0, malformed: 0 };
   const progress = process.stderr.isTTY ? new Progress(files) : null;
   for (const file of files) {

@@ -2,12 +2,12 @@
 // and --json) against the generator's own account of what it wrote, and
 // --replay's figures against the built rtk run on the same recorded outputs.
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch } from "../support/launch.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
-import { BASE_TIME, generate, type Generated, type GeneratedCall } from "../support/transcripts.js";
+import { BASE_TIME, generate, type Generated, type GeneratedCall, type Scenario } from "../support/transcripts.js";
 import { analyze, type DiscoverReport } from "../../src/accounting/discover/analyze.js";
 import { renderText } from "../../src/accounting/discover/report.js";
 import { loadHookDecisions } from "../../src/accounting/decisions.js";
@@ -33,8 +33,8 @@ type Measured = Map<string, number>;
 const replayKey = (argv: readonly string[], exit: number, text: string) => JSON.stringify([argv, exit, text]);
 
 /** The report, computed from the generator's account alone. */
-function expected(g: Generated, f: Filter, replay?: Measured): DiscoverReport {
-  const calls = g.calls.filter(keep(f));
+function expected(g: Generated, f: Filter, replay?: Measured, retell: (sc: Scenario) => Scenario = (sc) => sc): DiscoverReport {
+  const calls = g.calls.filter(keep(f)).map((c) => ({ ...c, scenario: retell(c.scenario) }));
   const totals = zero();
   const projects = new Map<string, Counts>();
   const missed = new Map<string, { commands: number; outputChars: number; replay: { replayed: number; rawChars: number; outChars: number } }>();
@@ -78,6 +78,7 @@ function expected(g: Generated, f: Filter, replay?: Measured): DiscoverReport {
   const decisions = [...g.calls.filter((c) => c.decision !== null), ...g.strayDecisions].filter(keep(f));
   const report: DiscoverReport = {
     totals,
+    repeated: 0,
     projects: [...projects].sort((a, b) => b[1].commands - a[1].commands || order(a[0], b[0])).map(([project, c]) => ({ project, ...c })),
     missed: [...missed]
       .sort((a, b) => b[1].outputChars - a[1].outputChars || b[1].commands - a[1].commands || order(a[0], b[0]))
@@ -96,7 +97,7 @@ function expected(g: Generated, f: Filter, replay?: Measured): DiscoverReport {
 const readSummary = (g: Generated) => ({ files: g.files, lines: g.lines, malformed: g.malformed });
 
 /** Runs the built rtk on each replayable output, the tool replaced by a stand-in that prints it. */
-async function measure(sb: Sandbox, calls: readonly GeneratedCall[]): Promise<Measured> {
+async function measure(sb: Sandbox, calls: readonly GeneratedCall[], env: Record<string, string> = {}): Promise<Measured> {
   const out: Measured = new Map();
   let n = 0;
   for (const c of calls) {
@@ -109,7 +110,7 @@ async function measure(sb: Sandbox, calls: readonly GeneratedCall[]): Promise<Me
     writeFileSync(join(dir, "output"), c.shown);
     writeFileSync(join(dir, "bin", sc.replay[0]!), `#!/bin/sh\ncat '${join(dir, "output")}'\nexit ${sc.exit}\n`);
     chmodSync(join(dir, "bin", sc.replay[0]!), 0o755);
-    const r = await launch(sc.replay, { cwd: dir, env: { ...sb.env, PATH: `${join(dir, "bin")}:${sb.env["PATH"]}`, RTK_NO_TRACK: "1" } });
+    const r = await launch(sc.replay, { cwd: dir, env: { ...sb.env, ...env, PATH: `${join(dir, "bin")}:${sb.env["PATH"]}`, RTK_NO_TRACK: "1" } });
     assert.equal(r.status, sc.exit, `${sc.replay.join(" ")}: ${r.stderr}`);
     out.set(key, r.stdout.length + r.stderr.length);
   }
@@ -171,7 +172,10 @@ describe("rtk discover", () => {
     const text = await discover(["--replay"]);
     assert.equal(text.stdout, renderText(want, readSummary(g)));
     const s = want.replay!;
-    assert.match(text.stdout, new RegExp(`^Replayed through rtk's filters: ${s.replayed} of ${want.totals.missed} missed commands: ${s.rawChars} → ${s.outChars} chars, saved ${s.rawChars - s.outChars} `, "m"));
+    assert.match(
+      text.stdout,
+      new RegExp(`^Replayed through rtk's filters: ${s.replayed} of ${want.totals.missed} missed commands: ${s.rawChars} → ${s.outChars} chars, saved ${s.rawChars - s.outChars} `, "m"),
+    );
   });
 
   test("the analysis as a function gives the same report", () => {
@@ -205,6 +209,44 @@ describe("rtk discover", () => {
       assert.ok(want.totals.commands > 0 && want.totals.commands < g.calls.length, JSON.stringify(args));
       assert.deepEqual(JSON.parse(r.stdout), { transcripts: readSummary(g), ...want }, JSON.stringify(args));
     }
+  });
+
+  test("the user's config: an excluded command is kept, a declarative filter replacing a route is what the replay runs", async () => {
+    const config = join(sb.root, "user-config.toml");
+    writeFileSync(config, ["[hooks]", 'exclude_commands = ["eslint"]', "", "[[filters]]", 'name = "pytest"', 'match = "^pytest\\b"', "head = 3", "tail = 2", ""].join("\n"));
+    const env = { RTK_CONFIG: config };
+    const retell = (sc: Scenario): Scenario => (sc.kind === "missed" && sc.route === "eslint" ? { ...sc, kind: "kept", reason: "excluded" } : sc);
+    const withConfig = await measure(
+      sb,
+      g.calls.map((c) => ({ ...c, scenario: retell(c.scenario) })),
+      env,
+    );
+    const pytest = g.calls.find((c) => c.scenario.route === "pytest" && c.scenario.replay && c.shown !== null)!;
+    assert.notEqual(
+      withConfig.get(replayKey(pytest.scenario.replay!, pytest.scenario.exit, pytest.shown!)),
+      measured.get(replayKey(pytest.scenario.replay!, pytest.scenario.exit, pytest.shown!)),
+      "the declarative filter prints otherwise",
+    );
+    const r = await discover(["--replay", "--json"], env);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { transcripts: readSummary(g), ...expected(g, {}, withConfig, retell) });
+  });
+
+  test("a call seen again under the same id (a copied session) is counted once", async () => {
+    const claude = g.perFile.find((f) => f.source === "claude")!;
+    const dir = join(sb.root, "copied");
+    mkdirSync(dir);
+    copyFileSync(claude.path, join(dir, "a.jsonl"));
+    copyFileSync(claude.path, join(dir, "b.jsonl"));
+    const r = await discover(["--json", dir]);
+    const got = JSON.parse(r.stdout);
+    const n = g.calls.filter((c) => c.session === claude.session).length;
+    assert.deepEqual([got.totals.commands, got.repeated], [n, n]);
+    const text = await discover([dir]);
+    assert.match(
+      text.stdout,
+      new RegExp(`^Transcripts: 2 \\(2 Claude Code, 0 Codex\\), ${2 * claude.lines} lines, ${2 * claude.malformed} malformed skipped, ${n} repeated commands counted once$`, "m"),
+    );
   });
 
   test("files and folders named on the command line are read whatever their host", async () => {

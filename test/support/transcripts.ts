@@ -116,7 +116,13 @@ export function generate(home: string, spool: string): Generated {
   const nextId = (prefix: string) => `${prefix}${String(++seq).padStart(4, "0")}`;
 
   // Claude Code: two projects, three sessions over three days.
-  const claudeSessions: { project: string; slug: string; session: string; day: number; plan: (keyof typeof s | { key: keyof typeof s; cut?: boolean; noResult?: boolean; decision?: "pass"; error?: string })[] }[] = [
+  const claudeSessions: {
+    project: string;
+    slug: string;
+    session: string;
+    day: number;
+    plan: (keyof typeof s | { key: keyof typeof s; cut?: boolean; noResult?: boolean; decision?: "pass"; error?: string })[];
+  }[] = [
     {
       project: "/home/u/app",
       slug: "-home-u-app",
@@ -152,18 +158,37 @@ export function generate(home: string, spool: string): Generated {
         JSON.stringify({
           type: "assistant",
           ...meta(t),
-          message: { id: `msg_${id}`, type: "message", role: "assistant", model: "claude-opus", content: [{ type: "text", text: "Running it." }, { type: "tool_use", id, name: "Bash", input: { command: sc.command, description: "step" } }] },
+          message: {
+            id: `msg_${id}`,
+            type: "message",
+            role: "assistant",
+            model: "claude-opus",
+            content: [
+              { type: "text", text: "Running it." },
+              { type: "tool_use", id, name: "Bash", input: { command: sc.command, description: "step" } },
+            ],
+          },
         }),
       );
       // A Read in between: not a shell command.
-      if (i === 1) w.lines.push(JSON.stringify({ type: "assistant", ...meta(t), message: { role: "assistant", content: [{ type: "tool_use", id: nextId("toolu_02"), name: "Read", input: { file_path: "/x" } }] } }));
+      if (i === 1)
+        w.lines.push(
+          JSON.stringify({ type: "assistant", ...meta(t), message: { role: "assistant", content: [{ type: "tool_use", id: nextId("toolu_02"), name: "Read", input: { file_path: "/x" } }] } }),
+        );
       let shown: string | null = step.cut ? claudePersisted(sc.output, id) : sc.output;
       if (step.noResult) shown = null;
       if (shown !== null) {
         const content = sc.exit !== 0 ? `Exit code ${sc.exit}\n${shown}` : shown;
         // Results come as a string or as text items, both forms Claude Code writes.
         const c = i % 2 ? content : [{ type: "text", text: content }];
-        w.lines.push(JSON.stringify({ type: "user", ...meta(t + 1000), message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: c, ...(sc.exit !== 0 ? { is_error: true } : {}) }] }, toolUseResult: { stdout: sc.output, stderr: "", interrupted: false } }));
+        w.lines.push(
+          JSON.stringify({
+            type: "user",
+            ...meta(t + 1000),
+            message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: c, ...(sc.exit !== 0 ? { is_error: true } : {}) }] },
+            toolUseResult: { stdout: sc.output, stderr: "", interrupted: false },
+          }),
+        );
       }
       let decision: GeneratedCall["decision"] = null;
       if (sc.kind === "hook") {
@@ -206,7 +231,13 @@ export function generate(home: string, spool: string): Generated {
       const id = nextId("call_");
       const t = t0 + (i + 1) * 60_000;
       const args = cr.style === "shell" ? { command: ["bash", "-lc", sc.command], workdir: cr.project, timeout_ms: 120000 } : { cmd: sc.command, workdir: cr.project, yield_time_ms: 1000 };
-      w.lines.push(JSON.stringify({ timestamp: ts(t), type: "response_item", payload: { type: "function_call", name: cr.style === "shell" ? "shell" : "exec_command", arguments: JSON.stringify(args), call_id: id } }));
+      w.lines.push(
+        JSON.stringify({
+          timestamp: ts(t),
+          type: "response_item",
+          payload: { type: "function_call", name: cr.style === "shell" ? "shell" : "exec_command", arguments: JSON.stringify(args), call_id: id },
+        }),
+      );
       w.lines.push(JSON.stringify({ timestamp: ts(t), type: "event_msg", payload: { type: "exec_command_begin", call_id: id } }));
       const shown = step.cut ? codexCut(sc.output) : sc.output;
       const output =

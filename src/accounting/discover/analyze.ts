@@ -2,8 +2,9 @@
 // one of six kinds by rtk's own rewrite and the recorded hook decisions, counted
 // per project and overall. A pure function of (calls, decisions): the readers
 // and the CLI are its edges.
+import type { EffectiveConfig } from "../../config/load.js";
 import type { Exclusion } from "../../rewrite/mark.js";
-import { rewriteCommand } from "../../rewrite/rewrite.js";
+import { rewriteCommand, type RewriteResult } from "../../rewrite/rewrite.js";
 import { toolName } from "../../routes/match.js";
 import type { Registry } from "../../routes/registry.js";
 import type { HookRecord } from "../types.js";
@@ -41,6 +42,8 @@ export interface ReplayFigures {
 
 export interface DiscoverReport {
   totals: Counts;
+  /** Calls seen before under the same id (a session copied into another file): counted once. */
+  repeated: number;
   projects: (Counts & { project: string })[];
   /** Missed commands by the route that would have taken them, most output first. */
   missed: { route: string; commands: number; outputChars: number; replay?: ReplayFigures }[];
@@ -60,6 +63,8 @@ export interface AnalyzeOptions {
   exclusions?: readonly Exclusion[];
   transparentPrefixes?: readonly (readonly string[])[];
   replay?: boolean;
+  /** The config a run reads (declarative filters, budgets) for the replay; the defaults without it. */
+  config?: EffectiveConfig;
   /** How many unrouted commands to list (default 15). */
   top?: number;
 }
@@ -71,6 +76,7 @@ const SILENT = new Set(["cd", "export", "unset", "true", ":"]);
 // Reasons that are not a safety rule: the part is rtk already, or has no route.
 const NOT_SAFETY = new Set(["no-route", "already-rtk", "parse-error", "disabled"]);
 const SUBCOMMAND = /^[a-z][a-z0-9-]*$/;
+const REWRITE_CACHE = 20_000;
 
 export function emptyCounts(): Counts {
   return { commands: 0, typed: 0, hook: 0, missed: 0, kept: 0, noRoute: 0, unread: 0, truncated: 0, missedChars: 0 };
@@ -85,6 +91,10 @@ export class Discovery {
   private noRoute = new Map<string, number>();
   private byId = new Map<string, HookRecord>();
   private joined = 0;
+  private seen = new Set<string>();
+  private repeated = 0;
+  // Agents run the same few commands again and again: each is read once.
+  private rewrites = new Map<string, RewriteResult>();
   private replay = { replayed: 0, rawChars: 0, outChars: 0, skipped: { truncated: 0, noOutput: 0, compound: 0, noFilter: 0 } };
 
   constructor(
@@ -94,10 +104,17 @@ export class Discovery {
     for (const d of decisions) if (d.toolUseId !== null) this.byId.set(d.toolUseId, d);
   }
 
-  add(call: ShellCall): CallKind {
+  /** Counts one call; null when it was counted before. */
+  add(call: ShellCall): CallKind | null {
+    const key = `${call.source}:${call.id}`;
+    if (this.seen.has(key)) {
+      this.repeated++;
+      return null;
+    }
+    this.seen.add(key);
     const decision = this.byId.get(call.id);
     if (decision) this.joined++;
-    const r = rewriteCommand(call.command, { registry: this.opts.registry, exclusions: this.opts.exclusions ?? [], transparentPrefixes: this.opts.transparentPrefixes ?? [] });
+    const r = this.rewrite(call.command);
     let kind: CallKind;
     if (r.segments.some((s) => s.reason === "already-rtk")) kind = "typed";
     else if (decision && decision.rewritten !== null && decision.verdict.startsWith("rewrite")) kind = "hook";
@@ -141,7 +158,17 @@ export class Discovery {
     return kind;
   }
 
-  private replayCall(call: ShellCall, segments: ReturnType<typeof rewriteCommand>["segments"], figures: ReplayFigures): void {
+  private rewrite(command: string): RewriteResult {
+    let r = this.rewrites.get(command);
+    if (!r) {
+      r = rewriteCommand(command, { registry: this.opts.registry, exclusions: this.opts.exclusions ?? [], transparentPrefixes: this.opts.transparentPrefixes ?? [] });
+      if (this.rewrites.size >= REWRITE_CACHE) this.rewrites.clear();
+      this.rewrites.set(command, r);
+    }
+    return r;
+  }
+
+  private replayCall(call: ShellCall, segments: RewriteResult["segments"], figures: ReplayFigures): void {
     const skipped = this.replay.skipped;
     if (call.output === null) return void skipped.noOutput++;
     if (call.truncated) return void skipped.truncated++;
@@ -149,7 +176,7 @@ export class Discovery {
     const others = segments.filter((s) => s.decision !== "rewrite");
     const argv = rewritten[0]!.argv;
     if (rewritten.length !== 1 || others.some((s) => s.command === null || !SILENT.has(s.command)) || argv.some((w) => w === null)) return void skipped.compound++;
-    const out = replayOutput(argv as string[], call.output, call.exitCode ?? 0, this.opts.registry);
+    const out = replayOutput(argv as string[], call.output, call.exitCode ?? 0, { registry: this.opts.registry, ...(this.opts.config ? { config: this.opts.config } : {}) });
     if (!out.replayed) return void skipped.noFilter++;
     for (const f of [figures, this.replay]) {
       f.replayed++;
@@ -163,6 +190,7 @@ export class Discovery {
     const byCount = <T extends { commands: number }>(a: T & { k: string }, b: T & { k: string }) => b.commands - a.commands || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0);
     const report: DiscoverReport = {
       totals: this.totals,
+      repeated: this.repeated,
       projects: [...this.projects]
         .map(([project, c]) => ({ k: project, project, ...c }))
         .sort(byCount)

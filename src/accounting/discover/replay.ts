@@ -2,8 +2,11 @@
 // runtime picks for the argv, fed the transcript's text line by line as the
 // runtime feeds it, and the runtime's own choice between the compact form and
 // the raw output (never worse, never silent).
-import type { Filter, FilterContext, FilterInput, FilterRun, LineForm } from "../../filters/types.js";
+import { setting, type EffectiveConfig } from "../../config/load.js";
+import { CHARS_PER_TOKEN } from "../../filters/budget.js";
 import { FILTERS } from "../../filters/catalog.js";
+import { declarativeFilter, declarativeRoute, selectDeclarative } from "../../filters/declarative.js";
+import type { Filter, FilterContext, FilterInput, FilterRun, LineForm, Limits } from "../../filters/types.js";
 import { matchRoute } from "../../routes/match.js";
 import type { Registry } from "../../routes/registry.js";
 import { chooseOutput } from "../../runtime/choose-output.js";
@@ -19,16 +22,41 @@ const NO_FILES = { isFile: () => false, isDirectory: () => false, isStream: () =
 
 export type ReplayOutcome = { replayed: true; rawChars: number; outChars: number; compact: boolean } | { replayed: false; why: "no-filter" | "streaming" };
 
-export function replayOutput(argv: readonly string[], text: string, exitCode: number, registry: Registry): ReplayOutcome {
-  const match = matchRoute(argv, registry);
-  const filter = match && !match.indirect ? FILTERS.get(match.route.filter) : undefined;
-  if (!match || !filter) return { replayed: false, why: "no-filter" };
-  const input: FilterInput = { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route };
+export interface ReplayContext {
+  registry: Registry;
+  /** The config a run would read: its declarative filters and budgets (none: the defaults). */
+  config?: EffectiveConfig;
+}
+
+/** The filter `rtk <argv>` runs and its input, as the runtime's dispatch picks them; "raw" when it runs the tool unfiltered. */
+function pick(argv: readonly string[], ctx: ReplayContext): { filter: Filter; input: FilterInput; limits?: Limits } | "raw" | null {
+  const match = matchRoute(argv, ctx.registry);
+  if (match?.indirect) return "raw";
+  const builtin = match ? FILTERS.get(match.route.filter) : undefined;
+  const config = ctx.config;
+  if (!config) return match && builtin ? { filter: builtin, input: { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route } } : null;
+  const routeId = match?.route.id ?? null;
+  const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), routeId);
+  const limitId = routeId ?? declared.filter?.name ?? null;
+  const own = limitId === null ? undefined : setting(config, "limits", "route_tokens")[limitId];
+  const limits: Limits = { list: (own ?? setting(config, "limits", "list_tokens")) * CHARS_PER_TOKEN, content: setting(config, "limits", "content_chars") };
+  if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) return { filter: builtin, input: { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, limits };
+  if (declared.broken) return "raw";
+  if (!declared.filter) return match ? "raw" : null;
+  const route = match?.route ?? declarativeRoute(declared.filter, argv);
+  return { filter: declarativeFilter(declared.filter, { listChars: limits.list }), input: { argv, toolIndex: match?.toolIndex ?? 0, subIndex: match?.subIndex ?? 1, route }, limits };
+}
+
+export function replayOutput(argv: readonly string[], text: string, exitCode: number, ctx: ReplayContext): ReplayOutcome {
+  const picked = pick(argv, ctx);
+  if (picked === null) return { replayed: false, why: "no-filter" };
+  if (picked === "raw") return { replayed: true, rawChars: text.length, outChars: text.length, compact: false };
+  const { filter, input, limits } = picked;
   if (filter.streaming?.(input)) return { replayed: false, why: "streaming" };
   // A filter that hands the tool rtk's own stdio prints the tool's output unchanged.
   if (filter.inherits?.(input, NO_FILES)) return { replayed: true, rawChars: text.length, outChars: text.length, compact: false };
   const form = filter.lineForm?.(input) ?? "terminal";
-  const feed = new Feed(filter, input, form, { recall: { id: () => REPLAY_RECALL_ID }, files: NO_FILES, emit: { out: () => {}, err: () => {} } });
+  const feed = new Feed(filter, input, form, { recall: { id: () => REPLAY_RECALL_ID }, files: NO_FILES, ...(limits ? { limits } : {}), emit: { out: () => {}, err: () => {} } });
   const splitter = new LineSplitter((l, _ended, plain, cut) => feed.line(l, plain, cut));
   const bytes = Buffer.from(text, "utf8");
   splitter.push(bytes);

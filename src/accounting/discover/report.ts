@@ -26,7 +26,7 @@ export function renderText(r: DiscoverReport, read: ReadSummary): string {
   const t = r.totals;
   const files = read.files.claude + read.files.codex;
   const out: string[] = [
-    `Transcripts: ${files} (${read.files.claude} Claude Code, ${read.files.codex} Codex), ${read.lines} lines, ${read.malformed} malformed skipped`,
+    `Transcripts: ${files} (${read.files.claude} Claude Code, ${read.files.codex} Codex), ${read.lines} lines, ${read.malformed} malformed skipped${r.repeated ? `, ${r.repeated} repeated commands counted once` : ""}`,
     `Hook decisions: ${r.hookDecisions.loaded} recorded, ${r.hookDecisions.joined} joined with a transcript's command`,
     "",
     `Shell commands: ${t.commands}`,
