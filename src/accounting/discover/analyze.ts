@@ -186,33 +186,35 @@ export class Discovery {
   }
 
   report(): DiscoverReport {
-    const top = this.opts.top ?? 15;
-    const byCount = <T extends { commands: number }>(a: T & { k: string }, b: T & { k: string }) => b.commands - a.commands || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0);
     const report: DiscoverReport = {
       totals: this.totals,
       repeated: this.repeated,
-      projects: [...this.projects]
-        .map(([project, c]) => ({ k: project, project, ...c }))
-        .sort(byCount)
-        .map(({ k: _, ...rest }) => rest),
-      missed: [...this.missed]
-        .map(([route, m]) => ({ k: route, route, commands: m.commands, outputChars: m.outputChars, ...(this.opts.replay ? { replay: m.replay } : {}) }))
-        .sort((a, b) => b.outputChars - a.outputChars || byCount(a, b))
-        .map(({ k: _, ...rest }) => rest),
-      kept: [...this.kept]
-        .map(([reason, commands]) => ({ k: reason, reason, commands }))
-        .sort(byCount)
-        .map(({ k: _, ...rest }) => rest),
-      noRoute: [...this.noRoute]
-        .map(([command, commands]) => ({ k: command, command, commands }))
-        .sort(byCount)
-        .slice(0, top)
-        .map(({ k: _, ...rest }) => rest),
+      projects: ranked(this.projects, (c) => [c.commands]).map(([project, c]) => ({ project, ...c })),
+      missed: ranked(this.missed, (m) => [m.outputChars, m.commands]).map(([route, m]) => ({
+        route,
+        commands: m.commands,
+        outputChars: m.outputChars,
+        ...(this.opts.replay ? { replay: m.replay } : {}),
+      })),
+      kept: ranked(this.kept, (n) => [n]).map(([reason, commands]) => ({ reason, commands })),
+      noRoute: ranked(this.noRoute, (n) => [n])
+        .slice(0, this.opts.top ?? 15)
+        .map(([command, commands]) => ({ command, commands })),
       hookDecisions: { loaded: this.decisions.length, joined: this.joined },
     };
     if (this.opts.replay) report.replay = this.replay;
     return report;
   }
+}
+
+/** The entries by their figures, largest first, then by name: a stable order. */
+function ranked<V>(m: ReadonlyMap<string, V>, figures: (v: V) => number[]): [string, V][] {
+  return [...m].sort(([ka, a], [kb, b]) => {
+    const fa = figures(a);
+    const fb = figures(b);
+    for (let i = 0; i < fa.length; i++) if (fa[i] !== fb[i]) return fb[i]! - fa[i]!;
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
 }
 
 const KEY: Record<CallKind, "typed" | "hook" | "missed" | "kept" | "noRoute" | "unread"> = {
