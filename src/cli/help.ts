@@ -121,6 +121,19 @@ export const COMMANDS: readonly CommandHelp[] = [
     exits: "0 all passed, 1 a test failed or the config has an error, 2 usage error",
   },
   {
+    name: "discover",
+    summary: "read the agents' transcripts: shell commands run, those rtk covered, missed (with their output sizes) or kept raw, and what to support next",
+    usage: ["rtk discover [--json] [--replay] [--since DATE] [--project PATH] [transcript files or folders…]"],
+    options: [
+      ["--json", "the report as data"],
+      ["--replay", "run rtk's filters over the missed commands' recorded outputs: what they would have printed"],
+      ["--since DATE", "only commands from then on: 2026-01-31, 2026-01-31T12:00Z, or an age (7d, 12h)"],
+      ["--project PATH", "only sessions started in this folder or below it"],
+      HELP_OPTION,
+    ],
+    examples: ["rtk discover", "rtk discover --replay --since 7d", "rtk discover ~/.claude/projects/-home-me-app"],
+  },
+  {
     name: "help",
     summary: "this overview, or one command's help",
     usage: ["rtk help [<command>]"],

@@ -70,6 +70,10 @@ export async function main(argv: string[]): Promise<number> {
       const { verifyCli } = await import("./verify.js");
       return verifyCli(rest);
     }
+    case "discover": {
+      const { discoverCli } = await import("./discover.js");
+      return discoverCli(rest);
+    }
     case "proxy": {
       const { runPassthrough } = await import("../runtime/run.js");
       const tool = rest[0] === "--" ? rest.slice(1) : rest;

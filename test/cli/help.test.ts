@@ -70,7 +70,7 @@ describe("--help and -h on every command", () => {
       assert.ok(r.stdout.includes(word), `rtk help names ${word}`);
     }
     for (const cmd of COMMANDS) assert.match(r.stdout, new RegExp(`\\n  rtk ${cmd}\\b`));
-    assert.doesNotMatch(r.stdout, /\b(gain|discover)\b/);
+    assert.doesNotMatch(r.stdout, /\bgain\b/);
   });
 });
 
