@@ -504,7 +504,7 @@ const RULES_HOSTS = [
   { host: "windsurf", file: ".windsurfrules" },
   { host: "cline", file: ".clinerules" },
   { host: "agents", file: "AGENTS.md" },
-  { host: "trae", file: ".trae/rules/rtk.md" },
+  { host: "trae", file: ".trae/rules/project_rules.md" },
 ];
 
 function blockOf(text: string): string {
