@@ -14,11 +14,16 @@ import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
 import { none } from "./none.js";
 import { opencode } from "./opencode.js";
+import { qoder } from "./qoder.js";
+import { qwen } from "./qwen.js";
 import { roo } from "./roo.js";
+import { trae } from "./trae.js";
+import { vibe } from "./vibe.js";
 import { windsurf } from "./windsurf.js";
+import { zed } from "./zed.js";
 import type { Host, HostInstall } from "./types.js";
 
-export const HOSTS: readonly Host[] = [claude, cursor, gemini, copilot, codex, kiro, opencode, factory, devin, kimi, windsurf, cline, roo, kilo, agents, none];
+export const HOSTS: readonly Host[] = [claude, cursor, gemini, copilot, codex, kiro, opencode, factory, devin, kimi, vibe, qwen, qoder, windsurf, cline, roo, kilo, trae, zed, agents, none];
 
 /** The host `rtk rewrite --host <name>` means, by its name or an alias. */
 export function hostNamed(name: string): Host | undefined {

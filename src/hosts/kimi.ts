@@ -5,9 +5,9 @@
 // `[[hooks]]` tables in config.toml, which allow only documented fields.
 import { join } from "node:path";
 import { NO_RULES } from "../permissions/sources.js";
-import { decodeClaudeShape, type ClaudeCtx } from "./claude.js";
+import { decodeClaudeShape } from "./claude.js";
 import { home } from "./targets.js";
-import { SILENT, type Host } from "./types.js";
+import { GATE_ANSWERS, gateAnswered, type Host } from "./types.js";
 
 const SHELL_TOOLS = ["Bash"];
 
@@ -19,18 +19,7 @@ export const kimi: Host = {
   rules: NO_RULES,
   hook: {
     decode: (event) => decodeClaudeShape(event, SHELL_TOOLS),
-    encode(outcome, _ctx: ClaudeCtx) {
-      switch (outcome.kind) {
-        case "rewrite":
-          if (outcome.ask) return SILENT;
-          return { stdout: "", stderr: `rtk: run \`${outcome.command}\` instead (same command, compact output)`, exitCode: 2 };
-        case "active-deny":
-          return { stdout: "", stderr: outcome.reason, exitCode: 2 };
-        default:
-          return SILENT;
-      }
-    },
-    passThrough: SILENT,
+    ...GATE_ANSWERS,
   },
   install: {
     target: {
@@ -43,6 +32,6 @@ export const kimi: Host = {
   },
   doctor: {
     sample: (command, cwd) => JSON.stringify({ hook_event_name: "PreToolUse", session_id: "rtk-doctor", cwd, tool_name: "Bash", tool_input: { command }, tool_call_id: "rtk-doctor" }),
-    answered: (run, rewritten) => run.status === 2 && run.stderr.includes(rewritten),
+    answered: gateAnswered,
   },
 };

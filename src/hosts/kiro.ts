@@ -4,7 +4,7 @@
 import { decodeClaudeShape } from "./claude.js";
 import { NO_RULES } from "../permissions/sources.js";
 import { dotFolder } from "./targets.js";
-import { answers, SILENT, type Host } from "./types.js";
+import { GATE_ANSWERS, gateAnswered, type Host } from "./types.js";
 
 const SHELL_TOOLS = ["execute_bash", "executeBash", "shell"];
 
@@ -19,10 +19,7 @@ export const kiro: Host = {
       const e = event && typeof event === "object" && (event as Record<string, unknown>)["hook_event_name"] === "preToolUse" ? { ...(event as object), hook_event_name: "PreToolUse" } : event;
       return decodeClaudeShape(e, SHELL_TOOLS);
     },
-    ...answers({
-      rewrite: (outcome) => (outcome.ask ? SILENT : { stdout: "", stderr: `rtk: run \`${outcome.command}\` instead (same command, compact output)`, exitCode: 2 }),
-      deny: (reason) => ({ stdout: "", stderr: reason, exitCode: 2 }),
-    }),
+    ...GATE_ANSWERS,
   },
   install: {
     target: {
@@ -37,7 +34,6 @@ export const kiro: Host = {
   },
   doctor: {
     sample: (command, cwd) => JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "execute_bash", tool_input: { command }, cwd }),
-    // Kiro's answer is a suggestion on stderr with exit 2.
-    answered: (run, rewritten) => run.status === 2 && run.stderr.includes(rewritten),
+    answered: gateAnswered,
   },
 };

@@ -68,6 +68,20 @@ export function answers<C>(words: AnswerWords<C>, silent: HookAnswer = SILENT): 
 }
 
 /**
+ * The answers of a host that can only let a command through or block it: a
+ * rewrite blocks with exit 2 and the `rtk …` form on stderr, which the host hands
+ * to the model; the model re-issues that form, which is already rewritten (no
+ * loop). An ask rule gets silence: the host then asks about the command as typed.
+ */
+export const GATE_ANSWERS: Pick<HookAdapter<unknown>, "encode" | "passThrough"> = answers<unknown>({
+  rewrite: (outcome) => (outcome.ask ? SILENT : { stdout: "", stderr: `rtk: run \`${outcome.command}\` instead (same command, compact output)`, exitCode: 2 }),
+  deny: (reason) => ({ stdout: "", stderr: reason, exitCode: 2 }),
+});
+
+/** Whether a gate's answer to doctor's sample carries the suggestion (on stderr, with exit 2). */
+export const gateAnswered = (run: SelfTestRun, rewritten: string): boolean => run.status === 2 && run.stderr.includes(rewritten);
+
+/**
  * How a command reaches rtk (spec/hosts.md): `hook` answers with a replacement,
  * `gate` can only let a command through or block it (rtk blocks with the `rtk …`
  * form as a suggestion), `plugin` rewrites in-process, `rules-only` asks the model.

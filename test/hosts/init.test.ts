@@ -172,6 +172,23 @@ const JSON_HOSTS: JsonHost[] = [
     userEntry: { name: "lint-on-save", trigger: "PostFileSave", matcher: "\\.ts$", action: { type: "command", command: "npm run lint" } },
     grouped: false,
   },
+  {
+    // Qwen Code's settings: the matcher a regular expression over the tool id, the timeout in milliseconds.
+    host: "qwen",
+    file: { global: (b) => join(b.home, ".qwen", "settings.json"), project: (b) => join(b.project, ".qwen", "settings.json") },
+    fresh: (cmd) => ({ hooks: { PreToolUse: [{ matcher: "^run_shell_command$", hooks: [{ type: "command", command: cmd, timeout: 10000 }] }] } }),
+    arrayPath: ["hooks", "PreToolUse"],
+    userEntry: { matcher: "write_file", hooks: [{ type: "command", command: "$QWEN_PROJECT_DIR/.qwen/hooks/security-check.sh", name: "security-check", timeout: 10000 }] },
+    grouped: true,
+  },
+  {
+    host: "qoder",
+    file: { global: (b) => join(b.home, ".qoder", "settings.json"), project: (b) => join(b.project, ".qoder", "settings.json") },
+    fresh: (cmd) => ({ hooks: { PreToolUse: [claudeGroup(cmd, 10)] } }),
+    arrayPath: ["hooks", "PreToolUse"],
+    userEntry: { matcher: "Bash", hooks: [{ type: "command", command: "~/.qoder/hooks/block-rm.sh" }] },
+    grouped: true,
+  },
 ];
 
 /** The keys the host's file format has besides our array (the `version` of Cursor, Copilot and Kiro files). */
@@ -487,6 +504,7 @@ const RULES_HOSTS = [
   { host: "windsurf", file: ".windsurfrules" },
   { host: "cline", file: ".clinerules" },
   { host: "agents", file: "AGENTS.md" },
+  { host: "trae", file: ".trae/rules/project_rules.md" },
 ];
 
 function blockOf(text: string): string {
@@ -542,7 +560,7 @@ describe("rules-only hosts", { concurrency: true }, () => {
         ok(r, "dry run");
         assertUntouched(file, before, "dry run");
         assert.match(r.stdout, /^\+<!-- rtk:begin -->$/m);
-        assert.deepEqual(readdirSync(b.project), [name]);
+        assert.deepEqual(readdirSync(b.project), [name.split("/")[0]]);
         const u = await init(b, host, "--project", "--uninstall");
         ok(u, "uninstall");
         assertUntouched(file, before, "uninstall without a block");
@@ -648,12 +666,20 @@ test("rtk init --show lists every host with its tier, where it would write and w
     factory: "hook that replaces",
     devin: "hook that replaces",
     kimi: "gate only",
+    vibe: "hook that replaces",
+    qwen: "gate only",
+    qoder: "gate only",
     windsurf: "rules only",
     cline: "rules only",
     roo: "rules only",
     kilo: "rules only",
+    trae: "rules only",
+    zed: "rules only",
     agents: "rules only",
   };
+  const listed = r.stdout.split("\n").filter((l) => /\(rtk init --agent [\w-]+\): /.test(l));
+  assert.ok(listed.length >= 20, `at least 20 hosts in --show, got ${listed.length}`);
+  assert.equal(listed.length, Object.keys(TIERS).length, `every host listed has its tier checked here: ${listed.join("\n")}`);
   for (const [host, tier] of Object.entries(TIERS)) {
     const header = r.stdout.split("\n").find((l) => l.includes(`--agent ${host})`));
     assert.ok(header, `--show must list ${host}: ${r.stdout}`);

@@ -9,6 +9,9 @@ import { factory } from "./factory.js";
 import { gemini } from "./gemini.js";
 import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
+import { qoder } from "./qoder.js";
+import { qwen } from "./qwen.js";
+import { vibe } from "./vibe.js";
 import type { HostCase } from "./types.js";
 
-export const HOST_CASES: readonly HostCase[] = [claude, cursor, cursorShell, gemini, copilotVscode, copilotCli, codex, kiro, factory, devin, kimi];
+export const HOST_CASES: readonly HostCase[] = [claude, cursor, cursorShell, gemini, copilotVscode, copilotCli, codex, kiro, factory, devin, kimi, vibe, qwen, qoder];

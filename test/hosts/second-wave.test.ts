@@ -1,0 +1,219 @@
+// The hosts added after the first wave, as their documentation describes them
+// (docs/hosts.md): `rtk init` writes the documented entry, the command is read
+// back OUT OF the written file and run as the host runs it (`/bin/sh -c`, the
+// documented event on stdin), and `rtk doctor` passes a sample through it and
+// runs the rewritten command. The shared outcome matrix is conformance.test.ts.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { parse as parseToml } from "smol-toml";
+import { ensureBuilt } from "../support/build.js";
+import { launchSync } from "../support/launch.js";
+import { qoder } from "./cases/qoder.js";
+import { qwen } from "./cases/qwen.js";
+import { vibe } from "./cases/vibe.js";
+import type { HostCase } from "./cases/types.js";
+
+before(() => ensureBuilt());
+
+const made: string[] = [];
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+interface Box {
+  home: string;
+  project: string;
+  env: Record<string, string>;
+}
+
+function box(): Box {
+  const home = mkdtempSync(join(tmpdir(), "rtk-wave2-"));
+  made.push(home);
+  const project = join(home, "code", "app");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(join(home, ".config"), { recursive: true });
+  return { home, project, env: { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), RTK_ROUTES: "all" } };
+}
+
+const rtk = (b: Box, args: string[]) => launchSync(args, { cwd: b.project, env: b.env });
+
+function ok(r: { status: number | null; stdout: string; stderr: string }, what: string) {
+  assert.equal(r.status, 0, `${what}: exit ${r.status}\n${r.stdout}${r.stderr}`);
+}
+
+/** Runs the installed hook command as the host does: through /bin/sh, the event on stdin. */
+function runAsHost(b: Box, command: string, event: unknown) {
+  return spawnSync("/bin/sh", ["-c", command], { input: JSON.stringify(event), env: b.env, cwd: b.project, encoding: "utf8", timeout: 30000 });
+}
+
+interface Installed {
+  c: HostCase;
+  file: (b: Box) => string;
+  /** The hook command read out of the written file, and the entry that holds it. */
+  read(text: string): { command: string; entry: Record<string, unknown> };
+  /** The entry as the host's documentation has it, for the command. */
+  documented(command: string): Record<string, unknown>;
+}
+
+const HOOKS: Installed[] = [
+  {
+    c: vibe,
+    file: (b) => join(b.home, ".vibe", "hooks.toml"),
+    read(text) {
+      const hooks = (parseToml(text) as { hooks: Record<string, unknown>[] }).hooks;
+      assert.equal(hooks.length, 1, text);
+      return { command: hooks[0]!["command"] as string, entry: hooks[0]! };
+    },
+    documented: (command) => ({ name: "rtk", type: "pre_tool", match: "bash", command, timeout: 10 }),
+  },
+  {
+    c: qwen,
+    file: (b) => join(b.home, ".qwen", "settings.json"),
+    read(text) {
+      const group = JSON.parse(text).hooks.PreToolUse[0];
+      return { command: group.hooks[0].command, entry: group };
+    },
+    documented: (command) => ({ matcher: "^run_shell_command$", hooks: [{ type: "command", command, timeout: 10000 }] }),
+  },
+  {
+    c: qoder,
+    file: (b) => join(b.home, ".qoder", "settings.json"),
+    read(text) {
+      const group = JSON.parse(text).hooks.PreToolUse[0];
+      return { command: group.hooks[0].command, entry: group };
+    },
+    documented: (command) => ({ matcher: "Bash", hooks: [{ type: "command", command, timeout: 10 }] }),
+  },
+];
+
+for (const h of HOOKS) {
+  describe(`${h.c.id}, installed by \`rtk init --agent ${h.c.cli}\``, () => {
+    let b: Box;
+    let command: string;
+    before(() => {
+      b = box();
+      ok(rtk(b, ["init", "--agent", h.c.cli]), "init");
+      const read = h.read(readFileSync(h.file(b), "utf8"));
+      command = read.command;
+      assert.deepEqual(read.entry, h.documented(command), "the documented entry");
+    });
+
+    test("the installed command answers the documented event with the rewrite", () => {
+      const rec = h.c.recorded("git status", b.project);
+      const r = runAsHost(b, command, rec.event);
+      if (h.c.rewriteLine) {
+        assert.equal(r.status, 2, r.stderr);
+        assert.equal(r.stdout, "");
+        assert.equal(r.stderr.trim(), h.c.rewriteLine("rtk git status"));
+      } else {
+        assert.equal(r.status, 0, r.stderr);
+        assert.deepEqual(JSON.parse(r.stdout), h.c.rewriteAnswer("rtk git status", false, rec.toolInput));
+      }
+    });
+
+    test("a command rtk leaves alone, and another hook point, get silence with exit 0", () => {
+      const rec = h.c.recorded("git status > status.txt", b.project);
+      const left = runAsHost(b, command, rec.event);
+      assert.equal(left.status, 0, left.stderr);
+      assert.equal(left.stdout, "");
+      const post = h.c.recorded("git status", b.project);
+      post.event["hook_event_name"] = h.c.id === "vibe" ? "post_tool" : "PostToolUse";
+      const other = runAsHost(b, command, post.event);
+      assert.equal(other.status, 0, other.stderr);
+      assert.equal(other.stdout, "");
+    });
+
+    test("rtk doctor passes a sample through the installed command and runs what comes back", () => {
+      const r = rtk(b, ["doctor", "--json"]);
+      ok(r, "doctor");
+      const report = JSON.parse(r.stdout) as { ok: boolean; hosts: { host: string; checks: { name: string; ok: boolean }[] }[] };
+      assert.equal(report.ok, true, r.stdout);
+      const mine = report.hosts.filter((x) => x.host === h.c.cli);
+      assert.equal(mine.length, 1, r.stdout);
+      const names = mine[0]!.checks.filter((c) => c.ok).map((c) => c.name);
+      for (const name of ["registered", "version", "self-test", "rewritten command"]) assert.ok(names.includes(name), `${name}: ${JSON.stringify(mine[0])}`);
+    });
+
+    test("doctor fails, with the fix, when the installed command is an `rtk` that does not answer", () => {
+      const file = h.file(b);
+      const text = readFileSync(file, "utf8");
+      const mute = join(b.home, "mute", "rtk");
+      mkdirSync(join(b.home, "mute"), { recursive: true });
+      writeFileSync(mute, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      try {
+        writeFileSync(file, text.replace(command, `${mute} hook ${h.c.cli}`));
+        const r = rtk(b, ["doctor", "--json"]);
+        assert.equal(r.status, 1, r.stdout);
+        const report = JSON.parse(r.stdout) as { hosts: { host: string; checks: { name: string; ok: boolean; fix?: string }[] }[] };
+        const mine = report.hosts.filter((x) => x.host === h.c.cli);
+        assert.equal(mine.length, 1, r.stdout);
+        const failed = mine[0]!.checks.filter((c) => !c.ok);
+        assert.ok(failed.length > 0 && failed.every((c) => c.fix?.includes(`rtk init --agent ${h.c.cli}`)), JSON.stringify(failed));
+      } finally {
+        writeFileSync(file, text);
+      }
+    });
+
+    test("uninstall takes the entry back out and removes the file rtk created", () => {
+      const c = box();
+      ok(rtk(c, ["init", "--agent", h.c.cli]), "init");
+      const u = rtk(c, ["init", "--agent", h.c.cli, "--uninstall"]);
+      ok(u, "uninstall");
+      assert.ok(!existsSync(h.file(c)), `${h.file(c)} is gone: ${u.stdout}`);
+    });
+  });
+}
+
+describe("Mistral Vibe: shapes of its documentation", () => {
+  test("the qualified tool name (`<toolset>.bash`) is the same shell tool; other tools are not", () => {
+    const b = box();
+    const rec = vibe.recorded("git log -n 3", b.project);
+    const qualified = launchSync(["hook", "vibe"], { cwd: b.project, env: b.env, input: JSON.stringify({ ...rec.event, tool_name: "file_system.bash" }) });
+    assert.equal(qualified.status, 0, qualified.stderr);
+    assert.deepEqual(JSON.parse(qualified.stdout), { hook_specific_output: { tool_input: { ...rec.toolInput, command: "rtk git log -n 3" } } });
+    const notShell = launchSync(["hook", "vibe"], { cwd: b.project, env: b.env, input: JSON.stringify({ ...rec.event, tool_name: "bashful" }) });
+    assert.equal(notShell.status, 0);
+    assert.equal(notShell.stdout, "");
+  });
+
+  test("--project writes .vibe/hooks.toml with the `rtk` found on PATH, and says Vibe loads it only in a trusted folder", () => {
+    const b = box();
+    const r = rtk(b, ["init", "--agent", "vibe", "--project"]);
+    ok(r, "init --project");
+    assert.match(r.stdout, /trust/);
+    const hooks = (parseToml(readFileSync(join(b.project, ".vibe", "hooks.toml"), "utf8")) as { hooks: { command: string }[] }).hooks;
+    assert.equal(hooks[0]!.command, "rtk hook vibe");
+  });
+});
+
+describe("rules-only hosts of the second wave", () => {
+  test("zed: the block goes into the personal instructions (XDG_CONFIG_HOME/zed/AGENTS.md); there is no project install", () => {
+    const b = box();
+    b.env["XDG_CONFIG_HOME"] = join(b.home, "xdg");
+    ok(rtk(b, ["init", "--agent", "zed"]), "init");
+    const file = join(b.home, "xdg", "zed", "AGENTS.md");
+    assert.match(readFileSync(file, "utf8"), /<!-- rtk:begin -->[\s\S]*`rtk`[\s\S]*<!-- rtk:end -->/);
+    const p = rtk(b, ["init", "--agent", "zed", "--project"]);
+    assert.notEqual(p.status, 0);
+    assert.match(p.stderr, /no project install/);
+    assert.ok(!existsSync(join(b.project, ".rules")), "no .rules that would hide the project's own instructions");
+    ok(rtk(b, ["init", "--agent", "zed", "--uninstall"]), "uninstall");
+    assert.ok(!existsSync(file));
+  });
+
+  test("trae: the block goes into the project's .trae/rules/project_rules.md, after the user's rules", () => {
+    const b = box();
+    const file = join(b.project, ".trae", "rules", "project_rules.md");
+    mkdirSync(join(b.project, ".trae", "rules"), { recursive: true });
+    writeFileSync(file, "# Project rules\n\n- Use pnpm.\n");
+    ok(rtk(b, ["init", "--agent", "trae"]), "init");
+    const text = readFileSync(file, "utf8");
+    assert.ok(text.startsWith("# Project rules\n\n- Use pnpm.\n\n<!-- rtk:begin -->"), text);
+    ok(rtk(b, ["init", "--agent", "trae", "--uninstall"]), "uninstall");
+    assert.equal(readFileSync(file, "utf8"), "# Project rules\n\n- Use pnpm.\n");
+  });
+});
