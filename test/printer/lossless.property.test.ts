@@ -572,11 +572,12 @@ test("generated command lines parse and print back byte for byte, with insertion
   );
 });
 
+// A fixed sample: the property above explores; this checks the generator against bash, the same lines every run.
 test("bash -n accepts a sample of the generated command lines", () => {
   const dir = mkdtempSync(join(tmpdir(), "rtk-lossless-"));
   try {
     const rejected: string[] = [];
-    fc.sample(script, 50).forEach((src, i) => {
+    fc.sample(script, { numRuns: 50, seed: 20261203 }).forEach((src, i) => {
       const file = join(dir, `${i}.sh`);
       writeFileSync(file, src);
       const b = spawnSync("bash", ["-n", file], { encoding: "utf8" });
