@@ -25,7 +25,9 @@ import { gitAction } from "./git/action.js";
 import { gitDiff } from "./git/diff.js";
 import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
+import { bunTest } from "./tests/bun.js";
 import { cargoTest } from "./tests/cargo.js";
+import { denoTest } from "./tests/deno.js";
 import { goTest } from "./tests/go.js";
 import { gradleTest } from "./tests/gradle.js";
 import { jest } from "./tests/jest.js";
@@ -60,6 +62,8 @@ const CATALOG: readonly Filter[] = [
   npmTest,
   mavenTest,
   gradleTest,
+  bunTest,
+  denoTest,
   tsc,
   eslint,
   cargo,

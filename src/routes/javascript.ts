@@ -8,6 +8,7 @@ export const javascript: RouteFamily = {
     pnpm: { valueOptions: ["-C", "--dir", "--filter", "-F"], flagOptions: ["-r", "--recursive", "-s", "--silent", "-w", "--workspace-root"] },
     yarn: { valueOptions: ["--cwd"], flagOptions: ["-s", "--silent"] },
     bun: {},
+    deno: {},
     // node's options that take the next word (a module to load, a reporter…): past them `--test` still counts.
     node: {
       valueOptions: [
@@ -47,7 +48,8 @@ export const javascript: RouteFamily = {
     { id: "yarn.test", tool: "yarn", sub: ["test"], filter: "test.npm", savings: 90, pipeSafe: true },
     { id: "yarn.run", tool: "yarn", sub: ["run"], filter: "test.npm", savings: 90, pipeSafe: true },
     { id: "yarn.install", tool: "yarn", sub: [["install", "add", "remove", "upgrade"]], filter: "install.js", savings: 85, pipeSafe: true },
-    { id: "bun.test", tool: "bun", sub: ["test"], filter: "test.js", savings: 90, pipeSafe: true },
+    { id: "bun.test", tool: "bun", sub: ["test"], filter: "test.bun", savings: 90, pipeSafe: true },
+    { id: "deno.test", tool: "deno", sub: ["test"], filter: "test.deno", savings: 90, pipeSafe: true },
     { id: "vitest", tool: "vitest", filter: "test.vitest", savings: 90, pipeSafe: true },
     { id: "jest", tool: "jest", filter: "test.jest", savings: 90, pipeSafe: true },
     { id: "mocha", tool: "mocha", filter: "test.mocha", savings: 90, pipeSafe: true },

@@ -326,7 +326,108 @@ function gradleFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- bun test
+
+const ESC = /\x1b\[[0-9;]*m/g;
+
+function bunFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stderr);
+  let inError = false;
+  let framed = true;
+  for (const l of lines) {
+    if (/^\(fail\) /.test(l)) {
+      facts.push(fact("test", l.replace(/ \[[\d.]+m?s\]$/, "")));
+      inError = false;
+      continue;
+    }
+    if (/^\((pass|skip|todo)\) /.test(l)) {
+      inError = false;
+      continue;
+    }
+    if (/^(error|\w*Error): /.test(l)) {
+      facts.push(fact("message", l));
+      inError = true;
+      framed = false;
+      continue;
+    }
+    if (/^# Unhandled error/.test(l)) facts.push(fact("error", l));
+    if (/^\s+\^ this test timed out/.test(l)) facts.push(fact("message", l));
+    if (inError && /^(Expected|Received): /.test(l)) facts.push(fact("value", l));
+    if (inError && /^[-+] {3,}\S/.test(l)) facts.push(fact("value", l));
+    const at = /^\s+at .*?\(?(\/[^()]+:\d+:\d+)\)?$/.exec(l);
+    if (inError && !framed && at && !LIBRARY_FRAME.test(l)) {
+      facts.push(fact("location", at[1]!));
+      framed = true;
+    }
+    if (/^ \d+ (pass|fail|skip|todo|error)$/.test(l) || /^snapshots: /.test(l)) facts.push(fact("summary", l));
+    const ran = /^(Ran \d+ tests? across \d+ files?\.)/.exec(l);
+    if (ran) facts.push(fact("summary", ran[1]!));
+  }
+  // What the tests printed (stdout past the banner): its first lines.
+  const printed = linesOf(stdout).filter((l) => l.trim() && !/^bun test v/.test(l));
+  for (const l of printed.slice(0, 5)) facts.push(fact("message", l));
+  return facts;
+}
+
+// ---------------------------------------------------------------- deno test
+
+function denoFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout);
+  let section: "run" | "errors" | "failures" = "run";
+  let output: string[] | null = null;
+  let lastOutput: string[] = [];
+  let framed = true;
+  for (const l of lines) {
+    if (/^-+ output -+$/.test(l)) {
+      output = [];
+      continue;
+    }
+    if (/^-+ output end -+$/.test(l)) {
+      lastOutput = output ?? [];
+      output = null;
+      continue;
+    }
+    if (output) {
+      output.push(l);
+      continue;
+    }
+    if (l === " ERRORS ") section = "errors";
+    if (l === " FAILURES ") section = "failures";
+    const failed = /^\s*(.+) \.\.\. FAILED/.exec(l);
+    if (failed && section === "run") {
+      facts.push(fact("test", `${failed[1]} ... FAILED`));
+      for (const o of lastOutput.slice(0, 5)) if (o.trim()) facts.push(fact("message", o));
+    }
+    if (/ \.\.\. (ok|ignored)/.test(l)) lastOutput = [];
+    const header = /^(.+) => (\S+:\d+:\d+)$/.exec(l);
+    if (header) {
+      facts.push(fact("test", header[1]!), fact("location", header[2]!));
+      framed = section !== "errors";
+    }
+    if (section === "errors" && /^error: /.test(l)) facts.push(fact("message", l));
+    if (section === "errors" && (/^\S+ !==? \S+$/.test(l) || /^[-+] {3,}\S/.test(l))) facts.push(fact("value", l));
+    const at = /^\s+at (?:.* \()?(file:\/\/[^()]+:\d+:\d+)\)?$/.exec(l);
+    if (section === "errors" && !framed && at) {
+      facts.push(fact("location", at[1]!));
+      framed = true;
+    }
+    const verdict = /^((?:ok|FAILED) \| .*?)(?: \([\d.]+\w+\))?$/.exec(l);
+    if (verdict) for (const part of verdict[1]!.split(" | ")) facts.push(fact("summary", part));
+  }
+  const err = linesOf(stderr).map((l) => l.replace(ESC, ""));
+  for (const l of err) {
+    if (/^(TS\d+ \[ERROR\]|error): /.test(l)) facts.push(fact("error", l));
+    const at = /^\s+at (file:\/\/\S+:\d+:\d+)$/.exec(l);
+    if (at) facts.push(fact("location", at[1]!));
+  }
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  bun: bunFacts,
+  deno: denoFacts,
   gradle: gradleFacts,
   mvn: mavenFacts,
   npm: npmFacts,

@@ -111,6 +111,8 @@ describe("pipelines agents write", () => {
     ["mvn -q clean test | tail", "rtk mvn -q clean test | tail"],
     ["./gradlew test 2>&1 | tail -30", "rtk ./gradlew test 2>&1 | tail -30"],
     ["npm run test:unit 2>&1 | tail -20", "rtk npm run test:unit 2>&1 | tail -20"],
+    ["bun test 2>&1 | tail -30", "rtk bun test 2>&1 | tail -30"],
+    ["deno test 2>&1 | tail -30", "rtk deno test 2>&1 | tail -30"],
     ["pnpm test 2>&1 | tail", "rtk pnpm test 2>&1 | tail"],
     ["yarn test | tail -30", "rtk yarn test | tail -30"],
     ["python -m pytest 2>&1 | tail -20", "rtk python -m pytest 2>&1 | tail -20"],
@@ -128,6 +130,17 @@ describe("pipelines agents write", () => {
     assert.match(r.stdout, /error: test failed, to rerun pass `--lib`\n$/);
     assert.doesNotMatch(r.stdout, /unused variable/);
   });
+});
+
+test("bun test 2>&1 | tail -5 and deno test 2>&1 | tail -3: the counts are the last lines", () => {
+  assert.equal(
+    pipeline(caseNamed("bun/test-fail"), `${RTK} bun test 2>&1 | tail -n 5`).stdout.replace(/[0-9a-f]{7}\]/, "<id>]"),
+    " 2 pass [rtk recall <id>]\n 1 skip\n 5 fail\nsnapshots: 1 failed\nRan 8 tests across 2 files.\n",
+  );
+  assert.match(
+    pipeline(caseNamed("deno/test-fail"), `${RTK} deno test 2>&1 | tail -n 3`).stdout,
+    /^calc table \.\.\. add\(2, 3\) => .*\nFAILED \| 2 passed \(1 step\) \| 4 failed \(1 step\) \| 1 ignored \[rtk recall [0-9a-f]{7}\]\nerror: Test failed\n$/,
+  );
 });
 
 test("pytest -q 2>&1 | tail -3: the short summary and the verdict are the last lines", () => {
@@ -229,6 +242,19 @@ describe("machine output passes through", () => {
     const r = await replay(c);
     assert.equal(r.stdout, c.stdout);
     assert.equal(r.status, 1);
+  });
+
+  test("bun test --reporter=junit, deno test --reporter=dot: untouched", async () => {
+    for (const [name, argv] of [
+      ["bun/test-fail", ["bun", "test", "--reporter=junit", "--reporter-outfile=junit.xml"]],
+      ["deno/test-fail", ["deno", "test", "--reporter=dot"]],
+    ] as const) {
+      const c = { ...caseNamed(name), argv: [...argv] };
+      const r = await replay(c);
+      assert.equal(r.stdout, c.stdout, name);
+      assert.equal(r.stderr, c.stderr, name);
+      assert.equal(r.status, 1, name);
+    }
   });
 
   test("cargo test -- --format json: untouched", async () => {

@@ -1,11 +1,13 @@
 // `npm test`, `npm run <script>` (and pnpm's and yarn's): the runner is told
 // by the output itself, never by the script's name. Lines are held until one
 // says which runner printed them (vitest, jest, mocha, node --test, pytest,
-// cargo, go); from there that runner's filter reads the whole output (npm's
+// cargo, go, bun, deno); from there that runner's filter reads the whole output (npm's
 // `> pkg@version script` banner dropped). Output no runner claims is printed
 // as it came, without that banner and npm's notices.
 import type { Filter, FilterContext, FilterInput, FilterRun } from "../types.js";
+import { bunTest } from "./bun.js";
 import { cargoTest } from "./cargo.js";
+import { denoTest } from "./deno.js";
 import { goTest } from "./go.js";
 import { jest } from "./jest.js";
 import { mocha } from "./mocha.js";
@@ -25,6 +27,8 @@ const SIGNATURES: readonly [RegExp, Filter][] = [
   [/^=+ test session starts =+$/, pytest],
   [/^running \d+ tests?$/, cargoTest],
   [/^(ok|FAIL)\s+\S+\s+[\d.]+s$|^--- FAIL: /, goTest],
+  [/^bun test v\d|^\((pass|fail)\) /, bunTest],
+  [/^running \d+ tests? from \.\//, denoTest],
 ];
 
 /** Lines held while no runner is known; past this the output is not a test run's worth filtering. */
