@@ -35,6 +35,7 @@ import { mavenTest } from "./tests/maven.js";
 import { mocha } from "./tests/mocha.js";
 import { nodeTest } from "./tests/node-test.js";
 import { npmTest } from "./tests/npm.js";
+import { playwrightTest } from "./tests/playwright.js";
 import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
 import { LIBRARY_CATALOG } from "./library.js";
@@ -64,6 +65,7 @@ const CATALOG: readonly Filter[] = [
   gradleTest,
   bunTest,
   denoTest,
+  playwrightTest,
   tsc,
   eslint,
   cargo,

@@ -54,7 +54,7 @@ export const javascript: RouteFamily = {
     { id: "jest", tool: "jest", filter: "test.jest", savings: 90, pipeSafe: true },
     { id: "mocha", tool: "mocha", filter: "test.mocha", savings: 90, pipeSafe: true },
     { id: "node.test", tool: "node", sub: ["--test"], subBeforeOperands: true, filter: "test.node", savings: 90, pipeSafe: true },
-    { id: "playwright.test", tool: "playwright", sub: ["test"], filter: "test.js", savings: 90, pipeSafe: true },
+    { id: "playwright.test", tool: "playwright", sub: ["test"], filter: "test.playwright", savings: 90, pipeSafe: true },
     { id: "tsc", tool: "tsc", filter: "diagnostics.tsc", savings: 30, pipeSafe: true },
     { id: "vue-tsc", tool: "vue-tsc", filter: "diagnostics.tsc", savings: 30, pipeSafe: true },
     { id: "eslint", tool: "eslint", filter: "diagnostics.eslint", savings: 40, pipeSafe: true },

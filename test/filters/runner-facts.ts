@@ -425,7 +425,56 @@ function denoFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- playwright test (list reporter)
+
+function playwrightFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout);
+  let listing = true;
+  let printed = 0;
+  let framed = true;
+  let wantMessage = false;
+  for (const l of lines) {
+    const header = /^ {2}\d+\) (\S+:\d+:\d+) › (.+?) ─+$/.exec(l);
+    if (header) {
+      listing = false;
+      facts.push(fact("location", header[1]!), fact("test", header[2]!));
+      framed = false;
+      wantMessage = true;
+      continue;
+    }
+    const counts = /^ {2}(\d+ (?:failed|flaky|skipped|passed|did not run|interrupted))/.exec(l);
+    if (counts) {
+      listing = false;
+      facts.push(fact("summary", counts[1]!));
+      continue;
+    }
+    if (listing) {
+      if (/^Error: /.test(l)) {
+        listing = false;
+        facts.push(fact("error", l));
+        framed = false;
+      } else if (l.trim() && !/^Running \d+ tests?/.test(l) && !/^\s+[✓✘-]\s+\d+ /.test(l) && printed++ < 5) facts.push(fact("message", l));
+      continue;
+    }
+    if (wantMessage && l.trim()) {
+      facts.push(fact("message", l));
+      wantMessage = false;
+    }
+    if (/^\s+(Expected|Received): /.test(l) || /^\s+[-+] {4}\S/.test(l) || /^\s+[-+]\w/.test(l)) facts.push(fact("value", l));
+    if (/Test timeout of \d+ms exceeded/.test(l)) facts.push(fact("message", l));
+    const at = /^\s+at (?:.* \()?(\/[^()]+:\d+:\d+)\)?$/.exec(l);
+    if (!framed && at && !LIBRARY_FRAME.test(l)) {
+      facts.push(fact("location", at[1]!));
+      framed = true;
+    }
+  }
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  playwright: playwrightFacts,
   bun: bunFacts,
   deno: denoFacts,
   gradle: gradleFacts,

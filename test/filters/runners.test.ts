@@ -113,6 +113,7 @@ describe("pipelines agents write", () => {
     ["npm run test:unit 2>&1 | tail -20", "rtk npm run test:unit 2>&1 | tail -20"],
     ["bun test 2>&1 | tail -30", "rtk bun test 2>&1 | tail -30"],
     ["deno test 2>&1 | tail -30", "rtk deno test 2>&1 | tail -30"],
+    ["npx playwright test 2>&1 | tail -40", "rtk npx playwright test 2>&1 | tail -40"],
     ["pnpm test 2>&1 | tail", "rtk pnpm test 2>&1 | tail"],
     ["yarn test | tail -30", "rtk yarn test | tail -30"],
     ["python -m pytest 2>&1 | tail -20", "rtk python -m pytest 2>&1 | tail -20"],
@@ -244,10 +245,12 @@ describe("machine output passes through", () => {
     assert.equal(r.status, 1);
   });
 
-  test("bun test --reporter=junit, deno test --reporter=dot: untouched", async () => {
+  test("bun test --reporter=junit, deno test --reporter=dot, playwright test --reporter …: untouched", async () => {
     for (const [name, argv] of [
       ["bun/test-fail", ["bun", "test", "--reporter=junit", "--reporter-outfile=junit.xml"]],
       ["deno/test-fail", ["deno", "test", "--reporter=dot"]],
+      ["playwright/test-fail", ["playwright", "test", "--reporter=line"]],
+      ["playwright/test-fail", ["playwright", "test", "--reporter", "json"]],
     ] as const) {
       const c = { ...caseNamed(name), argv: [...argv] };
       const r = await replay(c);

@@ -1,7 +1,7 @@
 // `npm test`, `npm run <script>` (and pnpm's and yarn's): the runner is told
 // by the output itself, never by the script's name. Lines are held until one
 // says which runner printed them (vitest, jest, mocha, node --test, pytest,
-// cargo, go, bun, deno); from there that runner's filter reads the whole output (npm's
+// cargo, go, bun, deno, playwright); from there that runner's filter reads the whole output (npm's
 // `> pkg@version script` banner dropped). Output no runner claims is printed
 // as it came, without that banner and npm's notices.
 import type { Filter, FilterContext, FilterInput, FilterRun } from "../types.js";
@@ -12,6 +12,7 @@ import { goTest } from "./go.js";
 import { jest } from "./jest.js";
 import { mocha } from "./mocha.js";
 import { nodeTest } from "./node-test.js";
+import { playwrightTest } from "./playwright.js";
 import { pytest } from "./pytest.js";
 import { vitest } from "./vitest.js";
 
@@ -29,6 +30,7 @@ const SIGNATURES: readonly [RegExp, Filter][] = [
   [/^(ok|FAIL)\s+\S+\s+[\d.]+s$|^--- FAIL: /, goTest],
   [/^bun test v\d|^\((pass|fail)\) /, bunTest],
   [/^running \d+ tests? from \.\//, denoTest],
+  [/^Running \d+ tests? using \d+ workers?/, playwrightTest],
 ];
 
 /** Lines held while no runner is known; past this the output is not a test run's worth filtering. */
