@@ -36,7 +36,9 @@ import { mocha } from "./tests/mocha.js";
 import { nodeTest } from "./tests/node-test.js";
 import { npmTest } from "./tests/npm.js";
 import { playwrightTest } from "./tests/playwright.js";
+import { phpunit } from "./tests/phpunit.js";
 import { pytest } from "./tests/pytest.js";
+import { rspec } from "./tests/rspec.js";
 import { vitest } from "./tests/vitest.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
@@ -66,6 +68,8 @@ const CATALOG: readonly Filter[] = [
   bunTest,
   denoTest,
   playwrightTest,
+  rspec,
+  phpunit,
   tsc,
   eslint,
   cargo,

@@ -84,6 +84,8 @@ export const systems: RouteFamily = {
     { id: "mvn.clean.test", tool: "mvn", sub: ["clean", ["test", "verify"]], filter: "test.maven", savings: 90, pipeSafe: true },
     { id: "gradle.test", tool: "gradle", sub: [["test", "check"]], filter: "test.gradle", savings: 90, pipeSafe: true },
     { id: "gradle.clean.test", tool: "gradle", sub: ["clean", ["test", "check"]], filter: "test.gradle", savings: 90, pipeSafe: true },
+    { id: "rspec", tool: "rspec", filter: "test.rspec", savings: 90, pipeSafe: true },
+    { id: "phpunit", tool: "phpunit", filter: "test.phpunit", savings: 90, pipeSafe: true },
     { id: "py.test", tool: "py.test", filter: "test.pytest", savings: 90, pipeSafe: true },
     { id: "go.build", tool: "go", sub: [["build", "vet"]], filter: "diagnostics.go", savings: 60, pipeSafe: true },
     { id: "golangci-lint", tool: "golangci-lint", sub: ["run"], filter: "diagnostics.golangci", savings: 60, pipeSafe: true },

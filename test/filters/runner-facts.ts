@@ -473,7 +473,93 @@ function playwrightFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- rspec
+
+function rspecFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  let section = "";
+  let framed = true;
+  for (const l of linesOf(stdout)) {
+    const head = /^(Pending|Failures|Failed examples):/.exec(l);
+    if (head) section = head[1]!;
+    if (/^An error occurred while loading (\S+?)\.?( |$)/.test(l)) {
+      facts.push(fact("error", l.replace(/ - Did you mean\?$/, "")));
+      section = "load";
+      framed = false;
+    }
+    const numbered = /^ {2}\d+\) (.+)$/.exec(l);
+    if (numbered && section !== "") facts.push(fact("test", numbered[1]!));
+    if (section === "Failures" || section === "load") {
+      if (numbered) framed = false;
+      if (/^\s+(Failure\/Error|expected|got|[-+]:?\S)/.test(l) || /^\s+\w+(::\w+)*Error:$/.test(l)) facts.push(fact(/^\s+(expected|got|[-+])/.test(l) ? "value" : "message", l));
+      const at = /^\s*# (\S+:\d+)/.exec(l);
+      if (at && !framed) {
+        facts.push(fact("location", at[1]!));
+        framed = true;
+      }
+    }
+    if (section === "Failed examples" && /^rspec \S+/.test(l)) facts.push(fact("test", l));
+    if (/^\d+ examples?, /.test(l)) facts.push(fact("summary", l));
+  }
+  // What the examples printed, under the progress formatter (the documentation formatter's group names look the same).
+  const listing = linesOf(stdout).slice(
+    0,
+    Math.max(
+      0,
+      linesOf(stdout).findIndex((l) => /^(Pending:|Failures:|Finished in|An error occurred)/.test(l)),
+    ),
+  );
+  const documentation = listing.some((l) => /^\s+\S/.test(l));
+  const printed = documentation ? [] : listing.filter((l) => l.trim() && !/^[.FE*]+$/.test(l));
+  for (const l of printed.slice(0, 5)) facts.push(fact("message", l));
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
+// ---------------------------------------------------------------- phpunit
+
+function phpunitFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout);
+  let numbered = false;
+  let framed = true;
+  let wantMessage = false;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^There (was|were) \d+ /.test(l)) numbered = true;
+    const item = /^\d+\) (\S+::\S+.*)$/.exec(l);
+    if (numbered && item) {
+      facts.push(fact("test", item[1]!));
+      framed = false;
+      wantMessage = true;
+      continue;
+    }
+    if (wantMessage && l.trim()) {
+      facts.push(fact("message", l));
+      wantMessage = false;
+    }
+    if (/^Failed asserting /.test(l.replace(/^ {3}│ /, ""))) facts.push(fact("message", l.replace(/^ {3}│ /, "")));
+    const dox = /^ ✘ (.+)$/.exec(l);
+    if (dox) {
+      facts.push(fact("test", dox[1]!));
+      framed = false;
+    }
+    const body = l.replace(/^ {3}│ /, "");
+    if (/^[-+] {2,}\S/.test(body)) facts.push(fact("value", body));
+    const at = /^(\/\S+\.php:\d+)$/.exec(body);
+    if (at && !framed) {
+      facts.push(fact("location", at[1]!));
+      framed = true;
+    }
+    if (/^(OK \(|ERRORS!|FAILURES!|Tests: \d+)/.test(l)) facts.push(fact("summary", l));
+  }
+  for (const l of linesOf(stderr)) if (/^PHP (Fatal|Parse|Warning)/.test(l)) facts.push(fact("error", l));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  rspec: rspecFacts,
+  phpunit: phpunitFacts,
   playwright: playwrightFacts,
   bun: bunFacts,
   deno: denoFacts,
