@@ -28,6 +28,7 @@ import { gitStatus } from "./git/status.js";
 import { bunTest } from "./tests/bun.js";
 import { cargoTest } from "./tests/cargo.js";
 import { denoTest } from "./tests/deno.js";
+import { dotnetTest } from "./tests/dotnet.js";
 import { goTest } from "./tests/go.js";
 import { gradleTest } from "./tests/gradle.js";
 import { jest } from "./tests/jest.js";
@@ -70,6 +71,7 @@ const CATALOG: readonly Filter[] = [
   playwrightTest,
   rspec,
   phpunit,
+  dotnetTest,
   tsc,
   eslint,
   cargo,

@@ -106,6 +106,7 @@ export const systems: RouteFamily = {
     { id: "pip3.list", tool: "pip3", sub: [["list", "freeze"]], filter: "list.packages", savings: 60, pipeSafe: false },
     { id: "mvn.build", tool: "mvn", sub: [["compile", "package", "install", "clean", "test-compile", "deploy"]], filter: "build.log", savings: 80, pipeSafe: true },
     { id: "gradle.build", tool: "gradle", sub: [["build", "assemble", "compileJava", "compileKotlin", "classes", "jar", "bootJar", "clean"]], filter: "build.log", savings: 80, pipeSafe: true },
+    { id: "dotnet.test", tool: "dotnet", sub: ["test"], filter: "test.dotnet", savings: 90, pipeSafe: true },
     { id: "dotnet.build", tool: "dotnet", sub: [["build", "publish"]], filter: "build.log", savings: 70, pipeSafe: true },
     { id: "make", tool: "make", filter: "build.log", savings: 70, pipeSafe: true },
     { id: "gmake", tool: "gmake", filter: "build.log", savings: 70, pipeSafe: true },

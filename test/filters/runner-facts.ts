@@ -557,7 +557,45 @@ function phpunitFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- dotnet test (VSTest console logger)
+
+function dotnetFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  let part: "message" | "stack" | "output" | null = null;
+  let framed = true;
+  let printed = 0;
+  for (const l of linesOf(stdout)) {
+    const failed = /^ {2}Failed (.+?) \[[^\]]+\]$/.exec(l);
+    if (failed) {
+      facts.push(fact("test", failed[1]!));
+      part = null;
+      framed = false;
+      continue;
+    }
+    if (/^ {2}Error Message:$/.test(l)) part = "message";
+    else if (/^ {2}Stack Trace:$/.test(l)) part = "stack";
+    else if (/^ {2}Standard (Output|Error) Messages:$/.test(l)) {
+      part = "output";
+      printed = 0;
+    } else if (part === "message" && l.trim()) facts.push(fact(/^(Expected|Actual):/.test(l) ? "value" : "message", l));
+    else if (part === "stack" && !framed) {
+      const at = / in (\S.*:line \d+)$/.exec(l);
+      if (at) {
+        facts.push(fact("location", at[1]!));
+        framed = true;
+      }
+    } else if (part === "output" && l.trim() && printed++ < 5) facts.push(fact("message", l));
+    const summary = /^((?:Passed|Failed)!\s+- Failed:\s+\d+, Passed:\s+\d+, Skipped:\s+\d+, Total:\s+\d+)/.exec(l);
+    if (summary) facts.push(fact("summary", summary[1]!));
+    const diag = /^(\S+\(\d+,\d+\)): (error|warning) (\w+): (.*)$/.exec(l);
+    if (diag) facts.push(fact(diag[2] === "error" ? "error" : "warning", l));
+  }
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  dotnet: dotnetFacts,
   rspec: rspecFacts,
   phpunit: phpunitFacts,
   playwright: playwrightFacts,

@@ -116,6 +116,7 @@ describe("pipelines agents write", () => {
     ["npx playwright test 2>&1 | tail -40", "rtk npx playwright test 2>&1 | tail -40"],
     ["bundle exec rspec 2>&1 | tail -30", "rtk bundle exec rspec 2>&1 | tail -30"],
     ["vendor/bin/phpunit 2>&1 | tail -30", "rtk vendor/bin/phpunit 2>&1 | tail -30"],
+    ["dotnet test 2>&1 | tail -40", "rtk dotnet test 2>&1 | tail -40"],
     ["pnpm test 2>&1 | tail", "rtk pnpm test 2>&1 | tail"],
     ["yarn test | tail -30", "rtk yarn test | tail -30"],
     ["python -m pytest 2>&1 | tail -20", "rtk python -m pytest 2>&1 | tail -20"],
