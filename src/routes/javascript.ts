@@ -1,5 +1,8 @@
 import type { RouteFamily } from "./types.js";
 
+/** Script names run without `run` (`pnpm build`, `yarn lint`) whose output is usually a build's, a type check's or a linter's. */
+const SCRIPTS = ["build", "lint", "typecheck", "type-check", "tsc", "check", "compile"];
+
 const INSTALL = ["install", "i", "ci", "add", "update", "up", "upgrade", "remove", "rm", "uninstall", "un"];
 
 export const javascript: RouteFamily = {
@@ -43,10 +46,12 @@ export const javascript: RouteFamily = {
     { id: "npm.outdated", tool: "npm", sub: ["outdated"], filter: "list.packages", savings: 50, pipeSafe: false },
     { id: "pnpm.test", tool: "pnpm", sub: [["test", "t"]], filter: "test.npm", savings: 90, pipeSafe: true },
     { id: "pnpm.run", tool: "pnpm", sub: ["run"], filter: "test.npm", savings: 90, pipeSafe: true },
+    { id: "pnpm.script", tool: "pnpm", sub: [SCRIPTS], filter: "test.npm", savings: 80, pipeSafe: true },
     { id: "pnpm.install", tool: "pnpm", sub: [INSTALL], filter: "install.js", savings: 85, pipeSafe: true },
     { id: "pnpm.list", tool: "pnpm", sub: [["list", "ls", "ll"]], filter: "list.packages", savings: 70, pipeSafe: false },
     { id: "yarn.test", tool: "yarn", sub: ["test"], filter: "test.npm", savings: 90, pipeSafe: true },
     { id: "yarn.run", tool: "yarn", sub: ["run"], filter: "test.npm", savings: 90, pipeSafe: true },
+    { id: "yarn.script", tool: "yarn", sub: [SCRIPTS], filter: "test.npm", savings: 80, pipeSafe: true },
     { id: "yarn.install", tool: "yarn", sub: [["install", "add", "remove", "upgrade"]], filter: "install.js", savings: 85, pipeSafe: true },
     { id: "bun.test", tool: "bun", sub: ["test"], filter: "test.bun", savings: 90, pipeSafe: true },
     { id: "deno.test", tool: "deno", sub: ["test"], filter: "test.deno", savings: 90, pipeSafe: true },

@@ -194,6 +194,55 @@ describe("npm scripts", () => {
   });
 });
 
+describe("npm scripts running a build or a linter: the tool told by its output, its own filter applied", () => {
+  const TOOL_CASES = [
+    "tsc/errors",
+    "tsc/pretty",
+    "eslint/errors",
+    "eslint/medium-warnings",
+    "prettier/check",
+    "vite/build-error",
+    "vite/medium-build",
+    "next/type-error",
+    "next/medium-build",
+    "webpack/errors",
+  ];
+  const SCRIPT_FORMS: [string[], (command: string) => string][] = [
+    [["npm", "run", "build"], (command) => `\n> calc@1.0.0 build\n> ${command}\n\n`],
+    [["pnpm", "build"], (command) => `\n> calc@1.0.0 build /home/dev/calc\n> ${command}\n\n`],
+    [["yarn", "lint"], (command) => `yarn run v1.22.22\n$ ${command}\n`],
+  ];
+  for (const name of TOOL_CASES) {
+    test(`${name} under npm run build, pnpm build, yarn lint: the same compact output and exit code as the tool run by its name`, async () => {
+      const c = caseNamed(name);
+      const direct = await replay(c);
+      for (const [argv, banner] of SCRIPT_FORMS) {
+        const dir = mkdtempSync(join(tmpdir(), "rtk-script-"));
+        try {
+          const stdout = banner(c.argv.join(" ")) + c.stdout;
+          writeFileSync(join(dir, "stdout"), stdout);
+          writeFileSync(join(dir, "stderr"), c.stderr);
+          const wrapped: ToolCase = { ...c, name: `${argv[0]}/${c.name}`, dir, argv, stdout };
+          const r = await replay(wrapped);
+          assert.equal(r.status, c.exit, `${argv.join(" ")}: exit code`);
+          assert.equal(normalise(r.stdout), normalise(direct.stdout), `${argv.join(" ")} (${name}): stdout`);
+          assert.equal(normalise(r.stderr), normalise(direct.stderr), `${argv.join(" ")} (${name}): stderr`);
+          assert.ok(r.stdout.length + r.stderr.length < stdout.length + c.stderr.length, "shorter than raw");
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }
+    });
+  }
+
+  test("pnpm build and yarn lint are rewritten; pnpm dev and yarn add are not scripts of this route", () => {
+    assert.equal(rewrite("pnpm build 2>&1 | tail -20"), "rtk pnpm build 2>&1 | tail -20");
+    assert.equal(rewrite("yarn lint"), "rtk yarn lint");
+    assert.equal(rewrite("npm run build 2>&1 | tail -30"), "rtk npm run build 2>&1 | tail -30");
+    assert.match(rewrite("pnpm dev"), /^\(not rewritten/);
+  });
+});
+
 describe("watch streams", () => {
   const vitestBin = join(repoRoot, "node_modules", ".bin", "vitest");
   test("rtk vitest watch: the failure and the counts are shown while vitest still runs", { skip: !existsSync(vitestBin) && "vitest is not installed", timeout: 120_000 }, async () => {
