@@ -2,8 +2,8 @@
 // error, failure, warning and risky test (the test's name with its data set,
 // the message, the expected/actual diff, the first file:line frames), testdox's
 // ✘ entries with their boxed details, the verdict (OK, FAILURES!, ERRORS!) and
-// the counts, what the tests printed (its head), stderr whole (PHP's fatal
-// errors). Dropped: the version banner, Runtime/Configuration lines, progress
+// the counts, what the tests printed (its head), stderr (PHP's fatal
+// errors) whole but for the frames of its stack traces past the first. Dropped: the version banner, Runtime/Configuration lines, progress
 // characters and their counters, testdox's ✔ and ↩ lines, Time and Memory,
 // separators. Machine output (a log written to stdout, --list-tests) passes through.
 import { omitted, type Filter, type FilterRun } from "../types.js";
@@ -24,6 +24,8 @@ export const phpunit: Filter = {
     const err = new Kept();
     const printed = capturedHead();
     const frames = new Frames(out, "", ctx.recall);
+    // PHP's own traces on stderr (a fatal error while loading a test): their first frames.
+    const errFrames = new Frames(err, "", ctx.recall);
     let section: "listing" | "details" = "listing";
     let results = 0;
     // testdox: inside a ✔ entry (dropped) or a ✘ one (kept).
@@ -73,12 +75,15 @@ export const phpunit: Filter = {
       line(s, t) {
         raw.add(t);
         if (pass) return;
-        if (s === "out") line(t);
-        else err.push(t);
+        if (s === "out") return line(t);
+        if (/^#\d+ /.test(t)) return errFrames.add(t);
+        errFrames.close();
+        err.push(t);
       },
       end() {
         if (pass) return null;
         frames.close();
+        errFrames.close();
         if (section === "listing") closeListing();
         const stdout = out.withMarker("lines", ctx.recall);
         if (results) markRecall(stdout, /^(OK \(|Tests: )/, ctx.recall);
