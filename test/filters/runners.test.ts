@@ -280,6 +280,71 @@ describe("watch streams", () => {
   });
 });
 
+describe("watch streams beyond vitest", () => {
+  const jestBin = join(repoRoot, "node_modules", ".bin", "jest");
+  test("rtk jest --watchAll: the failure and the counts are shown while jest still watches", { skip: !existsSync(jestBin) && "jest is not installed", timeout: 120_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), "rtk-jest-watch-"));
+    try {
+      mkdirSync(join(root, "test"));
+      writeFileSync(join(root, "package.json"), '{ "name": "w", "private": true }\n');
+      writeFileSync(join(root, "test", "a.test.js"), 'test("ok", () => {\n  expect(1).toBe(1);\n});\ntest("bad", () => {\n  expect(1).toBe(2);\n});\n');
+      const child = spawn(RTK, ["jest", "--watchAll"], {
+        cwd: root,
+        env: { ...process.env, PATH: `${join(repoRoot, "node_modules", ".bin")}:${process.env["PATH"]}`, RTK_NO_TRACK: "1", XDG_DATA_HOME: join(root, "data"), CI: "", NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let err = "";
+      const exited = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
+      // Results that never come fail the test, and the watcher goes with it.
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await new Promise<void>((res, rej) => {
+          child.stderr.on("data", (b: Buffer) => {
+            err += b.toString();
+            if (/Tests: +1 failed, 1 passed, 2 total/.test(err)) res();
+          });
+          child.on("close", () => rej(new Error(`rtk jest --watchAll ended before showing results:\n${err}`)));
+          timer = setTimeout(() => rej(new Error(`no results shown while jest watched:\n${err}`)), 60_000);
+        });
+        assert.equal(child.exitCode, null);
+      } finally {
+        clearTimeout(timer);
+        child.kill("SIGTERM");
+        await exited;
+      }
+      assert.match(err, /● bad/);
+      assert.match(err, /Expected: 2/);
+      assert.match(err, /at Object\.toBe \(test\/a\.test\.js:5:\d+\)/);
+      assert.doesNotMatch(err, /^Time:|Watch Usage|Ran all test suites/m);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("jest --watch, mocha -w and node --test --watch stream; bun test --watch and deno test --watch run as the tool's own", async () => {
+    // A recorded run replayed under the watch flag: printed as it came (no end to wait for), its facts kept.
+    for (const [name, argv] of [
+      ["jest/fail", ["jest", "--watch"]],
+      ["mocha/fail", ["mocha", "-w", "test/*.test.js"]],
+    ] as const) {
+      const c = { ...caseNamed(name), argv: [...argv] };
+      const r = await replay(c);
+      const buffered = await replay(caseNamed(name));
+      assert.equal(r.status, c.exit, name);
+      for (const f of FACT_READERS[name.split("/")[0]!]!(c.stdout, c.stderr)) assert.ok(holds(r.stdout + r.stderr, f), `${name}: ${f.text}`);
+      assert.ok(r.stdout.length + r.stderr.length <= buffered.stdout.length + buffered.stderr.length + 200, name);
+    }
+    for (const [name, argv] of [
+      ["bun/test-fail", ["bun", "test", "--watch"]],
+      ["deno/test-fail", ["deno", "test", "--watch"]],
+    ] as const) {
+      const c = { ...caseNamed(name), argv: [...argv] };
+      const r = pipeline(c, `${RTK} ${argv.join(" ")} 2>/dev/null`);
+      assert.equal(r.stdout, c.stdout, name);
+    }
+  });
+});
+
 describe("routes", () => {
   test("node routes only with --test before its script", () => {
     assert.equal(rewrite("node --test test/"), "rtk node --test test/");

@@ -6,7 +6,7 @@
 // fail, skip, todo, error, snapshots, `Ran N tests across M files.`). Dropped:
 // the banner, `(pass)`/`(skip)`/`(todo)` lines, source excerpts, separators,
 // library frames, the expect() call count, times. A reporter chosen by the user
-// passes through.
+// passes through; a watch run is the tool's own.
 import { omitted, type Filter, type FilterRun } from "../types.js";
 import { capturedHead, finish, Frames, jsFrame, Kept, machineOutput, markRecall, RawSize, toolArgs } from "./common.js";
 
@@ -17,6 +17,8 @@ const TIME = / \[[\d.]+m?s\]$/;
 
 export const bunTest: Filter = {
   id: "test.bun",
+  // A watch run reruns until stopped: its output is the tool's own, live.
+  inherits: (input) => toolArgs(input).some((a) => a === "--watch" || a === "--hot"),
   start(input, ctx): FilterRun {
     const pass = machineOutput(toolArgs(input), MACHINE);
     const raw = new RawSize();

@@ -6,7 +6,8 @@
 // its counts, stderr (type-check errors, `error: Test failed`) whole but for
 // download progress. Dropped: `running N tests from` lines, passing and ignored
 // results, openers of tests still running, source excerpts with their caret,
-// deno's internal frames, durations. A reporter chosen by the user passes through.
+// deno's internal frames, durations. A reporter chosen by the user passes
+// through; a watch run is the tool's own.
 import { omitted, type Filter, type FilterRun } from "../types.js";
 import { capturedHead, finish, Frames, jsFrame, Kept, machineOutput, markRecall, RawSize, toolArgs } from "./common.js";
 
@@ -20,6 +21,8 @@ const OUTPUT_END = /^-+ ((?:post-test )?output) end -+$/;
 
 export const denoTest: Filter = {
   id: "test.deno",
+  // A watch run reruns until stopped: its output is the tool's own, live.
+  inherits: (input) => toolArgs(input).some((a) => a === "--watch" || a.startsWith("--watch=")),
   start(input, ctx): FilterRun {
     const pass = machineOutput(toolArgs(input), MACHINE);
     const raw = new RawSize();
