@@ -25,7 +25,10 @@ import { gitAction } from "./git/action.js";
 import { gitDiff } from "./git/diff.js";
 import { gitLog } from "./git/log.js";
 import { gitStatus } from "./git/status.js";
+import { bunTest } from "./tests/bun.js";
 import { cargoTest } from "./tests/cargo.js";
+import { denoTest } from "./tests/deno.js";
+import { dotnetTest } from "./tests/dotnet.js";
 import { goTest } from "./tests/go.js";
 import { gradleTest } from "./tests/gradle.js";
 import { jest } from "./tests/jest.js";
@@ -33,7 +36,10 @@ import { mavenTest } from "./tests/maven.js";
 import { mocha } from "./tests/mocha.js";
 import { nodeTest } from "./tests/node-test.js";
 import { npmTest } from "./tests/npm.js";
+import { playwrightTest } from "./tests/playwright.js";
+import { phpunit } from "./tests/phpunit.js";
 import { pytest } from "./tests/pytest.js";
+import { rspec } from "./tests/rspec.js";
 import { vitest } from "./tests/vitest.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
@@ -60,6 +66,12 @@ const CATALOG: readonly Filter[] = [
   npmTest,
   mavenTest,
   gradleTest,
+  bunTest,
+  denoTest,
+  playwrightTest,
+  rspec,
+  phpunit,
+  dotnetTest,
   tsc,
   eslint,
   cargo,

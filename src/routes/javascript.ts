@@ -1,5 +1,8 @@
 import type { RouteFamily } from "./types.js";
 
+/** Script names run without `run` (`pnpm build`, `yarn lint`) whose output is usually a build's, a type check's or a linter's. */
+const SCRIPTS = ["build", "lint", "typecheck", "type-check", "tsc", "check", "compile"];
+
 const INSTALL = ["install", "i", "ci", "add", "update", "up", "upgrade", "remove", "rm", "uninstall", "un"];
 
 export const javascript: RouteFamily = {
@@ -8,6 +11,7 @@ export const javascript: RouteFamily = {
     pnpm: { valueOptions: ["-C", "--dir", "--filter", "-F"], flagOptions: ["-r", "--recursive", "-s", "--silent", "-w", "--workspace-root"] },
     yarn: { valueOptions: ["--cwd"], flagOptions: ["-s", "--silent"] },
     bun: {},
+    deno: {},
     // node's options that take the next word (a module to load, a reporter…): past them `--test` still counts.
     node: {
       valueOptions: [
@@ -42,17 +46,20 @@ export const javascript: RouteFamily = {
     { id: "npm.outdated", tool: "npm", sub: ["outdated"], filter: "list.packages", savings: 50, pipeSafe: false },
     { id: "pnpm.test", tool: "pnpm", sub: [["test", "t"]], filter: "test.npm", savings: 90, pipeSafe: true },
     { id: "pnpm.run", tool: "pnpm", sub: ["run"], filter: "test.npm", savings: 90, pipeSafe: true },
+    { id: "pnpm.script", tool: "pnpm", sub: [SCRIPTS], filter: "test.npm", savings: 80, pipeSafe: true },
     { id: "pnpm.install", tool: "pnpm", sub: [INSTALL], filter: "install.js", savings: 85, pipeSafe: true },
     { id: "pnpm.list", tool: "pnpm", sub: [["list", "ls", "ll"]], filter: "list.packages", savings: 70, pipeSafe: false },
     { id: "yarn.test", tool: "yarn", sub: ["test"], filter: "test.npm", savings: 90, pipeSafe: true },
     { id: "yarn.run", tool: "yarn", sub: ["run"], filter: "test.npm", savings: 90, pipeSafe: true },
+    { id: "yarn.script", tool: "yarn", sub: [SCRIPTS], filter: "test.npm", savings: 80, pipeSafe: true },
     { id: "yarn.install", tool: "yarn", sub: [["install", "add", "remove", "upgrade"]], filter: "install.js", savings: 85, pipeSafe: true },
-    { id: "bun.test", tool: "bun", sub: ["test"], filter: "test.js", savings: 90, pipeSafe: true },
+    { id: "bun.test", tool: "bun", sub: ["test"], filter: "test.bun", savings: 90, pipeSafe: true },
+    { id: "deno.test", tool: "deno", sub: ["test"], filter: "test.deno", savings: 90, pipeSafe: true },
     { id: "vitest", tool: "vitest", filter: "test.vitest", savings: 90, pipeSafe: true },
     { id: "jest", tool: "jest", filter: "test.jest", savings: 90, pipeSafe: true },
     { id: "mocha", tool: "mocha", filter: "test.mocha", savings: 90, pipeSafe: true },
     { id: "node.test", tool: "node", sub: ["--test"], subBeforeOperands: true, filter: "test.node", savings: 90, pipeSafe: true },
-    { id: "playwright.test", tool: "playwright", sub: ["test"], filter: "test.js", savings: 90, pipeSafe: true },
+    { id: "playwright.test", tool: "playwright", sub: ["test"], filter: "test.playwright", savings: 90, pipeSafe: true },
     { id: "tsc", tool: "tsc", filter: "diagnostics.tsc", savings: 30, pipeSafe: true },
     { id: "vue-tsc", tool: "vue-tsc", filter: "diagnostics.tsc", savings: 30, pipeSafe: true },
     { id: "eslint", tool: "eslint", filter: "diagnostics.eslint", savings: 40, pipeSafe: true },

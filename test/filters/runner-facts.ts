@@ -326,7 +326,281 @@ function gradleFacts(stdout: string, stderr: string): Fact[] {
   return facts;
 }
 
+// ---------------------------------------------------------------- bun test
+
+const ESC = /\x1b\[[0-9;]*m/g;
+
+function bunFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stderr);
+  let inError = false;
+  let framed = true;
+  for (const l of lines) {
+    if (/^\(fail\) /.test(l)) {
+      facts.push(fact("test", l.replace(/ \[[\d.]+m?s\]$/, "")));
+      inError = false;
+      continue;
+    }
+    if (/^\((pass|skip|todo)\) /.test(l)) {
+      inError = false;
+      continue;
+    }
+    if (/^(error|\w*Error): /.test(l)) {
+      facts.push(fact("message", l));
+      inError = true;
+      framed = false;
+      continue;
+    }
+    if (/^# Unhandled error/.test(l)) facts.push(fact("error", l));
+    if (/^\s+\^ this test timed out/.test(l)) facts.push(fact("message", l));
+    if (inError && /^(Expected|Received): /.test(l)) facts.push(fact("value", l));
+    if (inError && /^[-+] {3,}\S/.test(l)) facts.push(fact("value", l));
+    const at = /^\s+at .*?\(?(\/[^()]+:\d+:\d+)\)?$/.exec(l);
+    if (inError && !framed && at && !LIBRARY_FRAME.test(l)) {
+      facts.push(fact("location", at[1]!));
+      framed = true;
+    }
+    if (/^ \d+ (pass|fail|skip|todo|error)$/.test(l) || /^snapshots: /.test(l)) facts.push(fact("summary", l));
+    const ran = /^(Ran \d+ tests? across \d+ files?\.)/.exec(l);
+    if (ran) facts.push(fact("summary", ran[1]!));
+  }
+  // What the tests printed (stdout past the banner): its first lines.
+  const printed = linesOf(stdout).filter((l) => l.trim() && !/^bun test v/.test(l));
+  for (const l of printed.slice(0, 5)) facts.push(fact("message", l));
+  return facts;
+}
+
+// ---------------------------------------------------------------- deno test
+
+function denoFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout);
+  let section: "run" | "errors" | "failures" = "run";
+  let output: string[] | null = null;
+  let lastOutput: string[] = [];
+  let framed = true;
+  for (const l of lines) {
+    if (/^-+ output -+$/.test(l)) {
+      output = [];
+      continue;
+    }
+    if (/^-+ output end -+$/.test(l)) {
+      lastOutput = output ?? [];
+      output = null;
+      continue;
+    }
+    if (output) {
+      output.push(l);
+      continue;
+    }
+    if (l === " ERRORS ") section = "errors";
+    if (l === " FAILURES ") section = "failures";
+    const failed = /^\s*(.+) \.\.\. FAILED/.exec(l);
+    if (failed && section === "run") {
+      facts.push(fact("test", `${failed[1]} ... FAILED`));
+      for (const o of lastOutput.slice(0, 5)) if (o.trim()) facts.push(fact("message", o));
+    }
+    if (/ \.\.\. (ok|ignored)/.test(l)) lastOutput = [];
+    const header = /^(.+) => (\S+:\d+:\d+)$/.exec(l);
+    if (header) {
+      facts.push(fact("test", header[1]!), fact("location", header[2]!));
+      framed = section !== "errors";
+    }
+    if (section === "errors" && /^error: /.test(l)) facts.push(fact("message", l));
+    if (section === "errors" && (/^\S+ !==? \S+$/.test(l) || /^[-+] {3,}\S/.test(l))) facts.push(fact("value", l));
+    const at = /^\s+at (?:.* \()?(file:\/\/[^()]+:\d+:\d+)\)?$/.exec(l);
+    if (section === "errors" && !framed && at) {
+      facts.push(fact("location", at[1]!));
+      framed = true;
+    }
+    const verdict = /^((?:ok|FAILED) \| .*?)(?: \([\d.]+\w+\))?$/.exec(l);
+    if (verdict) for (const part of verdict[1]!.split(" | ")) facts.push(fact("summary", part));
+  }
+  const err = linesOf(stderr).map((l) => l.replace(ESC, ""));
+  for (const l of err) {
+    if (/^(TS\d+ \[ERROR\]|error): /.test(l)) facts.push(fact("error", l));
+    const at = /^\s+at (file:\/\/\S+:\d+:\d+)$/.exec(l);
+    if (at) facts.push(fact("location", at[1]!));
+  }
+  return facts;
+}
+
+// ---------------------------------------------------------------- playwright test (list reporter)
+
+function playwrightFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout);
+  let listing = true;
+  let printed = 0;
+  let framed = true;
+  let wantMessage = false;
+  for (const l of lines) {
+    const header = /^ {2}\d+\) (\S+:\d+:\d+) › (.+?) ─+$/.exec(l);
+    if (header) {
+      listing = false;
+      facts.push(fact("location", header[1]!), fact("test", header[2]!));
+      framed = false;
+      wantMessage = true;
+      continue;
+    }
+    const counts = /^ {2}(\d+ (?:failed|flaky|skipped|passed|did not run|interrupted))/.exec(l);
+    if (counts) {
+      listing = false;
+      facts.push(fact("summary", counts[1]!));
+      continue;
+    }
+    if (listing) {
+      if (/^Error: /.test(l)) {
+        listing = false;
+        facts.push(fact("error", l));
+        framed = false;
+      } else if (l.trim() && !/^Running \d+ tests?/.test(l) && !/^\s+[✓✘-]\s+\d+ /.test(l) && printed++ < 5) facts.push(fact("message", l));
+      continue;
+    }
+    if (wantMessage && l.trim()) {
+      facts.push(fact("message", l));
+      wantMessage = false;
+    }
+    if (/^\s+(Expected|Received): /.test(l) || /^\s+[-+] {4}\S/.test(l) || /^\s+[-+]\w/.test(l)) facts.push(fact("value", l));
+    if (/Test timeout of \d+ms exceeded/.test(l)) facts.push(fact("message", l));
+    const at = /^\s+at (?:.* \()?(\/[^()]+:\d+:\d+)\)?$/.exec(l);
+    if (!framed && at && !LIBRARY_FRAME.test(l)) {
+      facts.push(fact("location", at[1]!));
+      framed = true;
+    }
+  }
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
+// ---------------------------------------------------------------- rspec
+
+function rspecFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  let section = "";
+  let framed = true;
+  for (const l of linesOf(stdout)) {
+    const head = /^(Pending|Failures|Failed examples):/.exec(l);
+    if (head) section = head[1]!;
+    if (/^An error occurred while loading (\S+?)\.?( |$)/.test(l)) {
+      facts.push(fact("error", l.replace(/ - Did you mean\?$/, "")));
+      section = "load";
+      framed = false;
+    }
+    const numbered = /^ {2}\d+\) (.+)$/.exec(l);
+    if (numbered && section !== "") facts.push(fact("test", numbered[1]!));
+    if (section === "Failures" || section === "load") {
+      if (numbered) framed = false;
+      if (/^\s+(Failure\/Error|expected|got|[-+]:?\S)/.test(l) || /^\s+\w+(::\w+)*Error:$/.test(l)) facts.push(fact(/^\s+(expected|got|[-+])/.test(l) ? "value" : "message", l));
+      const at = /^\s*# (\S+:\d+)/.exec(l);
+      if (at && !framed) {
+        facts.push(fact("location", at[1]!));
+        framed = true;
+      }
+    }
+    if (section === "Failed examples" && /^rspec \S+/.test(l)) facts.push(fact("test", l));
+    if (/^\d+ examples?, /.test(l)) facts.push(fact("summary", l));
+  }
+  // What the examples printed, under the progress formatter (the documentation formatter's group names look the same).
+  const listing = linesOf(stdout).slice(
+    0,
+    Math.max(
+      0,
+      linesOf(stdout).findIndex((l) => /^(Pending:|Failures:|Finished in|An error occurred)/.test(l)),
+    ),
+  );
+  const documentation = listing.some((l) => /^\s+\S/.test(l));
+  const printed = documentation ? [] : listing.filter((l) => l.trim() && !/^[.FE*]+$/.test(l));
+  for (const l of printed.slice(0, 5)) facts.push(fact("message", l));
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
+// ---------------------------------------------------------------- phpunit
+
+function phpunitFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = linesOf(stdout);
+  let numbered = false;
+  let framed = true;
+  let wantMessage = false;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^There (was|were) \d+ /.test(l)) numbered = true;
+    const item = /^\d+\) (\S+::\S+.*)$/.exec(l);
+    if (numbered && item) {
+      facts.push(fact("test", item[1]!));
+      framed = false;
+      wantMessage = true;
+      continue;
+    }
+    if (wantMessage && l.trim()) {
+      facts.push(fact("message", l));
+      wantMessage = false;
+    }
+    if (/^Failed asserting /.test(l.replace(/^ {3}│ /, ""))) facts.push(fact("message", l.replace(/^ {3}│ /, "")));
+    const dox = /^ ✘ (.+)$/.exec(l);
+    if (dox) {
+      facts.push(fact("test", dox[1]!));
+      framed = false;
+    }
+    const body = l.replace(/^ {3}│ /, "");
+    if (/^[-+] {2,}\S/.test(body)) facts.push(fact("value", body));
+    const at = /^(\/\S+\.php:\d+)$/.exec(body);
+    if (at && !framed) {
+      facts.push(fact("location", at[1]!));
+      framed = true;
+    }
+    if (/^(OK \(|ERRORS!|FAILURES!|Tests: \d+)/.test(l)) facts.push(fact("summary", l));
+  }
+  for (const l of linesOf(stderr)) if (/^PHP (Fatal|Parse|Warning)/.test(l)) facts.push(fact("error", l));
+  return facts;
+}
+
+// ---------------------------------------------------------------- dotnet test (VSTest console logger)
+
+function dotnetFacts(stdout: string, stderr: string): Fact[] {
+  const facts: Fact[] = [];
+  let part: "message" | "stack" | "output" | null = null;
+  let framed = true;
+  let printed = 0;
+  for (const l of linesOf(stdout)) {
+    const failed = /^ {2}Failed (.+?) \[[^\]]+\]$/.exec(l);
+    if (failed) {
+      facts.push(fact("test", failed[1]!));
+      part = null;
+      framed = false;
+      continue;
+    }
+    if (/^ {2}Error Message:$/.test(l)) part = "message";
+    else if (/^ {2}Stack Trace:$/.test(l)) part = "stack";
+    else if (/^ {2}Standard (Output|Error) Messages:$/.test(l)) {
+      part = "output";
+      printed = 0;
+    } else if (part === "message" && l.trim()) facts.push(fact(/^(Expected|Actual):/.test(l) ? "value" : "message", l));
+    else if (part === "stack" && !framed) {
+      const at = / in (\S.*:line \d+)$/.exec(l);
+      if (at) {
+        facts.push(fact("location", at[1]!));
+        framed = true;
+      }
+    } else if (part === "output" && l.trim() && printed++ < 5) facts.push(fact("message", l));
+    const summary = /^((?:Passed|Failed)!\s+- Failed:\s+\d+, Passed:\s+\d+, Skipped:\s+\d+, Total:\s+\d+)/.exec(l);
+    if (summary) facts.push(fact("summary", summary[1]!));
+    const diag = /^(\S+\(\d+,\d+\)): (error|warning) (\w+): (.*)$/.exec(l);
+    if (diag) facts.push(fact(diag[2] === "error" ? "error" : "warning", l));
+  }
+  for (const l of linesOf(stderr)) if (l.trim()) facts.push(fact("error", l));
+  return facts;
+}
+
 export const FACT_READERS: Record<string, FactReader> = {
+  dotnet: dotnetFacts,
+  rspec: rspecFacts,
+  phpunit: phpunitFacts,
+  playwright: playwrightFacts,
+  bun: bunFacts,
+  deno: denoFacts,
   gradle: gradleFacts,
   mvn: mavenFacts,
   npm: npmFacts,

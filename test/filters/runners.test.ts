@@ -111,6 +111,12 @@ describe("pipelines agents write", () => {
     ["mvn -q clean test | tail", "rtk mvn -q clean test | tail"],
     ["./gradlew test 2>&1 | tail -30", "rtk ./gradlew test 2>&1 | tail -30"],
     ["npm run test:unit 2>&1 | tail -20", "rtk npm run test:unit 2>&1 | tail -20"],
+    ["bun test 2>&1 | tail -30", "rtk bun test 2>&1 | tail -30"],
+    ["deno test 2>&1 | tail -30", "rtk deno test 2>&1 | tail -30"],
+    ["npx playwright test 2>&1 | tail -40", "rtk npx playwright test 2>&1 | tail -40"],
+    ["bundle exec rspec 2>&1 | tail -30", "rtk bundle exec rspec 2>&1 | tail -30"],
+    ["vendor/bin/phpunit 2>&1 | tail -30", "rtk vendor/bin/phpunit 2>&1 | tail -30"],
+    ["dotnet test 2>&1 | tail -40", "rtk dotnet test 2>&1 | tail -40"],
     ["pnpm test 2>&1 | tail", "rtk pnpm test 2>&1 | tail"],
     ["yarn test | tail -30", "rtk yarn test | tail -30"],
     ["python -m pytest 2>&1 | tail -20", "rtk python -m pytest 2>&1 | tail -20"],
@@ -128,6 +134,17 @@ describe("pipelines agents write", () => {
     assert.match(r.stdout, /error: test failed, to rerun pass `--lib`\n$/);
     assert.doesNotMatch(r.stdout, /unused variable/);
   });
+});
+
+test("bun test 2>&1 | tail -5 and deno test 2>&1 | tail -3: the counts are the last lines", () => {
+  assert.equal(
+    pipeline(caseNamed("bun/test-fail"), `${RTK} bun test 2>&1 | tail -n 5`).stdout.replace(/[0-9a-f]{7}\]/, "<id>]"),
+    " 2 pass [rtk recall <id>]\n 1 skip\n 5 fail\nsnapshots: 1 failed\nRan 8 tests across 2 files.\n",
+  );
+  assert.match(
+    pipeline(caseNamed("deno/test-fail"), `${RTK} deno test 2>&1 | tail -n 3`).stdout,
+    /^calc table \.\.\. add\(2, 3\) => .*\nFAILED \| 2 passed \(1 step\) \| 4 failed \(1 step\) \| 1 ignored \[rtk recall [0-9a-f]{7}\]\nerror: Test failed\n$/,
+  );
 });
 
 test("pytest -q 2>&1 | tail -3: the short summary and the verdict are the last lines", () => {
@@ -177,6 +194,55 @@ describe("npm scripts", () => {
   });
 });
 
+describe("npm scripts running a build or a linter: the tool told by its output, its own filter applied", () => {
+  const TOOL_CASES = [
+    "tsc/errors",
+    "tsc/pretty",
+    "eslint/errors",
+    "eslint/medium-warnings",
+    "prettier/check",
+    "vite/build-error",
+    "vite/medium-build",
+    "next/type-error",
+    "next/medium-build",
+    "webpack/errors",
+  ];
+  const SCRIPT_FORMS: [string[], (command: string) => string][] = [
+    [["npm", "run", "build"], (command) => `\n> calc@1.0.0 build\n> ${command}\n\n`],
+    [["pnpm", "build"], (command) => `\n> calc@1.0.0 build /home/dev/calc\n> ${command}\n\n`],
+    [["yarn", "lint"], (command) => `yarn run v1.22.22\n$ ${command}\n`],
+  ];
+  for (const name of TOOL_CASES) {
+    test(`${name} under npm run build, pnpm build, yarn lint: the same compact output and exit code as the tool run by its name`, async () => {
+      const c = caseNamed(name);
+      const direct = await replay(c);
+      for (const [argv, banner] of SCRIPT_FORMS) {
+        const dir = mkdtempSync(join(tmpdir(), "rtk-script-"));
+        try {
+          const stdout = banner(c.argv.join(" ")) + c.stdout;
+          writeFileSync(join(dir, "stdout"), stdout);
+          writeFileSync(join(dir, "stderr"), c.stderr);
+          const wrapped: ToolCase = { ...c, name: `${argv[0]}/${c.name}`, dir, argv, stdout };
+          const r = await replay(wrapped);
+          assert.equal(r.status, c.exit, `${argv.join(" ")}: exit code`);
+          assert.equal(normalise(r.stdout), normalise(direct.stdout), `${argv.join(" ")} (${name}): stdout`);
+          assert.equal(normalise(r.stderr), normalise(direct.stderr), `${argv.join(" ")} (${name}): stderr`);
+          assert.ok(r.stdout.length + r.stderr.length < stdout.length + c.stderr.length, "shorter than raw");
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }
+    });
+  }
+
+  test("pnpm build and yarn lint are rewritten; pnpm dev and yarn add are not scripts of this route", () => {
+    assert.equal(rewrite("pnpm build 2>&1 | tail -20"), "rtk pnpm build 2>&1 | tail -20");
+    assert.equal(rewrite("yarn lint"), "rtk yarn lint");
+    assert.equal(rewrite("npm run build 2>&1 | tail -30"), "rtk npm run build 2>&1 | tail -30");
+    assert.match(rewrite("pnpm dev"), /^\(not rewritten/);
+  });
+});
+
 describe("watch streams", () => {
   const vitestBin = join(repoRoot, "node_modules", ".bin", "vitest");
   test("rtk vitest watch: the failure and the counts are shown while vitest still runs", { skip: !existsSync(vitestBin) && "vitest is not installed", timeout: 120_000 }, async () => {
@@ -214,6 +280,71 @@ describe("watch streams", () => {
   });
 });
 
+describe("watch streams beyond vitest", () => {
+  const jestBin = join(repoRoot, "node_modules", ".bin", "jest");
+  test("rtk jest --watchAll: the failure and the counts are shown while jest still watches", { skip: !existsSync(jestBin) && "jest is not installed", timeout: 120_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), "rtk-jest-watch-"));
+    try {
+      mkdirSync(join(root, "test"));
+      writeFileSync(join(root, "package.json"), '{ "name": "w", "private": true }\n');
+      writeFileSync(join(root, "test", "a.test.js"), 'test("ok", () => {\n  expect(1).toBe(1);\n});\ntest("bad", () => {\n  expect(1).toBe(2);\n});\n');
+      const child = spawn(RTK, ["jest", "--watchAll"], {
+        cwd: root,
+        env: { ...process.env, PATH: `${join(repoRoot, "node_modules", ".bin")}:${process.env["PATH"]}`, RTK_NO_TRACK: "1", XDG_DATA_HOME: join(root, "data"), CI: "", NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let err = "";
+      const exited = new Promise<number | null>((res) => child.on("close", (code) => res(code)));
+      // Results that never come fail the test, and the watcher goes with it.
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await new Promise<void>((res, rej) => {
+          child.stderr.on("data", (b: Buffer) => {
+            err += b.toString();
+            if (/Tests: +1 failed, 1 passed, 2 total/.test(err)) res();
+          });
+          child.on("close", () => rej(new Error(`rtk jest --watchAll ended before showing results:\n${err}`)));
+          timer = setTimeout(() => rej(new Error(`no results shown while jest watched:\n${err}`)), 60_000);
+        });
+        assert.equal(child.exitCode, null);
+      } finally {
+        clearTimeout(timer);
+        child.kill("SIGTERM");
+        await exited;
+      }
+      assert.match(err, /● bad/);
+      assert.match(err, /Expected: 2/);
+      assert.match(err, /at Object\.toBe \(test\/a\.test\.js:5:\d+\)/);
+      assert.doesNotMatch(err, /^Time:|Watch Usage|Ran all test suites/m);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("jest --watch, mocha -w and node --test --watch stream; bun test --watch and deno test --watch run as the tool's own", async () => {
+    // A recorded run replayed under the watch flag: printed as it came (no end to wait for), its facts kept.
+    for (const [name, argv] of [
+      ["jest/fail", ["jest", "--watch"]],
+      ["mocha/fail", ["mocha", "-w", "test/*.test.js"]],
+    ] as const) {
+      const c = { ...caseNamed(name), argv: [...argv] };
+      const r = await replay(c);
+      const buffered = await replay(caseNamed(name));
+      assert.equal(r.status, c.exit, name);
+      for (const f of FACT_READERS[name.split("/")[0]!]!(c.stdout, c.stderr)) assert.ok(holds(r.stdout + r.stderr, f), `${name}: ${f.text}`);
+      assert.ok(r.stdout.length + r.stderr.length <= buffered.stdout.length + buffered.stderr.length + 200, name);
+    }
+    for (const [name, argv] of [
+      ["bun/test-fail", ["bun", "test", "--watch"]],
+      ["deno/test-fail", ["deno", "test", "--watch"]],
+    ] as const) {
+      const c = { ...caseNamed(name), argv: [...argv] };
+      const r = pipeline(c, `${RTK} ${argv.join(" ")} 2>/dev/null`);
+      assert.equal(r.stdout, c.stdout, name);
+    }
+  });
+});
+
 describe("routes", () => {
   test("node routes only with --test before its script", () => {
     assert.equal(rewrite("node --test test/"), "rtk node --test test/");
@@ -229,6 +360,21 @@ describe("machine output passes through", () => {
     const r = await replay(c);
     assert.equal(r.stdout, c.stdout);
     assert.equal(r.status, 1);
+  });
+
+  test("bun test --reporter=junit, deno test --reporter=dot, playwright test --reporter …: untouched", async () => {
+    for (const [name, argv] of [
+      ["bun/test-fail", ["bun", "test", "--reporter=junit", "--reporter-outfile=junit.xml"]],
+      ["deno/test-fail", ["deno", "test", "--reporter=dot"]],
+      ["playwright/test-fail", ["playwright", "test", "--reporter=line"]],
+      ["playwright/test-fail", ["playwright", "test", "--reporter", "json"]],
+    ] as const) {
+      const c = { ...caseNamed(name), argv: [...argv] };
+      const r = await replay(c);
+      assert.equal(r.stdout, c.stdout, name);
+      assert.equal(r.stderr, c.stderr, name);
+      assert.equal(r.status, 1, name);
+    }
   });
 
   test("cargo test -- --format json: untouched", async () => {

@@ -126,6 +126,8 @@ export interface RunnerReader {
 
 export interface RunnerSpec<R extends RunnerReader> {
   id: string;
+  /** The arguments that make a watch run: it streams (each kept line goes out as it comes, on its stream). */
+  watch?: (args: readonly string[]) => boolean;
   /** The options that ask for machine output: it passes through untouched. */
   machine?: RegExp;
   reader(ctx: FilterContext, kept: Kept): R;
@@ -138,12 +140,47 @@ export interface RunnerSpec<R extends RunnerReader> {
   finish(ctx: FilterContext, kept: { out: Kept; err: Kept }, readers: readonly [R, R?]): Finish;
 }
 
-/** A test-runner filter made of its reader and its finish: the raw size counted, machine output passed through. */
+/** Kept lines that go out at once: the holder of a streamed run. */
+class Emitted extends Kept {
+  constructor(private readonly emit: (line: string) => void) {
+    super();
+  }
+
+  override push(line: string): void {
+    this.emit(line);
+  }
+}
+
+/**
+ * A test-runner filter made of its reader and its finish: the raw size
+ * counted, machine output passed through; a watch run streams through the
+ * same reader (what it keeps goes out as it comes, nothing waits for an end).
+ */
 export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filter {
+  const machine = (input: Parameters<typeof toolArgs>[0]) => spec.machine !== undefined && machineOutput(toolArgs(input), spec.machine);
+  const watching = (input: Parameters<typeof toolArgs>[0]) => (spec.watch?.(toolArgs(input)) ?? false) && !machine(input);
   return {
     id: spec.id,
+    streaming: watching,
     start(input, ctx): FilterRun {
-      const pass = spec.machine !== undefined && machineOutput(toolArgs(input), spec.machine);
+      if (watching(input)) {
+        const out = spec.reader(ctx, new Emitted((l) => ctx.emit.out(l)));
+        const err = spec.stderr === "read" ? spec.reader(ctx, new Emitted((l) => ctx.emit.err(l))) : null;
+        const keepErr = typeof spec.stderr === "function" ? spec.stderr : () => true;
+        return {
+          line(s, t) {
+            if (s === "out") out.line(t);
+            else if (err) err.line(t);
+            else if (keepErr(t)) ctx.emit.err(t);
+          },
+          end() {
+            out.close();
+            err?.close();
+            return null;
+          },
+        };
+      }
+      const pass = machine(input);
       const raw = new RawSize();
       const kept = { out: new Kept(), err: new Kept() };
       const out = spec.reader(ctx, kept.out);

@@ -4,7 +4,8 @@
 // internals), suites that failed to run, console output of failing suites (its
 // head), the snapshot summary and the summary counts. Dropped: PASS lines and
 // their console output, source excerpts, library frames, Time, `Ran all test
-// suites.` The exit code is jest's own. A reporter or JSON chosen by the user
+// suites.`, watch mode's key help. The exit code is jest's own; a watch run
+// (--watch, --watchAll) streams. A reporter or JSON chosen by the user
 // passes through.
 import { omitted, type FilterContext } from "../types.js";
 import { capturedHead, Frames, jsFrame, Kept, markRecall, runnerFilter } from "./common.js";
@@ -42,7 +43,7 @@ function jestReader(ctx: FilterContext, kept: Kept) {
         inConsole = false;
         return kept.push(t);
       }
-      if (/^Time:\s/.test(t) || /^Ran all test suites/.test(t)) return;
+      if (/^Time:\s/.test(t) || /^Ran all test suites/.test(t) || /^Watch Usage/.test(t) || /^ › Press /.test(t)) return;
       if (suitePassed) return;
       const bullet = /^ {2}● (.*)$/.exec(t);
       if (bullet) {
@@ -68,6 +69,7 @@ function jestReader(ctx: FilterContext, kept: Kept) {
 
 export const jest = runnerFilter({
   id: "test.jest",
+  watch: (args) => args.some((a) => a === "--watch" || a === "--watchAll"),
   machine: MACHINE,
   reader: jestReader,
   stderr: "read",

@@ -4,7 +4,7 @@
 // frames outside node_modules and Node's internals), output the tests printed
 // themselves. Dropped: suite titles and the ✔, numbered and pending lines of
 // the run listing (the failures after the counts restate each), library frames,
-// blank lines. A reporter chosen by the user passes through.
+// blank lines. A reporter chosen by the user passes through; a watch run streams.
 import type { FilterContext } from "../types.js";
 import { Frames, jsFrame, Kept, markRecall, runnerFilter } from "./common.js";
 
@@ -23,7 +23,8 @@ function mochaReader(ctx: FilterContext, kept: Kept) {
       if (t.trim() === "") return;
       const summary = SUMMARY.exec(t);
       if (summary) {
-        if (summary[1] === "failing") details = true;
+        // A watch run prints its counts again after each rerun: its listing comes anew.
+        details = summary[1] === "failing" || (details && summary[1] === "pending");
         return kept.push(t);
       }
       if (!details) {
@@ -46,6 +47,7 @@ function mochaReader(ctx: FilterContext, kept: Kept) {
 
 export const mocha = runnerFilter({
   id: "test.mocha",
+  watch: (args) => args.some((a) => a === "--watch" || a === "-w"),
   machine: MACHINE,
   reader: mochaReader,
   finish(ctx, { out, err }, [reader]) {

@@ -3,7 +3,7 @@
 // ok` line (or ✖ line) with its location, error, expected/actual and operator,
 // the first stack frames outside Node's internals, failing suites, the
 // summary counts. Dropped: passing tests and their YAML, subtest headers,
-// plans, durations. A reporter chosen by the user passes through.
+// plans, durations. A reporter chosen by the user passes through; --watch streams.
 import type { FilterContext } from "../types.js";
 import { Frames, Kept, markRecall, runnerFilter } from "./common.js";
 
@@ -75,6 +75,7 @@ function nodeTestReader(ctx: FilterContext, kept: Kept) {
 
 export const nodeTest = runnerFilter({
   id: "test.node",
+  watch: (args) => args.includes("--watch"),
   machine: MACHINE,
   reader: nodeTestReader,
   finish(ctx, { out, err }, [reader]) {

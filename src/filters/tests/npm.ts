@@ -1,15 +1,24 @@
-// `npm test`, `npm run <script>` (and pnpm's and yarn's): the runner is told
-// by the output itself, never by the script's name. Lines are held until one
-// says which runner printed them (vitest, jest, mocha, node --test, pytest,
-// cargo, go); from there that runner's filter reads the whole output (npm's
-// `> pkg@version script` banner dropped). Output no runner claims is printed
-// as it came, without that banner and npm's notices.
+// `npm test`, `npm run <script>` (and pnpm's and yarn's): what ran is told by
+// the output itself, never by the script's name. Lines are held until one
+// says which tool printed them: a test runner (vitest, jest, mocha, node
+// --test, pytest, cargo, go, bun, deno, playwright), a build (tsc, vite, next,
+// webpack) or a linter (eslint, prettier --check); from there that tool's
+// filter reads the whole output (npm's `> pkg@version script` banner dropped).
+// Output no tool claims is printed as it came, without that banner and npm's
+// notices.
 import type { Filter, FilterContext, FilterInput, FilterRun } from "../types.js";
+import { buildLog } from "../builds/log.js";
+import { prettier } from "../builds/prettier.js";
+import { eslint } from "../builds/stylish.js";
+import { tsc } from "../builds/tsc.js";
+import { bunTest } from "./bun.js";
 import { cargoTest } from "./cargo.js";
+import { denoTest } from "./deno.js";
 import { goTest } from "./go.js";
 import { jest } from "./jest.js";
 import { mocha } from "./mocha.js";
 import { nodeTest } from "./node-test.js";
+import { playwrightTest } from "./playwright.js";
 import { pytest } from "./pytest.js";
 import { vitest } from "./vitest.js";
 
@@ -25,7 +34,33 @@ const SIGNATURES: readonly [RegExp, Filter][] = [
   [/^=+ test session starts =+$/, pytest],
   [/^running \d+ tests?$/, cargoTest],
   [/^(ok|FAIL)\s+\S+\s+[\d.]+s$|^--- FAIL: /, goTest],
+  [/^bun test v\d|^\((pass|fail)\) /, bunTest],
+  [/^running \d+ tests? from \.\//, denoTest],
+  [/^Running \d+ tests? using \d+ workers?/, playwrightTest],
 ];
+
+/**
+ * A line only a build or a linter prints, the tool, and its filter: that
+ * filter reads the output as if the tool had been run by its own name (its
+ * dialect is the tool's; npm's arguments are not its own).
+ */
+const TOOLS: readonly [RegExp, string, Filter][] = [
+  [/^\S.*\(\d+,\d+\): (error|warning) TS\d+: |^\S.*:\d+:\d+ - (error|warning) TS\d+: |^Found \d+ errors? in \d+ files?\.$/, "tsc", tsc],
+  [/^\s+\d+:\d+\s+(error|warning)\s+\S.*\s{2}\S+$|^✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)$/, "eslint", eslint],
+  [/^Checking formatting\.\.\.$/, "prettier", prettier],
+  [/^vite v\d+\.\d+\.\d+ building /, "vite", buildLog],
+  [/^\s+▲ Next\.js \d/, "next", buildLog],
+  [/^webpack \d+\.\d+\.\d+ compiled|^asset \S+ [\d.]+ [KMG]?i?B(ytes)? \[/, "webpack", buildLog],
+];
+
+/** The run of the filter that claims a line, or null. */
+function claim(text: string, input: FilterInput, ctx: FilterContext): FilterRun | null {
+  const test = SIGNATURES.find(([re]) => re.test(text));
+  if (test) return test[1].start({ ...input, subIndex: input.argv.length }, ctx);
+  const tool = TOOLS.find(([re]) => re.test(text));
+  if (tool) return tool[2].start({ argv: [tool[1]], toolIndex: 0, subIndex: 1, route: { ...input.route, tool: tool[1], sub: undefined } }, ctx);
+  return null;
+}
 
 /** Lines held while no runner is known; past this the output is not a test run's worth filtering. */
 const MAX_HELD = 5000;
@@ -64,9 +99,8 @@ export const npmTest: Filter = {
           return;
         }
         held.push([stream, text]);
-        const found = SIGNATURES.find(([re]) => re.test(text));
-        if (found) {
-          runner = found[1].start({ ...input, subIndex: input.argv.length }, ctx);
+        runner = claim(text, input, ctx);
+        if (runner) {
           for (const [s, t] of held) runner.line(s, t);
           held.length = 0;
           return;
