@@ -35,6 +35,9 @@ import { nodeTest } from "./tests/node-test.js";
 import { npmTest } from "./tests/npm.js";
 import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
+import { gh } from "./services/gh.js";
+import { terraform } from "./services/terraform.js";
+import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
 
@@ -77,6 +80,11 @@ const CATALOG: readonly Filter[] = [
   hadolint,
   rubocop,
   markdownlint,
+  dockerTable,
+  kubectlTable,
+  helmTable,
+  gh,
+  terraform,
   ...LIBRARY_CATALOG,
 ];
 

@@ -1,0 +1,140 @@
+// The facts of a service tool's raw output, read here and not by the filters:
+// every table row's identity with its status cells, every pull request's,
+// issue's and run's number, title and state, every check's name and state,
+// every resource action of a plan with its address, the plan's summary, every
+// HTTP status, every stderr line. `lostFacts` says which a compact output lacks.
+import { stripVTControlCharacters } from "node:util";
+import type { ToolCase } from "../support/replay.js";
+
+/** One fact: `all` must appear together on one line of the compact output (`where` says what it is). */
+export interface Fact {
+  where: string;
+  all: string[];
+}
+
+/** The column starts of a padded header: where a word follows the line's start, a tab, or two spaces or more. */
+function starts(header: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < header.length; i++) {
+    if (header[i] === " " || header[i] === "\t") continue;
+    if (i === 0 || header[i - 1] === "\t" || (header[i - 1] === " " && header[i - 2] === " ")) out.push(i);
+  }
+  return out;
+}
+
+/** A padded table (or several, apart by blank lines): each row as column name → cell. */
+export function tableRows(text: string): Record<string, string>[] {
+  const rows: Record<string, string>[] = [];
+  for (const block of text.split(/\n\s*\n/)) {
+    const lines = block.split("\n").filter((l) => l.trim() !== "");
+    if (lines.length < 2) continue;
+    const header = lines[0]!;
+    const tabbed = header.includes("\t");
+    const names = tabbed ? header.split("\t").map((c) => c.trim()) : header.trim().split(/ {2,}/);
+    const at = starts(header);
+    for (const line of lines.slice(1)) {
+      const cells = tabbed ? line.split("\t").map((c) => c.trim()) : at.map((s, i) => line.slice(s, at[i + 1] ?? line.length).trim());
+      rows.push(Object.fromEntries(names.map((n, i) => [n, cells[i] ?? ""])));
+    }
+  }
+  return rows;
+}
+
+/** Columns that are status, not identity: kept with the row's identity. */
+const TABLE_FACTS: Record<string, { id: string[]; with: string[] }> = {
+  docker: { id: ["NAMES", "NAME", "REPOSITORY"], with: ["CONTAINER ID", "IMAGE", "STATUS", "PORTS", "TAG", "IMAGE ID", "SIZE", "SERVICE"] },
+  podman: { id: ["NAMES"], with: ["CONTAINER ID", "IMAGE", "STATUS", "PORTS"] },
+  kubectl: { id: ["NAME"], with: ["NAMESPACE", "READY", "STATUS", "RESTARTS", "UP-TO-DATE", "AVAILABLE", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "DESIRED", "CURRENT", "IP", "NODE"] },
+  helm: { id: ["NAME"], with: ["NAMESPACE", "REVISION", "STATUS", "CHART", "APP VERSION"] },
+};
+
+/** gh's tab-separated rows: which fields name the row and state it. */
+function ghFacts(c: ToolCase): Fact[] {
+  const kind = `${c.argv[1]} ${c.argv[2]}`;
+  const facts: Fact[] = [];
+  for (const line of c.stdout.split("\n").filter(Boolean)) {
+    const f = line.split("\t");
+    if (kind === "pr list") facts.push({ where: `pr #${f[0]}`, all: [`#${f[0]}`, f[1]!] }, { where: `pr #${f[0]} state`, all: [f[3]!] });
+    else if (kind === "issue list") facts.push({ where: `issue #${f[0]}`, all: [`#${f[0]}`, f[2]!] }, { where: `issue #${f[0]} state`, all: [f[1]!] });
+    else if (kind === "run list") facts.push({ where: `run ${f[6]}`, all: [f[6]!, f[2]!, f[3]!] }, { where: `run ${f[6]} state`, all: [f[0]!, f[1]!] });
+    else if (kind === "pr checks") facts.push({ where: `check ${f[0]}`, all: [f[0]!, ...(f[1] === "fail" ? [f[3]!] : [])] }, { where: `check ${f[0]} state`, all: [f[1]!] });
+  }
+  return facts;
+}
+
+/** A plan's and an apply's facts: each resource's action symbol with its address, completions, the summary lines, errors and warnings. */
+function terraformFacts(stdout: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = stdout.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const h = /^\s*# (\S+) (will be|must be|is tainted)/.exec(l);
+    if (h) {
+      // The symbol is the resource line's, after the comment lines.
+      let j = i + 1;
+      while (/^\s*# /.test(lines[j] ?? "")) j++;
+      const sym = /^\s*(\S+) (?:resource|data) /.exec(lines[j] ?? "")?.[1];
+      if (sym) facts.push({ where: "resource action", all: [`${sym} ${h[1]}`] });
+    }
+    const done = /^(\S+): (Creation|Destruction|Modifications|Read) complete/.exec(l);
+    if (done) facts.push({ where: "apply", all: [done[1]!, `${done[2]} complete`] });
+    if (/^(?:Plan: |Apply complete!|No changes\.|Terraform has been successfully initialized|.*(?:Error|Warning): )/.test(l)) facts.push({ where: "summary", all: [l.trim()] });
+  }
+  return facts;
+}
+
+export function factsOf(c: ToolCase): Fact[] {
+  const tool = c.argv[0]!;
+  if (tool === "terraform" || tool === "tofu") {
+    const strip = (t: string) => stripVTControlCharacters(t).replace(/[ \t]+$/gm, "");
+    return [
+      ...terraformFacts(strip(c.stdout)),
+      ...strip(c.stderr)
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => ({ where: "stderr", all: [l] })),
+    ];
+  }
+  const facts: Fact[] = [];
+  const spec = TABLE_FACTS[tool];
+  if (spec) {
+    for (const row of tableRows(c.stdout)) {
+      const id = spec.id.map((k) => row[k]).find((v) => v !== undefined)!;
+      const cells = spec.with.filter((k) => row[k] !== undefined && row[k] !== "").map((k) => (k.endsWith(" ID") ? row[k]!.slice(0, 12) : row[k]!));
+      facts.push({ where: `row ${id}`, all: [id, ...cells] });
+    }
+  }
+  if (tool === "gh") facts.push(...ghFacts(c));
+  for (const line of c.stderr.split("\n").filter((l) => l.trim())) facts.push({ where: "stderr", all: [line] });
+  return facts;
+}
+
+/** Whether `value` stands on its own in `line` (not as part of a longer name). */
+function standsIn(line: string, value: string): boolean {
+  let at = line.indexOf(value);
+  while (at >= 0) {
+    const before = line[at - 1];
+    const after = line[at + value.length];
+    if ((before === undefined || /[\s,(#:[]/.test(before) || /^\W/.test(value)) && (after === undefined || /[\s,):\]]/.test(after) || /\W$/.test(value))) return true;
+    at = line.indexOf(value, at + 1);
+  }
+  return false;
+}
+
+/** The facts no line of `compact` holds whole; a fact whose values span a group's title and a row counts when both lines are in one group. */
+export function lostFacts(compact: string, facts: readonly Fact[]): string[] {
+  const lines = compact.split("\n");
+  // A row under a group title (`OPEN (40):`) carries the title's words too.
+  const withTitles: string[] = [];
+  let title = "";
+  for (const l of lines) {
+    if (/^\S.*\(\d+[;)].*:/.test(l)) title = l;
+    withTitles.push(`${l}\t${title}`);
+  }
+  return facts.filter((f) => !withTitles.some((l) => f.all.every((v) => standsIn(l, v)))).map((f) => `${f.where}: ${f.all.join(" | ")}`);
+}
+
+/** The facts as the least text that states them, one per line (the facts-alone bound of the bench). */
+export function factsText(facts: readonly Fact[]): string {
+  return facts.map((f) => f.all.join(" ")).join("\n");
+}
