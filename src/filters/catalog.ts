@@ -36,6 +36,7 @@ import { npmTest } from "./tests/npm.js";
 import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
 import { gh } from "./services/gh.js";
+import { http } from "./services/http.js";
 import { terraform } from "./services/terraform.js";
 import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
 import { LIBRARY_CATALOG } from "./library.js";
@@ -85,6 +86,7 @@ const CATALOG: readonly Filter[] = [
   helmTable,
   gh,
   terraform,
+  http,
   ...LIBRARY_CATALOG,
 ];
 
