@@ -37,6 +37,7 @@ import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
 import { gh } from "./services/gh.js";
 import { http } from "./services/http.js";
+import { logs } from "./services/logs.js";
 import { terraform } from "./services/terraform.js";
 import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
 import { LIBRARY_CATALOG } from "./library.js";
@@ -87,6 +88,7 @@ const CATALOG: readonly Filter[] = [
   gh,
   terraform,
   http,
+  logs,
   ...LIBRARY_CATALOG,
 ];
 

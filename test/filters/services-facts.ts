@@ -83,8 +83,37 @@ function terraformFacts(stdout: string): Fact[] {
   return facts;
 }
 
-export function factsOf(c: ToolCase): Fact[] {
+/** A log line without its leading timestamp (after `docker compose`'s service column, when there is one). */
+export const unstamped = (line: string) => line.replace(/^([\w.-]+\s+\| )?\d{4}-\d\d-\d\dT[\d:.]+Z /, "$1");
+
+/** A log's facts: every error and warning line (the text after its timestamp), and its last three lines. */
+function logFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  for (const text of [c.stdout, c.stderr]) {
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    for (const l of lines) if (/\b(?:ERROR|WARN|error|Error|fatal|panic|[A-Z]\w*Error)\b/.test(l)) facts.push({ where: "severe line", all: [unstamped(l)] });
+    for (const l of lines.slice(-3)) if (l.trim()) facts.push({ where: "last lines", all: [unstamped(l)] });
+  }
+  return facts;
+}
+
+/** How many lines of the raw output a compact log stands for: a `(×N)` line N, a marker its count, any other line one. */
+export function linesStoodFor(compact: string): number {
+  const lines = compact.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  let n = 0;
+  for (const l of lines) {
+    const more = /^… \+(\d+) more lines? \[rtk recall/.exec(l);
+    const times = /\(×(\d+)(?:, last [^)]*)?\)$/.exec(l);
+    n += more ? Number(more[1]) : times ? Number(times[1]) : 1;
+  }
+  return n;
+}
+
+export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "logs") return logFacts(c);
   if (tool === "terraform" || tool === "tofu") {
     const strip = (t: string) => stripVTControlCharacters(t).replace(/[ \t]+$/gm, "");
     return [

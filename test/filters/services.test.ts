@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
 import { launch, type Run } from "../support/launch.js";
-import { replay, toolCases, type ToolCase } from "../support/replay.js";
-import { factsOf, lostFacts } from "./services-facts.js";
+import { filterOf, replay, toolCases, type ToolCase } from "../support/replay.js";
+import { factsOf, linesStoodFor, lostFacts } from "./services-facts.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
@@ -58,8 +58,17 @@ for (const c of cases) {
 
     test("every fact of the raw output is kept", async () => {
       const r = await played(c);
-      assert.deepEqual(lostFacts(r.stdout + r.stderr, factsOf(c)), []);
+      assert.deepEqual(lostFacts(r.stdout + r.stderr, factsOf(c, filterOf(c))), []);
     });
+
+    if (filterOf(c) === "logs") {
+      test("every line of the log is shown, counted in a repeat, or behind a marker", async () => {
+        const r = await played(c);
+        const count = (t: string) => t.split("\n").length - (t.endsWith("\n") || t === "" ? 1 : 0);
+        assert.equal(linesStoodFor(r.stdout), count(c.stdout));
+        assert.equal(linesStoodFor(r.stderr), count(c.stderr));
+      });
+    }
 
     test("never longer than the raw output", async () => {
       const r = await played(c);
