@@ -7,8 +7,10 @@
 // code, never longer than the raw output.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
 import { launch, type Run } from "../support/launch.js";
@@ -34,6 +36,13 @@ const played = (c: ToolCase) => {
   if (!r) runs.set(c.name, (r = replay(c)));
   return r;
 };
+
+/** A user config file (limits) for one test. */
+function writeConfig(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "rtk-services-")), "config.toml");
+  writeFileSync(path, text);
+  return path;
+}
 
 const cases = SERVICE_TOOLS.flatMap((t) => toolCases(t));
 const named = (name: string) => cases.find((c) => c.name === name)!;
@@ -78,3 +87,107 @@ for (const c of cases) {
     });
   });
 }
+
+/** Commands as agents write them, and their rewrite. */
+const REWRITES: readonly [string, string][] = [
+  ["docker ps -a", "rtk docker ps -a"],
+  ["docker images", "rtk docker images"],
+  ["docker image ls", "rtk docker image ls"],
+  ["docker compose ps", "rtk docker compose ps"],
+  ["docker logs --tail 200 api", "rtk docker logs --tail 200 api"],
+  ["docker compose logs worker", "rtk docker compose logs worker"],
+  ["podman ps -a", "rtk podman ps -a"],
+  ["kubectl get pods -n shop", "rtk kubectl get pods -n shop"],
+  ["kubectl -n shop logs deploy/api --since 1h", "rtk kubectl -n shop logs deploy/api --since 1h"],
+  ["helm list -A", "rtk helm list -A"],
+  ["gh pr list", "rtk gh pr list"],
+  ["gh issue list --label bug", "rtk gh issue list --label bug"],
+  ["gh run list --limit 20", "rtk gh run list --limit 20"],
+  ["gh pr checks 1473", "rtk gh pr checks 1473"],
+  ["terraform plan", "rtk terraform plan"],
+  ["terraform -chdir=infra plan -out tfplan", "rtk terraform -chdir=infra plan -out tfplan"],
+  ["tofu apply -auto-approve", "rtk tofu apply -auto-approve"],
+  ["curl -s https://api.example.com/v1/orders", "rtk curl -s https://api.example.com/v1/orders"],
+  ["wget https://example.com/a.tar.gz", "rtk wget https://example.com/a.tar.gz"],
+];
+
+/** Commands whose output another program reads, or that have no filter: never rewritten. */
+const NOT_REWRITTEN = ["curl -s https://api.example.com | jq .", "gh api repos/acme/shop/pulls", "kubectl logs api | grep ERROR", "kubectl apply -f deploy.yaml", "docker run --rm alpine echo hi"];
+
+describe("rewrite", () => {
+  const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, HOME: "/nonexistent", RTK_NO_TRACK: "1" };
+  test("routes these tools", async () => {
+    for (const [cmd, want] of REWRITES) {
+      const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+      assert.equal(r.stdout, want, `${cmd}: ${r.stderr}`);
+    }
+  });
+
+  test("leaves pipes into other programs and unrouted subcommands alone", async () => {
+    for (const cmd of NOT_REWRITTEN) {
+      const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+      assert.equal(r.stdout, "", `${cmd}: ${r.stdout}`);
+    }
+  });
+});
+
+describe("the shape the user chose passes through", () => {
+  for (const [name, argv] of [
+    ["docker/medium-ps", ["docker", "ps", "--format", "{{.Names}}"]],
+    ["docker/medium-ps", ["docker", "ps", "-aq"]],
+    ["kubectl/medium-get-pods", ["kubectl", "get", "pods", "-o", "name"]],
+    ["kubectl/medium-get-pods", ["kubectl", "get", "pods", "-ojsonpath={.items[*].metadata.name}"]],
+    ["helm/medium-list", ["helm", "list", "-o", "json"]],
+    ["gh/medium-pr-list", ["gh", "pr", "list", "--json", "number,title"]],
+    ["terraform/medium-plan", ["terraform", "plan", "-json"]],
+  ] as const) {
+    test(argv.join(" "), async () => {
+      const c = named(name);
+      const r = await replay({ ...c, argv: [...argv] });
+      assert.equal(r.stdout, stripVTControlCharacters(c.stdout));
+      assert.equal(r.status, c.exit);
+    });
+  }
+
+  test("kubectl get -o wide is compacted like the plain table", async () => {
+    const r = await played(named("kubectl/medium-get-pods-all-wide"));
+    assert.match(r.stdout, /\(AGE left out \[rtk recall [0-9a-f]+\]\) \(NOMINATED NODE, READINESS GATES: <none> in every row\)/);
+  });
+});
+
+describe("followed and interactive runs keep the terminal", () => {
+  for (const [name, argv] of [
+    ["docker/medium-logs", ["docker", "logs", "-f", "shop-api-1"]],
+    ["gh/pr-checks-failing", ["gh", "pr", "checks", "1473", "--watch"]],
+    ["terraform/medium-plan", ["terraform", "apply"]],
+  ] as const) {
+    test(argv.join(" "), async () => {
+      const c = named(name);
+      const r = await replay({ ...c, argv: [...argv] });
+      assert.equal(r.stdout, c.stdout);
+      assert.equal(r.status, c.exit);
+    });
+  }
+});
+
+describe("tables", () => {
+  test("pods alike in every kept column are one line, with their count", async () => {
+    const r = await played(named("kubectl/medium-get-pods"));
+    const running = r.stdout.split("\n").find((l) => l.startsWith("1/1  Running  0 ("))!;
+    const n = Number(/\((\d+)\)/.exec(running)![1]);
+    assert.equal(running.split(": ")[1]!.split(", ").length, n);
+    const raw = named("kubectl/medium-get-pods")
+      .stdout.split("\n")
+      .filter((l) => /\s1\/1\s+Running\s+0\s/.test(l)).length;
+    assert.equal(n, raw);
+  });
+
+  test("a table past the list budget keeps its first rows and counts the rest", async () => {
+    const c = named("kubectl/medium-get-pods-all-wide");
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 200\n") });
+    const m = /^… \+(\d+) more rows \[rtk recall [0-9a-f]+\]$/m.exec(r.stdout);
+    assert.ok(m, r.stdout);
+    const shown = r.stdout.split("\n").filter((l) => /: \S+ \S+$/.test(l) && !l.includes("left out")).length;
+    assert.equal(shown + Number(m[1]), c.stdout.trimEnd().split("\n").length - 1);
+  });
+});

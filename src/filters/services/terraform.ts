@@ -62,6 +62,12 @@ interface Resource {
 
 export const terraform: Filter = {
   id: "terraform",
+  // An apply or destroy that asks for confirmation must show its question as it comes.
+  inherits: (input) => {
+    const sub = input.argv[input.subIndex];
+    const args = argsAfterSub(input);
+    return (sub === "apply" || sub === "destroy") && !hasOption(args, ["-auto-approve", "--auto-approve"]) && !args.some((a) => !a.startsWith("-"));
+  },
   start(input, ctx): FilterRun {
     const passThrough = hasOption(argsAfterSub(input), ["-json", "--json"]);
     const errors = new ErrorLines();
