@@ -42,8 +42,8 @@ export function tableRows(text: string): Record<string, string>[] {
 
 /** Columns that are status, not identity: kept with the row's identity. */
 const TABLE_FACTS: Record<string, { id: string[]; with: string[] }> = {
-  docker: { id: ["NAMES", "NAME", "REPOSITORY"], with: ["CONTAINER ID", "IMAGE", "STATUS", "PORTS", "TAG", "IMAGE ID", "SIZE", "SERVICE"] },
-  podman: { id: ["NAMES"], with: ["CONTAINER ID", "IMAGE", "STATUS", "PORTS"] },
+  docker: { id: ["NAMES", "NAME", "REPOSITORY"], with: ["IMAGE", "STATUS", "PORTS", "TAG", "IMAGE ID", "SIZE", "SERVICE"] },
+  podman: { id: ["NAMES"], with: ["IMAGE", "STATUS", "PORTS"] },
   kubectl: { id: ["NAME"], with: ["NAMESPACE", "READY", "STATUS", "RESTARTS", "UP-TO-DATE", "AVAILABLE", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "DESIRED", "CURRENT", "IP", "NODE"] },
   helm: { id: ["NAME"], with: ["NAMESPACE", "REVISION", "STATUS", "CHART", "APP VERSION"] },
 };
@@ -54,8 +54,8 @@ function ghFacts(c: ToolCase): Fact[] {
   const facts: Fact[] = [];
   for (const line of c.stdout.split("\n").filter(Boolean)) {
     const f = line.split("\t");
-    if (kind === "pr list") facts.push({ where: `pr #${f[0]}`, all: [`#${f[0]}`, f[1]!] }, { where: `pr #${f[0]} state`, all: [f[3]!] });
-    else if (kind === "issue list") facts.push({ where: `issue #${f[0]}`, all: [`#${f[0]}`, f[2]!] }, { where: `issue #${f[0]} state`, all: [f[1]!] });
+    if (kind === "pr list") facts.push({ where: `pr #${f[0]}`, all: [f[0]!, f[1]!] }, { where: `pr #${f[0]} state`, all: [f[3]!] });
+    else if (kind === "issue list") facts.push({ where: `issue #${f[0]}`, all: [f[0]!, f[2]!] }, { where: `issue #${f[0]} state`, all: [f[1]!] });
     else if (kind === "run list") facts.push({ where: `run ${f[6]}`, all: [f[6]!, f[2]!, f[3]!] }, { where: `run ${f[6]} state`, all: [f[0]!, f[1]!] });
     else if (kind === "pr checks") facts.push({ where: `check ${f[0]}`, all: [f[0]!, ...(f[1] === "fail" ? [f[3]!] : [])] }, { where: `check ${f[0]} state`, all: [f[1]!] });
   }
@@ -129,8 +129,12 @@ export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   if (spec) {
     for (const row of tableRows(c.stdout)) {
       const id = spec.id.map((k) => row[k]).find((v) => v !== undefined)!;
-      const cells = spec.with.filter((k) => row[k] !== undefined && row[k] !== "").map((k) => (k.endsWith(" ID") ? row[k]!.slice(0, 12) : row[k]!));
-      facts.push({ where: `row ${id}`, all: [id, ...cells] });
+      const cells = spec.with.filter((k) => row[k] !== undefined && row[k] !== "" && k !== "PORTS").map((k) => (k.endsWith(" ID") ? row[k]!.slice(0, 12) : row[k]!));
+      // Each published port; an IPv6 twin of a 0.0.0.0 one is said once for the whole table.
+      const ports = (row["PORTS"] ?? "").split(", ").filter(Boolean);
+      const twin = (p: string) => /^(?:\[::\]|::):/.test(p) && ports.includes(`0.0.0.0:${p.replace(/^(?:\[::\]|::):/, "")}`);
+      if (ports.some(twin)) facts.push({ where: "IPv6 twins", all: ["[::]"] });
+      facts.push({ where: `row ${id}`, all: [id, ...cells, ...ports.filter((p) => !twin(p))] });
     }
   }
   if (tool === "gh") facts.push(...ghFacts(c));
@@ -150,9 +154,19 @@ function standsIn(line: string, value: string): boolean {
   return false;
 }
 
+/** A line with its `prefix{a,b}` names written out: `prefixa, prefixb`. */
+export const unbraced = (line: string) =>
+  line.replace(/([^\s,:{}]*)\{([^{}\s,]+(?:,[^{}\s,]+)+)\}/g, (_, prefix: string, names: string) =>
+    names
+      .split(",")
+      .map((n) => prefix + n)
+      .join(", "),
+  );
+
 /** The facts no line of `compact` holds whole; a fact whose values span a group's title and a row counts when both lines are in one group. */
 export function lostFacts(compact: string, facts: readonly Fact[]): string[] {
-  const lines = compact.split("\n");
+  // Names written `prefix{a,b}` stand for prefixa, prefixb.
+  const lines = compact.split("\n").map(unbraced);
   // A row under a group title (`OPEN (40):`) carries the title's words too.
   const withTitles: string[] = [];
   let title = "";

@@ -15,7 +15,7 @@ import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
 import { launch, type Run } from "../support/launch.js";
 import { filterOf, replay, toolCases, type ToolCase } from "../support/replay.js";
-import { factsOf, linesStoodFor, lostFacts } from "./services-facts.js";
+import { factsOf, linesStoodFor, lostFacts, unbraced } from "./services-facts.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
@@ -173,7 +173,7 @@ describe("followed and interactive runs keep the terminal", () => {
 describe("tables", () => {
   test("pods alike in every kept column are one line, with their count", async () => {
     const r = await played(named("kubectl/medium-get-pods"));
-    const running = r.stdout.split("\n").find((l) => l.startsWith("1/1  Running  0 ("))!;
+    const running = unbraced(r.stdout.split("\n").find((l) => l.startsWith("1/1  Running  0 ("))!);
     const n = Number(/\((\d+)\)/.exec(running)![1]);
     assert.equal(running.split(": ")[1]!.split(", ").length, n);
     const raw = named("kubectl/medium-get-pods")

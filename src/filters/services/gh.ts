@@ -31,9 +31,9 @@ const labels = (l: string) => (l ? ` [${l}]` : "");
 
 const SHAPES: Record<string, Shape> = {
   // number, title, head branch, state, created at
-  "pr list": { fields: 5, group: (f) => f[3]!, show: (f) => `#${f[0]} ${f[1]}`, word: "pull request", leftOut: "branch, created" },
+  "pr list": { fields: 5, group: (f) => f[3]!, show: (f) => `${f[0]} ${f[1]}`, word: "pull request", leftOut: "branch, created" },
   // number, state, title, labels, updated at
-  "issue list": { fields: 5, group: (f) => f[1]!, show: (f) => `#${f[0]} ${f[2]}${labels(f[3]!)}`, word: "issue", leftOut: "updated" },
+  "issue list": { fields: 5, group: (f) => f[1]!, show: (f) => `${f[0]} ${f[2]}${labels(f[3]!)}`, word: "issue", leftOut: "updated" },
   // status, conclusion, title, workflow, branch, event, id, elapsed, started at
   "run list": { fields: 9, group: (f) => (f[1] ? `${f[0]} ${f[1]}` : f[0]!), show: (f) => `${f[6]} ${f[3]}: ${f[2]} (${f[4]})`, word: "run", leftOut: "event, elapsed, started" },
   // title, type (Latest, Draft, Pre-release or empty), tag, published at

@@ -25,6 +25,12 @@ export interface TableRules {
   drop: readonly string[];
   /** Columns whose values are cut to 12 characters (a full 64-digit ID). */
   shortId: readonly string[];
+  /** Columns left out when another names the row already (a container's ID beside its name). */
+  redundant?: Readonly<Record<string, readonly string[]>>;
+  /** Columns of published ports, where an IPv6 twin of a `0.0.0.0` port is said once for all. */
+  ports?: readonly string[];
+  /** Names in a group that share a prefix up to a `-` are written `api-7d9f8b6c5d-{x2k4p,9xk2q}`. */
+  braces?: boolean;
 }
 
 interface Column {
@@ -134,15 +140,30 @@ function render(tables: readonly Table[], rules: TableRules, budget: number, mar
   for (const t of tables) {
     const names = t.cols.map((c) => c.name);
     const ids = names.map((n, i) => (rules.identity.includes(n) ? i : -1)).filter((i) => i >= 0);
-    const idx = ids.length ? ids : [0];
-    const dropped = names.map((n, i) => (rules.drop.includes(n) && !idx.includes(i) ? i : -1)).filter((i) => i >= 0);
+    const idx = ids.length ? [...ids] : [0];
+    const redundant = (n: string) => rules.redundant?.[n]?.some((other) => names.includes(other)) ?? false;
+    const dropped = names.map((n, i) => ((rules.drop.includes(n) || redundant(n)) && (!idx.includes(i) || redundant(n)) ? i : -1)).filter((i) => i >= 0);
+    for (const i of dropped) if (idx.includes(i)) idx.splice(idx.indexOf(i), 1);
     // A column that says `<none>` (or nothing) in every row is said once.
     const empty = names
       .map((_, i) => i)
       .filter((i) => !idx.includes(i) && !dropped.includes(i) && t.rows.length > 1 && (t.rows[0]![i] === "<none>" || t.rows[0]![i] === "") && t.rows.every((r) => r[i] === t.rows[0]![i]));
     const values = names.map((_, i) => i).filter((i) => !idx.includes(i) && !dropped.includes(i) && !empty.includes(i));
     const cut = (i: number, v: string) => (rules.shortId.includes(names[i]!) && /^(?:sha256:)?[0-9a-f]{13,}$/.test(v) ? v.replace(/^sha256:/, "").slice(0, 12) : v);
-    const cell = (row: string[], i: number) => cut(i, row[i] ?? "") || "-";
+    let twins = false;
+    const portsOf = (v: string) => {
+      const entries = v.split(", ");
+      const kept = entries.filter((e) => {
+        const m = /^(?:\[::\]|::):(.+)$/.exec(e);
+        return !(m && entries.includes(`0.0.0.0:${m[1]}`));
+      });
+      if (kept.length < entries.length) twins = true;
+      return kept.join(", ");
+    };
+    const cell = (row: string[], i: number) => {
+      const v = cut(i, row[i] ?? "");
+      return (rules.ports?.includes(names[i]!) ? portsOf(v) : v) || "-";
+    };
     const groups = new Map<string, string[]>();
     for (const row of t.rows) {
       const key = values.map((i) => cell(row, i)).join("  ");
@@ -151,11 +172,16 @@ function render(tables: readonly Table[], rules: TableRules, budget: number, mar
       if (g) g.push(id);
       else groups.set(key, [id]);
     }
-    const head = `${values.map((i) => names[i]).join("  ")}${values.length ? ": " : ""}${idx.map((i) => names[i]).join(" ")}${dropped.length ? ` (${dropped.map((i) => names[i]).join(", ")} left out [rtk recall ${recall()}])` : ""}${empty.length ? ` (${empty.map((i) => names[i]).join(", ")}: ${t.rows[0]![empty[0]!] || "-"} in every row)` : ""}`;
+    const notes = [
+      dropped.length ? `${dropped.map((i) => names[i]).join(", ")} left out [rtk recall ${recall()}]` : "",
+      empty.length ? `${empty.map((i) => names[i]).join(", ")}: ${t.rows[0]![empty[0]!] || "-"} in every row` : "",
+      twins ? "each 0.0.0.0 port also on [::]" : "",
+    ].filter(Boolean);
+    const head = `${values.map((i) => names[i]).join("  ")}${values.length ? ": " : ""}${idx.map((i) => names[i]).join(" ")}${notes.map((n) => ` (${n})`).join("")}`;
     if (out.length) out.push("");
     out.push(head);
     for (const [key, members] of groups) {
-      const line = `${key}${members.length > 1 ? ` (${members.length})` : ""}${key ? ": " : ""}${members.join(", ")}`;
+      const line = `${key}${members.length > 1 ? ` (${members.length})` : ""}${key ? ": " : ""}${(rules.braces ? braced(members) : members).join(", ")}`;
       if (hidden || used + line.length + 1 > budget) {
         hidden += members.length;
         continue;
@@ -168,9 +194,28 @@ function render(tables: readonly Table[], rules: TableRules, budget: number, mar
   return out;
 }
 
+/** Names sharing a prefix up to their last `-` as `prefix{a,b}` (in order of the prefix's first name); a name alone as it is. */
+function braced(names: readonly string[]): string[] {
+  const byPrefix = new Map<string, string[]>();
+  for (const n of names) {
+    const dash = n.lastIndexOf("-");
+    const prefix = dash > 0 && !/[\s{},]/.test(n) ? n.slice(0, dash + 1) : n;
+    const list = byPrefix.get(prefix);
+    if (list) list.push(n);
+    else byPrefix.set(prefix, [n]);
+  }
+  return [...byPrefix].map(([prefix, list]) => (list.length > 1 ? `${prefix}{${list.map((n) => n.slice(prefix.length)).join(",")}}` : list[0]!));
+}
+
 // ---------------------------------------------------------------- the tools
 
-const CONTAINER_RULES: TableRules = { identity: ["NAMES", "NAME", "CONTAINER ID"], drop: ["COMMAND", "CREATED"], shortId: ["CONTAINER ID", "IMAGE ID"] };
+const CONTAINER_RULES: TableRules = {
+  identity: ["NAMES", "NAME", "CONTAINER ID"],
+  drop: ["COMMAND", "CREATED"],
+  shortId: ["CONTAINER ID", "IMAGE ID"],
+  redundant: { "CONTAINER ID": ["NAMES", "NAME"] },
+  ports: ["PORTS"],
+};
 const IMAGE_RULES: TableRules = { identity: ["REPOSITORY", "TAG"], drop: ["CREATED"], shortId: ["IMAGE ID"] };
 
 /** docker's and podman's boolean short options, `-q` among them (`-aq`). */
@@ -198,7 +243,7 @@ export const kubectlTable = tableFilter({
     return (o !== null && o !== "wide") || hasOption(args, ["--show-labels", "-L", "--label-columns"]);
   },
   follows: (input) => hasOption(argsAfterSub(input), ["-w", "--watch", "--watch-only"]),
-  rules: () => ({ identity: ["NAMESPACE", "NAME"], drop: ["AGE"], shortId: [] }),
+  rules: () => ({ identity: ["NAMESPACE", "NAME"], drop: ["AGE"], shortId: [], braces: true }),
 });
 
 export const helmTable = tableFilter({
