@@ -35,6 +35,7 @@ import { nodeTest } from "./tests/node-test.js";
 import { npmTest } from "./tests/npm.js";
 import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
+import { dockerBuild } from "./services/docker-build.js";
 import { gh } from "./services/gh.js";
 import { http } from "./services/http.js";
 import { logs } from "./services/logs.js";
@@ -89,6 +90,7 @@ const CATALOG: readonly Filter[] = [
   terraform,
   http,
   logs,
+  dockerBuild,
   ...LIBRARY_CATALOG,
 ];
 

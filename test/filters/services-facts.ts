@@ -111,8 +111,30 @@ export function linesStoodFor(compact: string): number {
   return n;
 }
 
+/** A build's facts: each step with how it ended, warning and error lines, the image written and named, BuildKit's error report; a pull's verdict lines. */
+function buildFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const text = c.stdout + c.stderr;
+  const titles = new Map<string, string>();
+  let report = false;
+  for (const l of text.split("\n")) {
+    if (l === "------") report = true;
+    if (report) {
+      if (l.trim()) facts.push({ where: "error report", all: [l] });
+      continue;
+    }
+    const m = /^#(\d+) (.*)$/.exec(l);
+    if (m && !titles.has(m[1]!)) titles.set(m[1]!, m[2]!);
+    else if (m && /^(DONE|CACHED|ERROR)/.test(m[2]!) && !titles.get(m[1]!)!.startsWith("[internal]")) facts.push({ where: `step ${m[1]}`, all: [`${titles.get(m[1]!)}: ${m[2]}`] });
+    else if (m && /\b(warn|error)\b|^(writing image|naming to)/i.test(m[2]!)) facts.push({ where: `step ${m[1]} output`, all: [m[2]!.replace(/^[\d.]+ /, "")] });
+    if (/^(Digest|Status): |^docker\.io\//.test(l)) facts.push({ where: "pull", all: [l] });
+  }
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "docker.build") return buildFacts(c);
   if (filter === "logs") return logFacts(c);
   if (tool === "terraform" || tool === "tofu") {
     const strip = (t: string) => stripVTControlCharacters(t).replace(/[ \t]+$/gm, "");

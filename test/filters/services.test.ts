@@ -97,6 +97,10 @@ const REWRITES: readonly [string, string][] = [
   ["docker logs --tail 200 api", "rtk docker logs --tail 200 api"],
   ["docker compose logs worker", "rtk docker compose logs worker"],
   ["podman ps -a", "rtk podman ps -a"],
+  ["docker build -t shop-api:dev .", "rtk docker build -t shop-api:dev ."],
+  ["docker buildx build --platform linux/amd64 .", "rtk docker buildx build --platform linux/amd64 ."],
+  ["docker compose build api", "rtk docker compose build api"],
+  ["docker pull node:20-alpine", "rtk docker pull node:20-alpine"],
   ["kubectl get pods -n shop", "rtk kubectl get pods -n shop"],
   ["kubectl -n shop logs deploy/api --since 1h", "rtk kubectl -n shop logs deploy/api --since 1h"],
   ["helm list -A", "rtk helm list -A"],
@@ -140,11 +144,13 @@ describe("the shape the user chose passes through", () => {
     ["helm/medium-list", ["helm", "list", "-o", "json"]],
     ["gh/medium-pr-list", ["gh", "pr", "list", "--json", "number,title"]],
     ["terraform/medium-plan", ["terraform", "plan", "-json"]],
+    ["docker/medium-build", ["docker", "build", "-q", "."]],
   ] as const) {
     test(argv.join(" "), async () => {
       const c = named(name);
       const r = await replay({ ...c, argv: [...argv] });
       assert.equal(r.stdout, stripVTControlCharacters(c.stdout));
+      assert.equal(r.stderr, stripVTControlCharacters(c.stderr));
       assert.equal(r.status, c.exit);
     });
   }
