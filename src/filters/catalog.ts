@@ -37,6 +37,7 @@ import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
 import { dockerBuild } from "./services/docker-build.js";
 import { gh } from "./services/gh.js";
+import { kubectlAction } from "./services/kubectl-action.js";
 import { http } from "./services/http.js";
 import { logs } from "./services/logs.js";
 import { terraform } from "./services/terraform.js";
@@ -91,6 +92,7 @@ const CATALOG: readonly Filter[] = [
   http,
   logs,
   dockerBuild,
+  kubectlAction,
   ...LIBRARY_CATALOG,
 ];
 

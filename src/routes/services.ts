@@ -49,6 +49,8 @@ export const services: RouteFamily = {
     { id: "podman.logs", tool: "podman", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
     { id: "kubectl.get", tool: "kubectl", sub: ["get"], filter: "table.kubectl", savings: 60, pipeSafe: false },
     { id: "kubectl.logs", tool: "kubectl", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
+    { id: "kubectl.apply", tool: "kubectl", sub: [["apply", "create", "delete", "replace"]], filter: "kubectl.action", savings: 60, pipeSafe: false },
+    { id: "kubectl.rollout", tool: "kubectl", sub: ["rollout", ["status", "restart", "undo"]], filter: "kubectl.action", savings: 60, pipeSafe: false },
     { id: "helm.list", tool: "helm", sub: [["list", "ls"]], filter: "table.helm", savings: 50, pipeSafe: false },
     {
       id: "gh.list",

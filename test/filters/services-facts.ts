@@ -132,8 +132,24 @@ function buildFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/** kubectl's actions: each resource with its outcome, a rollout's last waiting line and its verdict, every stderr line. */
+function actionFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const lines = c.stdout.split("\n").filter(Boolean);
+  for (const l of lines) {
+    const m = /^(\S+\/\S+) (\w+)$/.exec(l);
+    if (m) facts.push({ where: "resource", all: [m[1]!, m[2]!] });
+    else if (!l.startsWith("Waiting for ")) facts.push({ where: "line", all: [l] });
+  }
+  const waiting = lines.filter((l) => l.startsWith("Waiting for "));
+  if (waiting.length) facts.push({ where: "last waiting line", all: [waiting[waiting.length - 1]!] });
+  for (const l of c.stderr.split("\n").filter(Boolean)) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "kubectl.action") return actionFacts(c);
   if (filter === "docker.build") return buildFacts(c);
   if (filter === "logs") return logFacts(c);
   if (tool === "terraform" || tool === "tofu") {

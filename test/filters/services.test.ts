@@ -104,6 +104,8 @@ const REWRITES: readonly [string, string][] = [
   ["kubectl get pods -n shop", "rtk kubectl get pods -n shop"],
   ["kubectl -n shop logs deploy/api --since 1h", "rtk kubectl -n shop logs deploy/api --since 1h"],
   ["helm list -A", "rtk helm list -A"],
+  ["kubectl apply -f k8s/", "rtk kubectl apply -f k8s/"],
+  ["kubectl rollout status deployment/api -n shop", "rtk kubectl rollout status deployment/api -n shop"],
   ["gh pr list", "rtk gh pr list"],
   ["gh issue list --label bug", "rtk gh issue list --label bug"],
   ["gh run list --limit 20", "rtk gh run list --limit 20"],
@@ -116,7 +118,7 @@ const REWRITES: readonly [string, string][] = [
 ];
 
 /** Commands whose output another program reads, or that have no filter: never rewritten. */
-const NOT_REWRITTEN = ["curl -s https://api.example.com | jq .", "gh api repos/acme/shop/pulls", "kubectl logs api | grep ERROR", "kubectl apply -f deploy.yaml", "docker run --rm alpine echo hi"];
+const NOT_REWRITTEN = ["curl -s https://api.example.com | jq .", "gh api repos/acme/shop/pulls", "kubectl logs api | grep ERROR", "kubectl exec -it api -- sh", "docker run --rm alpine echo hi"];
 
 describe("rewrite", () => {
   const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, HOME: "/nonexistent", RTK_NO_TRACK: "1" };
