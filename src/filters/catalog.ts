@@ -36,7 +36,7 @@ import { npmTest } from "./tests/npm.js";
 import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
 import { dockerBuild } from "./services/docker-build.js";
-import { gh } from "./services/gh.js";
+import { gh, ghView } from "./services/gh.js";
 import { kubectlAction } from "./services/kubectl-action.js";
 import { http } from "./services/http.js";
 import { logs } from "./services/logs.js";
@@ -88,6 +88,7 @@ const CATALOG: readonly Filter[] = [
   kubectlTable,
   helmTable,
   gh,
+  ghView,
   terraform,
   http,
   logs,

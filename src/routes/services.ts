@@ -63,6 +63,7 @@ export const services: RouteFamily = {
       savings: 60,
       pipeSafe: false,
     },
+    { id: "gh.view", tool: "gh", sub: [["pr", "issue", "release"], ["view"]], filter: "gh.view", savings: 15, pipeSafe: false },
     { id: "terraform.plan", tool: "terraform", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "tofu.plan", tool: "tofu", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "curl", tool: "curl", filter: "http", savings: 50, pipeSafe: false },

@@ -149,6 +149,12 @@ function actionFacts(c: ToolCase): Fact[] {
 
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  // A view: every field with a value, every body line.
+  if (filter === "gh.view")
+    return c.stdout
+      .split("\n")
+      .filter((l) => l.trim() && !/^[\w-]+:\t?$/.test(l))
+      .map((l) => ({ where: "view", all: [l] }));
   if (filter === "kubectl.action") return actionFacts(c);
   if (filter === "docker.build") return buildFacts(c);
   if (filter === "logs") return logFacts(c);

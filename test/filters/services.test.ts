@@ -110,6 +110,8 @@ const REWRITES: readonly [string, string][] = [
   ["gh issue list --label bug", "rtk gh issue list --label bug"],
   ["gh run list --limit 20", "rtk gh run list --limit 20"],
   ["gh pr checks 1473", "rtk gh pr checks 1473"],
+  ["gh pr view 1478", "rtk gh pr view 1478"],
+  ["gh issue view 2210 --comments", "rtk gh issue view 2210 --comments"],
   ["terraform plan", "rtk terraform plan"],
   ["terraform -chdir=infra plan -out tfplan", "rtk terraform -chdir=infra plan -out tfplan"],
   ["tofu apply -auto-approve", "rtk tofu apply -auto-approve"],

@@ -118,3 +118,36 @@ export const gh: Filter = {
     };
   },
 };
+
+/**
+ * `gh pr|issue|release view` into a pipe: `field:<tab>value` lines, `--`,
+ * then the body. The fields with no value go (named once); every other line,
+ * the body whole, stays as gh printed it.
+ */
+export const ghView: Filter = {
+  id: "gh.view",
+  start(input, ctx): FilterRun {
+    const passThrough = hasOption(argsAfterSub(input).slice(1), SHAPED);
+    const out: string[] = [];
+    const empty: string[] = [];
+    let chars = 0;
+    let body = false;
+    const errors = new ErrorLines();
+    return {
+      line(stream, text) {
+        if (stream === "err") return errors.add(text);
+        if (passThrough) return;
+        chars += text.length + 1;
+        if (text === "--") body = !body;
+        const m = body ? null : /^([\w-]+):\t?$/.exec(text);
+        if (m) return void empty.push(m[1]!);
+        out.push(text);
+      },
+      end() {
+        if (passThrough || !empty.length) return null;
+        const stdout = linesText(out);
+        return stdout.length < chars ? { stdout, stderr: errors.text(ctx.recall) } : null;
+      },
+    };
+  },
+};
