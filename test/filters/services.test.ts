@@ -192,6 +192,15 @@ describe("tables", () => {
     assert.equal(n, raw);
   });
 
+  test("a table with no rows is printed as the tool printed it", async () => {
+    const c = named("docker/medium-ps");
+    const header = c.stdout.split("\n")[0]! + "\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), header);
+    const r = await replay({ ...c, dir, stdout: header, stderr: "" });
+    assert.equal(r.stdout, header);
+  });
+
   test("a table past the list budget keeps its first rows and counts the rest", async () => {
     const c = named("kubectl/medium-get-pods-all-wide");
     const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 200\n") });

@@ -116,7 +116,8 @@ export function tableFilter(spec: TableFilterSpec): Filter {
           else other.push(text);
         },
         end() {
-          if (passThrough || broken || !tables.length || other.length) return null;
+          // An empty table is its header: nothing to compact.
+          if (passThrough || broken || other.length || !tables.some((t) => t.rows.length)) return null;
           const out = render(
             tables,
             rules,
