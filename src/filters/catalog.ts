@@ -41,6 +41,13 @@ import { phpunit } from "./tests/phpunit.js";
 import { pytest } from "./tests/pytest.js";
 import { rspec } from "./tests/rspec.js";
 import { vitest } from "./tests/vitest.js";
+import { dockerBuild } from "./services/docker-build.js";
+import { gh, ghView } from "./services/gh.js";
+import { kubectlAction } from "./services/kubectl-action.js";
+import { http } from "./services/http.js";
+import { logs } from "./services/logs.js";
+import { terraform } from "./services/terraform.js";
+import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
 
@@ -89,6 +96,16 @@ const CATALOG: readonly Filter[] = [
   hadolint,
   rubocop,
   markdownlint,
+  dockerTable,
+  kubectlTable,
+  helmTable,
+  gh,
+  ghView,
+  terraform,
+  http,
+  logs,
+  dockerBuild,
+  kubectlAction,
   ...LIBRARY_CATALOG,
 ];
 

@@ -28,7 +28,21 @@ export function activeTools(): string[] {
       out.push(`\`${tool}\``);
       continue;
     }
-    const subs = [...new Set(rows.map((r) => routeCommand(r).slice(tool.length + 1)))];
+    // Subcommands under one word share it: `compose ps/logs/build`, so the block stays short as routes grow.
+    const byFirst = new Map<string, string[]>();
+    for (const r of rows) {
+      const [first, ...rest] = routeCommand(r)
+        .slice(tool.length + 1)
+        .split(" ");
+      const tails = byFirst.get(first!) ?? [];
+      if (!byFirst.has(first!)) byFirst.set(first!, tails);
+      const tail = rest.join(" ");
+      if (!tails.includes(tail)) tails.push(tail);
+    }
+    const subs = [...byFirst].flatMap(([first, tails]) => {
+      const more = tails.filter(Boolean);
+      return [...(tails.includes("") ? [first] : []), ...(more.length ? [`${first} ${more.join("/")}`] : [])];
+    });
     out.push(`\`${tool}\` (${subs.join(", ")})`);
   }
   return out;
@@ -41,7 +55,7 @@ export function rulesBlock(): string {
     "## rtk — compact command output",
     "",
     "Prefix these commands with `rtk` (same arguments after it) for compact, faithful output:",
-    ...(items.length ? wrapList(items, 160) : ["(none yet)"]),
+    ...(items.length ? wrapList(items, 200) : ["(none yet)"]),
     "Other commands have no compact form: run them as they are. Exit codes and errors are kept; whatever is hidden",
     "is counted and printed by `rtk recall <id>`. Do not use `rtk` when the output feeds another program or a file",
     "(a pipe into another program, `> out.txt`, `$(…)`), under `sudo`, or when you need the exact bytes (`rtk proxy <cmd>`).",

@@ -1,30 +1,71 @@
-// Containers, clusters, GitHub and the network.
+// Containers, clusters, GitHub, the network and infrastructure.
 import type { RouteFamily } from "./types.js";
+
+const DOCKER = { valueOptions: ["-H", "--host", "--context", "-c", "--config", "--log-level", "-l"], flagOptions: ["-D", "--debug"] };
 
 export const services: RouteFamily = {
   tools: {
-    docker: { valueOptions: ["-H", "--host", "--context", "-c", "--config", "--log-level", "-l"], flagOptions: ["-D", "--debug"] },
+    docker: DOCKER,
+    podman: { valueOptions: ["--connection", "-c", "--url", "--root", "--runroot", "--log-level"], flagOptions: ["--remote", "-r"] },
     kubectl: { valueOptions: ["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"], flagOptions: ["-A", "--all-namespaces"] },
+    helm: { valueOptions: ["-n", "--namespace", "--kube-context", "--kubeconfig"] },
     gh: { valueOptions: ["-R", "--repo"] },
+    terraform: { joinedValueOptions: ["-chdir"] },
+    tofu: { joinedValueOptions: ["-chdir"] },
   },
   routes: [
     { id: "docker.ps", tool: "docker", sub: [["ps", "images"]], filter: "table.docker", savings: 60, pipeSafe: false },
+    {
+      id: "docker.container.ls",
+      tool: "docker",
+      sub: [
+        ["container", "image"],
+        ["ls", "list", "ps"],
+      ],
+      filter: "table.docker",
+      savings: 60,
+      pipeSafe: false,
+    },
     { id: "docker.logs", tool: "docker", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
+    { id: "docker.build", tool: "docker", sub: [["build", "pull"]], filter: "docker.build", savings: 80, pipeSafe: false },
+    {
+      id: "docker.buildx.build",
+      tool: "docker",
+      sub: [
+        ["buildx", "image"],
+        ["build", "pull"],
+      ],
+      filter: "docker.build",
+      savings: 80,
+      pipeSafe: false,
+    },
+    { id: "docker.compose.build", tool: "docker", sub: ["compose", ["build", "pull"]], filter: "docker.build", savings: 80, pipeSafe: false },
+    { id: "podman.build", tool: "podman", sub: [["build", "pull"]], filter: "docker.build", savings: 80, pipeSafe: false },
     { id: "docker.compose.ps", tool: "docker", sub: ["compose", "ps"], filter: "table.docker", savings: 60, pipeSafe: false },
     { id: "docker.compose.logs", tool: "docker", sub: ["compose", "logs"], filter: "logs", savings: 60, pipeSafe: false },
-    { id: "kubectl.get", tool: "kubectl", sub: [["get", "describe"]], filter: "kubectl", savings: 60, pipeSafe: false },
+    { id: "docker-compose.ps", tool: "docker-compose", sub: ["ps"], filter: "table.docker", savings: 60, pipeSafe: false },
+    { id: "docker-compose.logs", tool: "docker-compose", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
+    { id: "podman.ps", tool: "podman", sub: [["ps", "images"]], filter: "table.docker", savings: 60, pipeSafe: false },
+    { id: "podman.logs", tool: "podman", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
+    { id: "kubectl.get", tool: "kubectl", sub: ["get"], filter: "table.kubectl", savings: 60, pipeSafe: false },
     { id: "kubectl.logs", tool: "kubectl", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
+    { id: "kubectl.apply", tool: "kubectl", sub: [["apply", "create", "delete", "replace"]], filter: "kubectl.action", savings: 60, pipeSafe: false },
+    { id: "kubectl.rollout", tool: "kubectl", sub: ["rollout", ["status", "restart", "undo"]], filter: "kubectl.action", savings: 60, pipeSafe: false },
+    { id: "helm.list", tool: "helm", sub: [["list", "ls"]], filter: "table.helm", savings: 50, pipeSafe: false },
     {
-      id: "gh.pr",
+      id: "gh.list",
       tool: "gh",
       sub: [
-        ["pr", "issue", "run"],
-        ["list", "view", "checks", "status"],
+        ["pr", "issue", "run", "release"],
+        ["list", "ls", "checks"],
       ],
       filter: "gh",
       savings: 60,
       pipeSafe: false,
     },
+    { id: "gh.view", tool: "gh", sub: [["pr", "issue", "release"], ["view"]], filter: "gh.view", savings: 15, pipeSafe: false },
+    { id: "terraform.plan", tool: "terraform", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
+    { id: "tofu.plan", tool: "tofu", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "curl", tool: "curl", filter: "http", savings: 50, pipeSafe: false },
     { id: "wget", tool: "wget", filter: "http", savings: 70, pipeSafe: false },
   ],

@@ -1,0 +1,227 @@
+// The facts of a service tool's raw output, read here and not by the filters:
+// every table row's identity with its status cells, every pull request's,
+// issue's and run's number, title and state, every check's name and state,
+// every resource action of a plan with its address, the plan's summary, every
+// HTTP status, every stderr line. `lostFacts` says which a compact output lacks.
+import { stripVTControlCharacters } from "node:util";
+import type { ToolCase } from "../support/replay.js";
+
+/** One fact: `all` must appear together on one line of the compact output (`where` says what it is). */
+export interface Fact {
+  where: string;
+  all: string[];
+}
+
+/** The column starts of a padded header: where a word follows the line's start, a tab, or two spaces or more. */
+function starts(header: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < header.length; i++) {
+    if (header[i] === " " || header[i] === "\t") continue;
+    if (i === 0 || header[i - 1] === "\t" || (header[i - 1] === " " && header[i - 2] === " ")) out.push(i);
+  }
+  return out;
+}
+
+/** A padded table (or several, apart by blank lines): each row as column name → cell. */
+export function tableRows(text: string): Record<string, string>[] {
+  const rows: Record<string, string>[] = [];
+  for (const block of text.split(/\n\s*\n/)) {
+    const lines = block.split("\n").filter((l) => l.trim() !== "");
+    if (lines.length < 2) continue;
+    const header = lines[0]!;
+    const tabbed = header.includes("\t");
+    const names = tabbed ? header.split("\t").map((c) => c.trim()) : header.trim().split(/ {2,}/);
+    const at = starts(header);
+    for (const line of lines.slice(1)) {
+      const cells = tabbed ? line.split("\t").map((c) => c.trim()) : at.map((s, i) => line.slice(s, at[i + 1] ?? line.length).trim());
+      rows.push(Object.fromEntries(names.map((n, i) => [n, cells[i] ?? ""])));
+    }
+  }
+  return rows;
+}
+
+/** Columns that are status, not identity: kept with the row's identity. */
+const TABLE_FACTS: Record<string, { id: string[]; with: string[] }> = {
+  docker: { id: ["NAMES", "NAME", "REPOSITORY"], with: ["IMAGE", "STATUS", "PORTS", "TAG", "IMAGE ID", "SIZE", "SERVICE"] },
+  podman: { id: ["NAMES"], with: ["IMAGE", "STATUS", "PORTS"] },
+  kubectl: { id: ["NAME"], with: ["NAMESPACE", "READY", "STATUS", "RESTARTS", "UP-TO-DATE", "AVAILABLE", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "DESIRED", "CURRENT", "IP", "NODE"] },
+  helm: { id: ["NAME"], with: ["NAMESPACE", "REVISION", "STATUS", "CHART", "APP VERSION"] },
+};
+
+/** gh's tab-separated rows: which fields name the row and state it. */
+function ghFacts(c: ToolCase): Fact[] {
+  const kind = `${c.argv[1]} ${c.argv[2]}`;
+  const facts: Fact[] = [];
+  for (const line of c.stdout.split("\n").filter(Boolean)) {
+    const f = line.split("\t");
+    if (kind === "pr list") facts.push({ where: `pr #${f[0]}`, all: [f[0]!, f[1]!] }, { where: `pr #${f[0]} state`, all: [f[3]!] });
+    else if (kind === "issue list") facts.push({ where: `issue #${f[0]}`, all: [f[0]!, f[2]!] }, { where: `issue #${f[0]} state`, all: [f[1]!] });
+    else if (kind === "run list") facts.push({ where: `run ${f[6]}`, all: [f[6]!, f[2]!, f[3]!] }, { where: `run ${f[6]} state`, all: [f[0]!, f[1]!] });
+    else if (kind === "pr checks") facts.push({ where: `check ${f[0]}`, all: [f[0]!, ...(f[1] === "fail" ? [f[3]!] : [])] }, { where: `check ${f[0]} state`, all: [f[1]!] });
+  }
+  return facts;
+}
+
+/** A plan's and an apply's facts: each resource's action symbol with its address, completions, the summary lines, errors and warnings. */
+function terraformFacts(stdout: string): Fact[] {
+  const facts: Fact[] = [];
+  const lines = stdout.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const h = /^\s*# (\S+) (will be|must be|is tainted)/.exec(l);
+    if (h) {
+      // The symbol is the resource line's, after the comment lines.
+      let j = i + 1;
+      while (/^\s*# /.test(lines[j] ?? "")) j++;
+      const sym = /^\s*(\S+) (?:resource|data) /.exec(lines[j] ?? "")?.[1];
+      if (sym) facts.push({ where: "resource action", all: [`${sym} ${h[1]}`] });
+    }
+    const done = /^(\S+): (Creation|Destruction|Modifications|Read) complete/.exec(l);
+    if (done) facts.push({ where: "apply", all: [done[1]!, `${done[2]} complete`] });
+    if (/^(?:Plan: |Apply complete!|No changes\.|Terraform has been successfully initialized|.*(?:Error|Warning): )/.test(l)) facts.push({ where: "summary", all: [l.trim()] });
+  }
+  return facts;
+}
+
+/** A log line without its leading timestamp (after `docker compose`'s service column, when there is one). */
+export const unstamped = (line: string) => line.replace(/^([\w.-]+\s+\| )?\d{4}-\d\d-\d\dT[\d:.]+Z /, "$1");
+
+/** A log's facts: every error and warning line (the text after its timestamp), and its last three lines. */
+function logFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  for (const text of [c.stdout, c.stderr]) {
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    for (const l of lines) if (/\b(?:ERROR|WARN|error|Error|fatal|panic|[A-Z]\w*Error)\b/.test(l)) facts.push({ where: "severe line", all: [unstamped(l)] });
+    for (const l of lines.slice(-3)) if (l.trim()) facts.push({ where: "last lines", all: [unstamped(l)] });
+  }
+  return facts;
+}
+
+/** How many lines of the raw output a compact log stands for: a `(×N)` line N, a marker its count, any other line one. */
+export function linesStoodFor(compact: string): number {
+  const lines = compact.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  let n = 0;
+  for (const l of lines) {
+    const more = /^… \+(\d+) more lines? \[rtk recall/.exec(l);
+    const times = /\(×(\d+)(?:, last [^)]*)?\)$/.exec(l);
+    n += more ? Number(more[1]) : times ? Number(times[1]) : 1;
+  }
+  return n;
+}
+
+/** A build's facts: each step with how it ended, warning and error lines, the image written and named, BuildKit's error report; a pull's verdict lines. */
+function buildFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const text = c.stdout + c.stderr;
+  const titles = new Map<string, string>();
+  let report = false;
+  for (const l of text.split("\n")) {
+    if (l === "------") report = true;
+    if (report) {
+      if (l.trim()) facts.push({ where: "error report", all: [l] });
+      continue;
+    }
+    const m = /^#(\d+) (.*)$/.exec(l);
+    if (m && !titles.has(m[1]!)) titles.set(m[1]!, m[2]!);
+    else if (m && /^(DONE|CACHED|ERROR)/.test(m[2]!) && !titles.get(m[1]!)!.startsWith("[internal]")) facts.push({ where: `step ${m[1]}`, all: [`${titles.get(m[1]!)}: ${m[2]}`] });
+    else if (m && /\b(warn|error)\b|^(writing image|naming to)/i.test(m[2]!)) facts.push({ where: `step ${m[1]} output`, all: [m[2]!.replace(/^[\d.]+ /, "")] });
+    if (/^(Digest|Status): |^docker\.io\//.test(l)) facts.push({ where: "pull", all: [l] });
+  }
+  return facts;
+}
+
+/** kubectl's actions: each resource with its outcome, a rollout's last waiting line and its verdict, every stderr line. */
+function actionFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const lines = c.stdout.split("\n").filter(Boolean);
+  for (const l of lines) {
+    const m = /^(\S+\/\S+) (\w+)$/.exec(l);
+    if (m) facts.push({ where: "resource", all: [m[1]!, m[2]!] });
+    else if (!l.startsWith("Waiting for ")) facts.push({ where: "line", all: [l] });
+  }
+  const waiting = lines.filter((l) => l.startsWith("Waiting for "));
+  if (waiting.length) facts.push({ where: "last waiting line", all: [waiting[waiting.length - 1]!] });
+  for (const l of c.stderr.split("\n").filter(Boolean)) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
+export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
+  const tool = c.argv[0]!;
+  // A view: every field with a value, every body line.
+  if (filter === "gh.view")
+    return c.stdout
+      .split("\n")
+      .filter((l) => l.trim() && !/^[\w-]+:\t?$/.test(l))
+      .map((l) => ({ where: "view", all: [l] }));
+  if (filter === "kubectl.action") return actionFacts(c);
+  if (filter === "docker.build") return buildFacts(c);
+  if (filter === "logs") return logFacts(c);
+  if (tool === "terraform" || tool === "tofu") {
+    const strip = (t: string) => stripVTControlCharacters(t).replace(/[ \t]+$/gm, "");
+    return [
+      ...terraformFacts(strip(c.stdout)),
+      ...strip(c.stderr)
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => ({ where: "stderr", all: [l] })),
+    ];
+  }
+  const facts: Fact[] = [];
+  const spec = TABLE_FACTS[tool];
+  if (spec) {
+    for (const row of tableRows(c.stdout)) {
+      const id = spec.id.map((k) => row[k]).find((v) => v !== undefined)!;
+      const cells = spec.with.filter((k) => row[k] !== undefined && row[k] !== "" && k !== "PORTS").map((k) => (k.endsWith(" ID") ? row[k]!.slice(0, 12) : row[k]!));
+      // Each published port; an IPv6 twin of a 0.0.0.0 one is said once for the whole table.
+      const ports = (row["PORTS"] ?? "").split(", ").filter(Boolean);
+      const twin = (p: string) => /^(?:\[::\]|::):/.test(p) && ports.includes(`0.0.0.0:${p.replace(/^(?:\[::\]|::):/, "")}`);
+      if (ports.some(twin)) facts.push({ where: "IPv6 twins", all: ["[::]"] });
+      facts.push({ where: `row ${id}`, all: [id, ...cells, ...ports.filter((p) => !twin(p))] });
+    }
+  }
+  if (tool === "gh") facts.push(...ghFacts(c));
+  for (const line of c.stderr.split("\n").filter((l) => l.trim())) facts.push({ where: "stderr", all: [line] });
+  return facts;
+}
+
+/** Whether `value` stands on its own in `line` (not as part of a longer name). */
+function standsIn(line: string, value: string): boolean {
+  let at = line.indexOf(value);
+  while (at >= 0) {
+    const before = line[at - 1];
+    const after = line[at + value.length];
+    if ((before === undefined || /[\s,(#:[]/.test(before) || /^\W/.test(value)) && (after === undefined || /[\s,):\]]/.test(after) || /\W$/.test(value))) return true;
+    at = line.indexOf(value, at + 1);
+  }
+  return false;
+}
+
+/** A line with its `prefix{a,b}` names written out: `prefixa, prefixb`. */
+export const unbraced = (line: string) =>
+  line.replace(/([^\s,:{}]*)\{([^{}\s,]+(?:,[^{}\s,]+)+)\}/g, (_, prefix: string, names: string) =>
+    names
+      .split(",")
+      .map((n) => prefix + n)
+      .join(", "),
+  );
+
+/** The facts no line of `compact` holds whole; a fact whose values span a group's title and a row counts when both lines are in one group. */
+export function lostFacts(compact: string, facts: readonly Fact[]): string[] {
+  // Names written `prefix{a,b}` stand for prefixa, prefixb.
+  const lines = compact.split("\n").map(unbraced);
+  // A row under a group title (`OPEN (40):`) carries the title's words too.
+  const withTitles: string[] = [];
+  let title = "";
+  for (const l of lines) {
+    if (/^\S.*\(\d+[;)].*:/.test(l)) title = l;
+    withTitles.push(`${l}\t${title}`);
+  }
+  return facts.filter((f) => !withTitles.some((l) => f.all.every((v) => standsIn(l, v)))).map((f) => `${f.where}: ${f.all.join(" | ")}`);
+}
+
+/** The facts as the least text that states them, one per line (the facts-alone bound of the bench). */
+export function factsText(facts: readonly Fact[]): string {
+  return facts.map((f) => f.all.join(" ")).join("\n");
+}

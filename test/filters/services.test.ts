@@ -1,0 +1,212 @@
+// The container, cluster, GitHub and infrastructure filters on their fixtures
+// (test/fixtures/tools: terraform recorded from the real tool by `npm run
+// fixtures`; docker, podman, kubectl, helm and gh written from their
+// documented formats), each played through the built bin/rtk with the tool
+// stood in on PATH and checked: golden compact output, every fact of the raw
+// output (read by services-facts.ts, not by the filters), the tool's exit
+// code, never longer than the raw output.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { before, describe, test } from "node:test";
+import { repoRoot } from "../support/corpus.js";
+import { launch, type Run } from "../support/launch.js";
+import { filterOf, replay, toolCases, type ToolCase } from "../support/replay.js";
+import { factsOf, linesStoodFor, lostFacts, unbraced } from "./services-facts.js";
+
+const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
+const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
+export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform"];
+
+before(() => {
+  if (process.env["RTK_TEST_BUILT"] !== "1") {
+    const b = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, encoding: "utf8" });
+    assert.equal(b.status, 0, `build failed: ${b.stderr}`);
+  }
+});
+
+const normalise = (text: string) => text.replace(/rtk recall [0-9a-f]{7}/g, "rtk recall <id>");
+
+const runs = new Map<string, Promise<Run>>();
+const played = (c: ToolCase) => {
+  let r = runs.get(c.name);
+  if (!r) runs.set(c.name, (r = replay(c)));
+  return r;
+};
+
+/** A user config file (limits) for one test. */
+function writeConfig(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "rtk-services-")), "config.toml");
+  writeFileSync(path, text);
+  return path;
+}
+
+const cases = SERVICE_TOOLS.flatMap((t) => toolCases(t));
+const named = (name: string) => cases.find((c) => c.name === name)!;
+
+for (const c of cases) {
+  describe(c.name, () => {
+    test("the exit code is the tool's", async () => {
+      const r = await played(c);
+      assert.equal(r.status, c.exit, r.stderr);
+    });
+
+    test("golden compact output", async () => {
+      const r = await played(c);
+      const text = `$ rtk ${c.argv.join(" ")}\nexit ${r.status}\n--- stdout\n${normalise(r.stdout)}--- stderr\n${normalise(r.stderr)}`;
+      const file = join(GOLDEN, `${c.name}.txt`);
+      if (UPDATE || !existsSync(file)) {
+        mkdirSync(join(file, ".."), { recursive: true });
+        writeFileSync(file, text);
+      }
+      assert.equal(text, readFileSync(file, "utf8"));
+    });
+
+    test("every fact of the raw output is kept", async () => {
+      const r = await played(c);
+      assert.deepEqual(lostFacts(r.stdout + r.stderr, factsOf(c, filterOf(c))), []);
+    });
+
+    if (filterOf(c) === "logs") {
+      test("every line of the log is shown, counted in a repeat, or behind a marker", async () => {
+        const r = await played(c);
+        const count = (t: string) => t.split("\n").length - (t.endsWith("\n") || t === "" ? 1 : 0);
+        assert.equal(linesStoodFor(r.stdout), count(c.stdout));
+        assert.equal(linesStoodFor(r.stderr), count(c.stderr));
+      });
+    }
+
+    test("never longer than the raw output", async () => {
+      const r = await played(c);
+      const raw = Buffer.byteLength(c.stdout) + Buffer.byteLength(c.stderr);
+      const compact = Buffer.byteLength(r.stdout) + Buffer.byteLength(r.stderr);
+      assert.ok(compact <= raw, `compact ${compact} bytes > raw ${raw} bytes`);
+    });
+  });
+}
+
+/** Commands as agents write them, and their rewrite. */
+const REWRITES: readonly [string, string][] = [
+  ["docker ps -a", "rtk docker ps -a"],
+  ["docker images", "rtk docker images"],
+  ["docker image ls", "rtk docker image ls"],
+  ["docker compose ps", "rtk docker compose ps"],
+  ["docker logs --tail 200 api", "rtk docker logs --tail 200 api"],
+  ["docker compose logs worker", "rtk docker compose logs worker"],
+  ["podman ps -a", "rtk podman ps -a"],
+  ["docker build -t shop-api:dev .", "rtk docker build -t shop-api:dev ."],
+  ["docker buildx build --platform linux/amd64 .", "rtk docker buildx build --platform linux/amd64 ."],
+  ["docker compose build api", "rtk docker compose build api"],
+  ["docker pull node:20-alpine", "rtk docker pull node:20-alpine"],
+  ["kubectl get pods -n shop", "rtk kubectl get pods -n shop"],
+  ["kubectl -n shop logs deploy/api --since 1h", "rtk kubectl -n shop logs deploy/api --since 1h"],
+  ["helm list -A", "rtk helm list -A"],
+  ["kubectl apply -f k8s/", "rtk kubectl apply -f k8s/"],
+  ["kubectl rollout status deployment/api -n shop", "rtk kubectl rollout status deployment/api -n shop"],
+  ["gh pr list", "rtk gh pr list"],
+  ["gh issue list --label bug", "rtk gh issue list --label bug"],
+  ["gh run list --limit 20", "rtk gh run list --limit 20"],
+  ["gh pr checks 1473", "rtk gh pr checks 1473"],
+  ["gh pr view 1478", "rtk gh pr view 1478"],
+  ["gh issue view 2210 --comments", "rtk gh issue view 2210 --comments"],
+  ["terraform plan", "rtk terraform plan"],
+  ["terraform -chdir=infra plan -out tfplan", "rtk terraform -chdir=infra plan -out tfplan"],
+  ["tofu apply -auto-approve", "rtk tofu apply -auto-approve"],
+  ["curl -s https://api.example.com/v1/orders", "rtk curl -s https://api.example.com/v1/orders"],
+  ["wget https://example.com/a.tar.gz", "rtk wget https://example.com/a.tar.gz"],
+];
+
+/** Commands whose output another program reads, or that have no filter: never rewritten. */
+const NOT_REWRITTEN = ["curl -s https://api.example.com | jq .", "gh api repos/acme/shop/pulls", "kubectl logs api | grep ERROR", "kubectl exec -it api -- sh", "docker run --rm alpine echo hi"];
+
+describe("rewrite", () => {
+  const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, HOME: "/nonexistent", RTK_NO_TRACK: "1" };
+  test("routes these tools", async () => {
+    for (const [cmd, want] of REWRITES) {
+      const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+      assert.equal(r.stdout, want, `${cmd}: ${r.stderr}`);
+    }
+  });
+
+  test("leaves pipes into other programs and unrouted subcommands alone", async () => {
+    for (const cmd of NOT_REWRITTEN) {
+      const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+      assert.equal(r.stdout, "", `${cmd}: ${r.stdout}`);
+    }
+  });
+});
+
+describe("the shape the user chose passes through", () => {
+  for (const [name, argv] of [
+    ["docker/medium-ps", ["docker", "ps", "--format", "{{.Names}}"]],
+    ["docker/medium-ps", ["docker", "ps", "-aq"]],
+    ["kubectl/medium-get-pods", ["kubectl", "get", "pods", "-o", "name"]],
+    ["kubectl/medium-get-pods", ["kubectl", "get", "pods", "-ojsonpath={.items[*].metadata.name}"]],
+    ["helm/medium-list", ["helm", "list", "-o", "json"]],
+    ["gh/medium-pr-list", ["gh", "pr", "list", "--json", "number,title"]],
+    ["terraform/medium-plan", ["terraform", "plan", "-json"]],
+    ["docker/medium-build", ["docker", "build", "-q", "."]],
+  ] as const) {
+    test(argv.join(" "), async () => {
+      const c = named(name);
+      const r = await replay({ ...c, argv: [...argv] });
+      assert.equal(r.stdout, stripVTControlCharacters(c.stdout));
+      assert.equal(r.stderr, stripVTControlCharacters(c.stderr));
+      assert.equal(r.status, c.exit);
+    });
+  }
+
+  test("kubectl get -o wide is compacted like the plain table", async () => {
+    const r = await played(named("kubectl/medium-get-pods-all-wide"));
+    assert.match(r.stdout, /\(AGE left out \[rtk recall [0-9a-f]+\]\) \(NOMINATED NODE, READINESS GATES: <none> in every row\)/);
+  });
+});
+
+describe("followed and interactive runs keep the terminal", () => {
+  for (const [name, argv] of [
+    ["docker/medium-logs", ["docker", "logs", "-f", "shop-api-1"]],
+    ["gh/pr-checks-failing", ["gh", "pr", "checks", "1473", "--watch"]],
+    ["terraform/medium-plan", ["terraform", "apply"]],
+  ] as const) {
+    test(argv.join(" "), async () => {
+      const c = named(name);
+      const r = await replay({ ...c, argv: [...argv] });
+      assert.equal(r.stdout, c.stdout);
+      assert.equal(r.status, c.exit);
+    });
+  }
+});
+
+describe("tables", () => {
+  test("pods alike in every kept column are one line, with their count", async () => {
+    const r = await played(named("kubectl/medium-get-pods"));
+    const running = unbraced(r.stdout.split("\n").find((l) => l.startsWith("1/1  Running  0 ("))!);
+    const n = Number(/\((\d+)\)/.exec(running)![1]);
+    assert.equal(running.split(": ")[1]!.split(", ").length, n);
+    const raw = named("kubectl/medium-get-pods")
+      .stdout.split("\n")
+      .filter((l) => /\s1\/1\s+Running\s+0\s/.test(l)).length;
+    assert.equal(n, raw);
+  });
+
+  test("a table with no rows is printed as the tool printed it", async () => {
+    const c = named("docker/medium-ps");
+    const header = c.stdout.split("\n")[0]! + "\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), header);
+    const r = await replay({ ...c, dir, stdout: header, stderr: "" });
+    assert.equal(r.stdout, header);
+  });
+
+  test("a table past the list budget keeps its first rows and counts the rest", async () => {
+    const c = named("kubectl/medium-get-pods-all-wide");
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 200\n") });
+    const m = /^… \+(\d+) more rows \[rtk recall [0-9a-f]+\]$/m.exec(r.stdout);
+    assert.ok(m, r.stdout);
+    const shown = r.stdout.split("\n").filter((l) => /: \S+ \S+$/.test(l) && !l.includes("left out")).length;
+    assert.equal(shown + Number(m[1]), c.stdout.trimEnd().split("\n").length - 1);
+  });
+});
