@@ -7,6 +7,9 @@ function row(id: string, tool: string, sub: readonly SubWord[] | null, savings: 
   return sub ? { id, tool, sub, filter: id, savings, pipeSafe: true } : { id, tool, filter: id, savings, pipeSafe: true };
 }
 
+/** The database and asset tasks whose logs are line-based (other rails/rake tasks print what they were written to). */
+const MIGRATE_TASKS = ["db:migrate", "db:rollback", "db:migrate:redo", "db:migrate:up", "db:migrate:down", "db:prepare", "db:setup", "db:reset", "db:seed", "assets:precompile", "assets:clobber"];
+
 export const library: RouteFamily = {
   tools: {
     bazel: { valueOptions: ["--bazelrc", "--output_base", "--output_user_root"], flagOptions: ["--batch", "--nohome_rc", "--nosystem_rc", "--noworkspace_rc"] },
@@ -70,5 +73,18 @@ export const library: RouteFamily = {
         "-hwaccels",
       ],
     },
+    row("sbt", "sbt", [["compile", "package", "assembly", "publishLocal", "update", "clean", "Test/compile"]], 80),
+    row("lein", "lein", [["compile", "uberjar", "jar", "deps", "install", "check"]], 75),
+    row("stack", "stack", [["build", "install"]], 85),
+    row("cabal", "cabal", [["build", "v2-build", "new-build", "install", "v2-install"]], 85),
+    row("jekyll", "jekyll", [["build", "b", "doctor"]], 50),
+    row("mkdocs", "mkdocs", [["build", "gh-deploy"]], 20),
+    { ...row("nox", "nox", null, 60), indirectIf: ["-l", "--list", "--list-sessions", "--json", "-h", "--help", "--version"] },
+    // A persistent task (dev servers, watchers) prints until stopped.
+    { ...row("turbo", "turbo", [["run", "build", "test", "lint"]], 80), indirectIf: ["dev", "start", "watch", "--graph", "--dry", "--dry-run", "--dry=json"] },
+    row("lefthook", "lefthook", ["run"], 35),
+    { ...row("gulp", "gulp", null, 60), indirectIf: ["watch", "serve", "dev", "--tasks", "-T", "--tasks-simple", "--tasks-json", "-h", "--help", "-v", "--version"] },
+    row("rails", "rails", [[...MIGRATE_TASKS]], 65),
+    row("rake", "rake", [[...MIGRATE_TASKS]], 65),
   ],
 };
