@@ -37,8 +37,7 @@ const bench: Bench = async ({ report }) => {
     try {
       for (const row of library.routes) {
         const def = libraryFilter(row.id);
-        const sub = row.sub?.[0];
-        const argv = [row.tool, ...(sub === undefined ? [] : [typeof sub === "string" ? sub : sub[0]!])];
+        const argv = [row.tool, ...(row.sub ?? []).map((w) => (typeof w === "string" ? w : w[0]!))];
         for (const t of def.tests) {
           samples++;
           const raw = t.input;

@@ -12,6 +12,7 @@ const MIGRATE_TASKS = ["db:migrate", "db:rollback", "db:migrate:redo", "db:migra
 
 export const library: RouteFamily = {
   tools: {
+    pulumi: { valueOptions: ["-C", "--cwd", "--color"], flagOptions: ["--non-interactive", "--emoji", "--disable-integrity-checking"] },
     bazel: { valueOptions: ["--bazelrc", "--output_base", "--output_user_root"], flagOptions: ["--batch", "--nohome_rc", "--nosystem_rc", "--noworkspace_rc"] },
     ninja: {},
     meson: {},
@@ -86,5 +87,32 @@ export const library: RouteFamily = {
     { ...row("gulp", "gulp", null, 60), indirectIf: ["watch", "serve", "dev", "--tasks", "-T", "--tasks-simple", "--tasks-json", "-h", "--help", "-v", "--version"] },
     row("rails", "rails", [[...MIGRATE_TASKS]], 65),
     row("rake", "rake", [[...MIGRATE_TASKS]], 65),
+    row("pulumi", "pulumi", [["up", "update", "preview", "pre", "destroy", "down", "refresh"]], 50),
+    { ...row("cdk", "cdk", [["deploy", "destroy", "bootstrap"]], 60), indirectIf: ["--watch"] },
+    row("serverless", "serverless", [["deploy", "remove", "package"]], 50),
+    { ...row("sam", "sam", [["build", "deploy", "delete", "package"]], 60), indirectIf: ["--watch"] },
+    row("packer", "packer", ["build"], 75),
+    // `vagrant destroy` asks before it acts: a prompt must not wait behind a filter.
+    row("vagrant", "vagrant", [["up", "provision", "reload", "halt"]], 70),
+    { ...row("skaffold", "skaffold", [["build", "run", "deploy", "delete"]], 55), indirectIf: ["--tail", "--port-forward", "--follow"] },
+    row("fly", "fly", ["deploy"], 55),
+    row("firebase", "firebase", ["deploy"], 70),
+    row("netlify", "netlify", [["deploy", "build"]], 55),
+    // `pub outdated` and `pub deps` print tables and trees, `pub run` a program.
+    { ...row("flutter", "flutter", [["pub", "build"]], 60), indirectIf: ["outdated", "deps", "run", "global", "cache", "publish", "token", "--watch"] },
+    row("dart", "dart", ["pub", ["get", "upgrade", "downgrade"]], 60),
+    row("pod", "pod", [["install", "update"]], 50),
+    row("carthage", "carthage", [["bootstrap", "update", "build"]], 60),
+    row("conan", "conan", [["install", "create", "build"]], 60),
+    row("vcpkg", "vcpkg", ["install"], 70),
+    row("dotnet.restore", "dotnet", ["restore"], 50),
+    { ...row("prisma", "prisma", [["migrate", "generate", "db"]], 50), indirectIf: ["--watch", "studio", "diff", "execute", "pull"] },
+    // `-e` prints the environment and `-g` writes graphs: content, not a build log.
+    { ...row("bitbake", "bitbake", null, 80), indirectIf: ["-e", "--environment", "-g", "--graphviz", "-s", "--show-versions", "-h", "--help", "--version"] },
+    row("pants", "pants", [["lint", "check", "fmt", "fix", "package", "publish"]], 55),
+    // Not `nx run`: `nx run web:serve` is a dev server, told from a build only by its target's name.
+    row("nx", "nx", [["run-many", "affected", "build", "lint", "typecheck"]], 60),
+    { ...row("lerna", "lerna", [["run", "exec"]], 70), indirectIf: ["dev", "start", "watch", "serve", "--stream"] },
+    { ...row("earthly", "earthly", null, 60), indirectIf: ["-i", "--interactive", "-h", "--help", "--version", "ls", "doc", "bootstrap", "account", "org", "secret"] },
   ],
 };

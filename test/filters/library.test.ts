@@ -59,8 +59,7 @@ describe("the built-in library", () => {
     for (const [name, row] of routes) {
       assert.equal(row.filter, name);
       assert.ok(FILTER_IDS.has(name), `${name} is not in the catalog`);
-      const sub = row.sub?.[0];
-      const cmd = [row.tool, ...(sub === undefined ? [] : [typeof sub === "string" ? sub : sub[0]!]), "x"].join(" ");
+      const cmd = [row.tool, ...(row.sub ?? []).map((w) => (typeof w === "string" ? w : w[0]!)), "x"].join(" ");
       assert.match(cmd, libraryFilter(name).match, `${name}: its match does not accept ${cmd}`);
     }
   });
