@@ -1,6 +1,8 @@
 // Tools whose compaction is line-based: each route's filter is the built-in
 // declarative filter named like the route (src/filters/builtin/<id>.toml),
-// which a user's or project's `[[filters]]` of that name replaces.
+// which a user's or project's `[[filters]]` of that name replaces. A tool's
+// rows are tried longest subcommand first across families, so a catch-all row
+// here (`cmake`) comes after a hand-written filter's row (`cmake --build`).
 import type { RouteFamily, RouteRow, SubWord } from "./types.js";
 
 function row(id: string, tool: string, sub: readonly SubWord[] | null, savings: number): RouteRow {
@@ -12,7 +14,6 @@ const MIGRATE_TASKS = ["db:migrate", "db:rollback", "db:migrate:redo", "db:migra
 
 export const library: RouteFamily = {
   tools: {
-    pulumi: { valueOptions: ["-C", "--cwd", "--color"], flagOptions: ["--non-interactive", "--emoji", "--disable-integrity-checking"] },
     bazel: { valueOptions: ["--bazelrc", "--output_base", "--output_user_root"], flagOptions: ["--batch", "--nohome_rc", "--nosystem_rc", "--noworkspace_rc"] },
     ninja: {},
     meson: {},
@@ -20,6 +21,7 @@ export const library: RouteFamily = {
     xcodebuild: {},
     unzip: {},
     alembic: { valueOptions: ["-c", "--config", "-n", "--name", "-x"], flagOptions: ["--raiseerr"] },
+    pulumi: { valueOptions: ["-C", "--cwd", "--color"], flagOptions: ["--non-interactive", "--emoji", "--disable-integrity-checking"] },
   },
   routes: [
     row("ninja", "ninja", null, 70),
@@ -114,5 +116,6 @@ export const library: RouteFamily = {
     row("nx", "nx", [["run-many", "affected", "build", "lint", "typecheck"]], 60),
     { ...row("lerna", "lerna", [["run", "exec"]], 70), indirectIf: ["dev", "start", "watch", "serve", "--stream"] },
     { ...row("earthly", "earthly", null, 60), indirectIf: ["-i", "--interactive", "-h", "--help", "--version", "ls", "doc", "bootstrap", "account", "org", "secret"] },
+    { ...row("doxygen", "doxygen", null, 85), indirectIf: ["-g", "-s", "-x", "-x_noenv", "-l", "-w", "-e", "-h", "--help", "-v", "--version", "-"] },
   ],
 };

@@ -75,6 +75,26 @@ describe("the built-in library", () => {
     for (const tool of ["ninja", "bazel", "xcodebuild", "meson", "unzip"]) assert.match(help.stdout, new RegExp(`\\b${tool}\\b`));
   });
 
+  test("every library route is active: the rewrite prefixes its command, help and the rules block name its tool", () => {
+    const s = sandbox();
+    const commands = library.routes.map((row) => [row.tool, ...(row.sub ?? []).map((w) => (typeof w === "string" ? w : w[0]!)), "x"].join(" "));
+    const rewritten = rtk(s, ["rewrite", commands.join(" && ")]);
+    // 3: rewritten, and the host asks (no permission rule allows these commands).
+    assert.equal(rewritten.status, 3, rewritten.stderr);
+    assert.equal(rewritten.stdout.trim(), commands.map((c) => `rtk ${c}`).join(" && "));
+    const help = rtk(s, ["help"]).stdout;
+    const init = rtk(s, ["init", "--agent", "windsurf", "--project", "--dry-run"]);
+    assert.equal(init.status, 0, init.stderr);
+    // The dry run prints the block as a diff: its lines between the markers, each after a `+`.
+    const begin = init.stdout.indexOf("<!-- rtk:begin -->\n");
+    const block = init.stdout.slice(begin + "<!-- rtk:begin -->\n".length, init.stdout.indexOf("+<!-- rtk:end -->"));
+    assert.ok(begin >= 0 && block.trim().split("\n").length < 15, `the rules block stays under 15 lines:\n${block}`);
+    for (const row of library.routes) {
+      assert.match(help, new RegExp(`[ ,]${row.tool.replace(/[.+]/g, "\\$&")}\\b`), `${row.tool}: not in rtk help`);
+      assert.ok(block.includes(`\`${row.tool}\``), `${row.tool}: not in the rules block`);
+    }
+  });
+
   test("the hook bundle carries the built-ins' names, not their text", () => {
     const hot = readFileSync(join(ROOT, "dist/rtk-hot.cjs"), "utf8");
     const full = readFileSync(join(ROOT, "dist/rtk-run.cjs"), "utf8");
