@@ -30,6 +30,7 @@ const bench: Bench = async ({ report }) => {
     const bin = join(tmp, "bin");
     mkdirSync(bin);
     const savings: number[] = [];
+    const byFilter = new Map<string, number[]>();
     let samples = 0;
     let faithful = 0;
     let exact = 0;
@@ -37,8 +38,7 @@ const bench: Bench = async ({ report }) => {
     try {
       for (const row of library.routes) {
         const def = libraryFilter(row.id);
-        const sub = row.sub?.[0];
-        const argv = [row.tool, ...(sub === undefined ? [] : [typeof sub === "string" ? sub : sub[0]!])];
+        const argv = [row.tool, ...(row.sub ?? []).map((w) => (typeof w === "string" ? w : w[0]!))];
         for (const t of def.tests) {
           samples++;
           const raw = t.input;
@@ -58,6 +58,7 @@ const bench: Bench = async ({ report }) => {
           const compactTok = tokens.count(compact);
           const saved = rawTok ? ((rawTok - compactTok) / rawTok) * 100 : 0;
           savings.push(saved);
+          byFilter.set(row.id, [...(byFilter.get(row.id) ?? []), saved]);
           if (kept === facts.length) faithful++;
           if (r.status === status) exact++;
           if (compact.length <= raw.length) never++;
@@ -67,13 +68,14 @@ const bench: Bench = async ({ report }) => {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
-    const sorted = [...savings].sort((a, b) => a - b);
-    const mid = sorted.length / 2;
-    const median = sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    const median = medianOf(savings);
+    // Each filter once, at the median of its own samples: a filter with many edge-case samples weighs no more.
+    const filterMedian = medianOf([...byFilter.values()].map(medianOf));
     area.figure("filters", LIBRARY_TEXTS.size);
     area.figure("savings", savings);
+    area.row([`median of the ${byFilter.size} filters' medians`, "", "", "", `${filterMedian.toFixed(1)} %`, "", ""]);
     area.row(
-      [`median over ${LIBRARY_TEXTS.size} filters`, `${samples} samples`, "", "", `${median.toFixed(1)} %`, "", ""],
+      [`median over ${samples} samples`, `${LIBRARY_TEXTS.size} filters`, "", "", `${median.toFixed(1)} %`, "", ""],
       area.check("declarative library median savings", Math.round(median * 10) / 10, "%", { min: TARGET_MEDIAN }),
     );
     area.row(["every fact kept", "", "", "", "", `${faithful} / ${samples}`, ""], area.check("library samples with 100 % facts kept", faithful, "", { equals: samples }, "correctness"));
@@ -81,5 +83,11 @@ const bench: Bench = async ({ report }) => {
     area.row(["never longer than raw", "", "", "", `${never} / ${samples}`, "", ""], area.check("library samples not longer than raw", never, "", { equals: samples }, "correctness"));
   });
 };
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 export default bench;

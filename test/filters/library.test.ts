@@ -1,7 +1,8 @@
 // rtk's built-in library of declarative filters (src/filters/builtin), through
 // the built `bin/rtk`: `rtk verify --builtin` runs every built-in's inline
-// tests; every built-in has its route and every library route its built-in; a
-// real ninja build is compacted with an exact count and recall; a user's
+// tests; every built-in has its route and every library route its built-in,
+// rewritten and named by `rtk help` and the rules block; a real ninja build and
+// a real rsync copy are compacted with an exact count and recall; a user's
 // filter of the same name replaces a built-in, and `rtk config` says where
 // each filter came from; the hook bundle carries no filter text.
 import assert from "node:assert/strict";
@@ -22,6 +23,7 @@ before(() => {
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const hasNinja = spawnSync("sh", ["-c", "command -v ninja && command -v cc"]).status === 0;
+const hasRsync = spawnSync("sh", ["-c", "command -v rsync"]).status === 0;
 
 function recallId(text: string): string {
   const m = /\[rtk recall ([0-9a-f]{7})\]/.exec(text);
@@ -59,8 +61,7 @@ describe("the built-in library", () => {
     for (const [name, row] of routes) {
       assert.equal(row.filter, name);
       assert.ok(FILTER_IDS.has(name), `${name} is not in the catalog`);
-      const sub = row.sub?.[0];
-      const cmd = [row.tool, ...(sub === undefined ? [] : [typeof sub === "string" ? sub : sub[0]!]), "x"].join(" ");
+      const cmd = [row.tool, ...(row.sub ?? []).map((w) => (typeof w === "string" ? w : w[0]!)), "x"].join(" ");
       assert.match(cmd, libraryFilter(name).match, `${name}: its match does not accept ${cmd}`);
     }
   });
@@ -72,8 +73,36 @@ describe("the built-in library", () => {
     // A program that runs until stopped is not held back by a filter that prints at the end.
     assert.match(rtk(s, ["explain", "hugo server -D"]).stdout, /keep +indirect +hugo/);
     assert.match(rtk(s, ["explain", "bazel run //src:server"]).stdout, /keep +no-route/);
+    // Media on stdout, listings, watchers and dev servers keep their own output.
+    for (const cmd of ["ffmpeg -i in.wav -f mp3 -", "rsync --list-only backup:/srv/", "latexmk -pvc paper.tex", "turbo run dev", "cmake -E copy a b", "gulp watch", "cdk deploy --watch"])
+      assert.match(rtk(s, ["explain", cmd]).stdout, /keep +indirect /, cmd);
+    for (const cmd of ["nx run web:serve", "cdk synth", "vagrant destroy", "jekyll serve"]) assert.match(rtk(s, ["explain", cmd]).stdout, /keep +no-route /, cmd);
+    // A hand-written filter's row of the same tool still comes first.
+    assert.match(rtk(s, ["explain", "cmake --build build"]).stdout, /rewrite +- +cmake\.build /);
+    assert.match(rtk(s, ["explain", "cmake -S . -B build"]).stdout, /rewrite +- +cmake /);
+    assert.match(rtk(s, ["explain", "dotnet restore"]).stdout, /rewrite +- +dotnet\.restore /);
     const help = rtk(s, ["help"]);
     for (const tool of ["ninja", "bazel", "xcodebuild", "meson", "unzip"]) assert.match(help.stdout, new RegExp(`\\b${tool}\\b`));
+  });
+
+  test("every library route is active: the rewrite prefixes its command, help and the rules block name its tool", () => {
+    const s = sandbox();
+    const commands = library.routes.map((row) => [row.tool, ...(row.sub ?? []).map((w) => (typeof w === "string" ? w : w[0]!)), "x"].join(" "));
+    const rewritten = rtk(s, ["rewrite", commands.join(" && ")]);
+    // 3: rewritten, and the host asks (no permission rule allows these commands).
+    assert.equal(rewritten.status, 3, rewritten.stderr);
+    assert.equal(rewritten.stdout.trim(), commands.map((c) => `rtk ${c}`).join(" && "));
+    const help = rtk(s, ["help"]).stdout;
+    const init = rtk(s, ["init", "--agent", "windsurf", "--project", "--dry-run"]);
+    assert.equal(init.status, 0, init.stderr);
+    // The dry run prints the block as a diff: its lines between the markers, each after a `+`.
+    const begin = init.stdout.indexOf("<!-- rtk:begin -->\n");
+    const block = init.stdout.slice(begin + "<!-- rtk:begin -->\n".length, init.stdout.indexOf("+<!-- rtk:end -->"));
+    assert.ok(begin >= 0 && block.trim().split("\n").length < 15, `the rules block stays under 15 lines:\n${block}`);
+    for (const row of library.routes) {
+      assert.match(help, new RegExp(`[ ,]${row.tool.replace(/[.+]/g, "\\$&")}\\b`), `${row.tool}: not in rtk help`);
+      assert.ok(block.includes(`\`${row.tool}\``), `${row.tool}: not in the rules block`);
+    }
   });
 
   test("the hook bundle carries the built-ins' names, not their text", () => {
@@ -141,6 +170,29 @@ describe("a built-in on a real run", { skip: !hasNinja && "ninja or cc is not in
       [["ninja", "builtin"]],
     );
     assert.match(rtk(s, ["config"]).stdout, /# \d+ built-in declarative filters; replaced by a filter of the same name: ninja/);
+  });
+});
+
+describe("rsync's built-in on a real run", { skip: !hasRsync && "rsync is not installed" }, () => {
+  test("rsync -av: the file list goes behind its exact count, the created folder and the totals stay, recall gives every path", () => {
+    const s = sandbox();
+    const src = join(s.project, "site");
+    mkdirSync(join(src, "posts"), { recursive: true });
+    for (let i = 1; i <= 40; i++) writeFileSync(join(src, "posts", `post-${i}.html`), `<p>${i}</p>\n`);
+    writeFileSync(join(src, "index.html"), "<p>home</p>\n");
+    const r = rtk(s, ["rsync", "-av", "site/", "copy/"]);
+    assert.equal(r.status, 0, r.stderr);
+    const id = recallId(r.stdout);
+    const raw = rtk(s, ["recall", id]).stdout;
+    for (let i = 1; i <= 40; i++) assert.match(raw, new RegExp(`^posts/post-${i}\\.html$`, "m"));
+    assert.doesNotMatch(r.stdout, /post-\d+\.html/);
+    assert.match(r.stdout, /^created directory copy$/m);
+    assert.match(r.stdout, /^sent [\d,]+ bytes +received [\d,]+ bytes/m);
+    assert.match(r.stdout, /^total size is [\d,]+ +speedup is /m);
+    // Three lines kept (created, sent, total); every other line of the run is counted.
+    const hidden = raw.replace(/\n$/, "").split("\n").length - 3;
+    assert.equal(r.stdout.split("\n").length, 3 + 2, r.stdout);
+    assert.ok(r.stdout.endsWith(`… +${hidden} transferred file lines hidden [rtk recall ${id}]\n`), r.stdout);
   });
 });
 
