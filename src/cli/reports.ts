@@ -1,0 +1,4 @@
+// The entry of the reports' bundle (dist/rtk-report.cjs), loaded by the full
+// CLI when a report is asked for.
+export { gainCli } from "./gain.js";
+export { hookDecisions } from "../accounting/store.js";
