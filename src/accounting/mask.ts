@@ -13,7 +13,11 @@ const HEADER = /\b(Authorization|Proxy-Authorization|Cookie|X-Api-Key|Private-To
 /** A `user:password@` part of a URL, or a `-u user:password` pair. */
 const USER_PASS = /(-u\s+|--user(?:=|\s+))('?)([^\s:'"]+):([^\s'"@]+)/g;
 
+/** Longest command kept in a record: a line stays one small write, and masking a megabyte of command is no hook's business. */
+export const MAX_COMMAND = 4096;
+
 export function maskCommand(command: string): string {
+  if (command.length > MAX_COMMAND) command = command.slice(0, MAX_COMMAND) + "…";
   return command
     .replace(HEADER, (_, name: string, sep: string) => `${name}${sep}${MASK}`)
     .replace(ASSIGN, (whole, lead: string, dash: string | undefined, name: string, value: string) => (value && isSecretName(name) ? `${lead}${dash ?? ""}${name}=${MASK}` : whole))

@@ -4,14 +4,12 @@
 // processes never interleave their lines). No database driver and no tokenizer
 // here: the reports ingest the spool into the store (store.ts). Recording never
 // changes what a command prints or how it exits: any failure drops the record.
-import { closeSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { dataDir, type Env } from "../config/paths.js";
 import type { HistoryRecord } from "./types.js";
 
 export const SPOOL_NAME = "spool.jsonl";
-/** Longest command kept in a record: a line stays one small write. */
-const MAX_COMMAND = 4096;
 
 export function spoolPath(env: Env): string {
   return join(dataDir(env), SPOOL_NAME);
@@ -25,18 +23,20 @@ export function trackingOff(env: Env): boolean {
 /** Appends the record; false when it could not be written (it is then dropped). */
 export function appendRecord(record: HistoryRecord, env: Env): boolean {
   try {
-    if (record.command.length > MAX_COMMAND) record = { ...record, command: record.command.slice(0, MAX_COMMAND) + "…" };
     const line = Buffer.from(JSON.stringify(record) + "\n");
     const path = spoolPath(env);
-    let fd: number;
-    try {
-      fd = openSync(path, "a", 0o600);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") return false;
-      makeDir(dirname(path), 3);
-      fd = openSync(path, "a", 0o600);
+    const dir = dirname(path);
+    let st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) {
+      makeDir(dir, 3);
+      st = lstatSync(dir);
     }
+    // As the recall store: nothing is written through a symlink, nor into a folder others can write to or own.
+    if (!st.isDirectory() || (st.mode & 0o022) !== 0 || (typeof process.getuid === "function" && st.uid !== process.getuid())) return false;
+    // No symlink as the spool itself; no waiting on a FIFO put in its place.
+    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     try {
+      if (!fstatSync(fd).isFile()) return false;
       return writeSync(fd, line) === line.length;
     } finally {
       closeSync(fd);

@@ -95,6 +95,8 @@ export function storeError(e: unknown, path: string): StoreError {
 export interface Store {
   db: Db;
   path: string;
+  /** Closes the database and lets the next report in. */
+  close(): void;
 }
 
 /** Opens the store (creating it and its folder, owner-only) and brings its schema up to date. */
@@ -103,19 +105,70 @@ export function openStore(env: Env): Store {
   const path = databasePath(env);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    clearStaleLock(path);
-    const fresh = !existsSync(path);
-    const db = withBusyRetry(() => openDb(path, { timeoutMs: 2000 }));
+    const unlock = reportLock(path);
     try {
-      if (fresh) createOwnerOnly(path);
-      migrate(db);
+      clearStaleLock(path);
+      const fresh = !existsSync(path);
+      const db = withBusyRetry(() => openDb(path, { timeoutMs: 2000 }));
+      try {
+        if (fresh) createOwnerOnly(path);
+        migrate(db);
+      } catch (e) {
+        db.close();
+        throw e;
+      }
+      return {
+        db,
+        path,
+        close: () => {
+          try {
+            db.close();
+          } finally {
+            unlock();
+          }
+        },
+      };
     } catch (e) {
-      db.close();
+      unlock();
       throw e;
     }
-    return { db, path };
   } catch (e) {
     throw storeError(e, path);
+  }
+}
+
+/**
+ * One report at a time: node:sqlite locks with the system's file locks, the
+ * WebAssembly driver with a folder, and neither sees the other's. rtk's own
+ * lock folder, taken by both, keeps reports under two Node versions apart.
+ */
+function reportLock(path: string): () => void {
+  const lock = `${path}.rtk-lock`;
+  for (let waited = 0; ; waited += 50) {
+    try {
+      mkdirSync(lock, { mode: 0o700 });
+      return () => {
+        try {
+          rmdirSync(lock);
+        } catch {
+          // gone already
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const st = statSync(lock, { throwIfNoEntry: false });
+      // Left by a report that was killed: no report holds the store this long.
+      if (st && Date.now() - st.mtimeMs > SETTLED_MS) {
+        try {
+          rmdirSync(lock);
+        } catch {
+          // taken over meanwhile
+        }
+        continue;
+      }
+      if (waited >= 3000) throw new StoreError("locked", `the history database ${path} is in use by another rtk report; try again when it is done`);
+      sleep(50);
+    }
   }
 }
 
@@ -386,8 +439,10 @@ export function hookDecisions(opts: { since?: number; project?: string; env?: En
     ingest(store, env);
     const w = where(opts);
     return store.db.all(`SELECT * FROM hooks ${w.sql} ORDER BY time, id`, w.params).map(hookRecord);
+  } catch (e) {
+    throw storeError(e, store.path);
   } finally {
-    store.db.close();
+    store.close();
   }
 }
 

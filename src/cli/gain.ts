@@ -5,7 +5,7 @@ import kleur from "kleur";
 import { resolve } from "node:path";
 import { byPeriod, byRoute, failures, history, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
 import { projectOf } from "../accounting/spool.js";
-import { ingest, openStore, StoreError, type Filter, type Store } from "../accounting/store.js";
+import { ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
 import { usageError } from "./help.js";
 import { unknownWord } from "./suggest.js";
 
@@ -112,10 +112,10 @@ export function gainCli(args: string[], env: NodeJS.ProcessEnv = process.env): n
     process.stdout.write(parsed.format === "json" ? json(data, filter, ingested.torn) : parsed.format === "csv" ? csv(data, parsed) : text(data, parsed, filter));
     return 0;
   } catch (e) {
-    return storeFailure(e);
+    return storeFailure(storeError(e, store.path));
   } finally {
     try {
-      store.db.close();
+      store.close();
     } catch {
       // closing cannot make it worse
     }

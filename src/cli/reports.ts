@@ -2,3 +2,5 @@
 // CLI when a report is asked for.
 export { gainCli } from "./gain.js";
 export { hookDecisions } from "../accounting/store.js";
+// For the tests: the driver the reports use.
+export { openDb } from "../accounting/sqlite.js";

@@ -118,11 +118,11 @@ describe("run records", () => {
     assert.equal(existsSync(spool(box)), false);
   });
 
-  test("an unwritable spool (full disk, not a folder, a read-only place) changes neither output nor exit code, and says nothing", () => {
+  test("an unwritable or unsafe spool (a symlink, not a folder, a read-only place) changes neither output nor exit code, and says nothing", () => {
     const box = world();
     const baseline = launchSync(["git", "status"], { cwd: box.repo, env: { ...box.env, RTK_NO_TRACK: "1" } });
     const cases: Record<string, () => Record<string, string>> = {
-      "disk full (/dev/full)": () => {
+      "a symlink as the spool (to /dev/full)": () => {
         mkdirSync(join(box.data, "rtk"), { recursive: true });
         symlinkSync("/dev/full", spool(box));
         return box.env;
