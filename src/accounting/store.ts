@@ -6,7 +6,8 @@
 // neither lost nor counted twice. A torn line (a writer killed mid-write, a
 // full disk) is skipped and counted. Records older than 90 days are pruned.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { loadConfig, setting } from "../config/load.js";
 import { dataDir, type Env } from "../config/paths.js";
 import { SPOOL_NAME } from "./spool.js";
 import { openDb, type Db, type Row } from "./sqlite.js";
@@ -100,9 +101,8 @@ export interface Store {
 }
 
 /** Opens the store (creating it and its folder, owner-only) and brings its schema up to date. */
-export function openStore(env: Env): Store {
-  const dir = dataDir(env);
-  const path = databasePath(env);
+export function openStore(env: Env, path: string = databasePath(env)): Store {
+  const dir = dirname(path);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const unlock = reportLock(path);
@@ -434,7 +434,7 @@ export { where as filterSql };
  */
 export function hookDecisions(opts: { since?: number; project?: string; env?: Env } = {}): HookRecord[] {
   const env = opts.env ?? process.env;
-  const store = openStore(env);
+  const store = openStore(env, configuredDatabase(env));
   try {
     ingest(store, env);
     const w = where(opts);
@@ -443,6 +443,15 @@ export function hookDecisions(opts: { since?: number; project?: string; env?: En
     throw storeError(e, store.path);
   } finally {
     store.close();
+  }
+}
+
+/** `tracking.database` of the config that applies here (default: history.db in rtk's data folder). */
+export function configuredDatabase(env: Env, cwd: string = process.cwd()): string {
+  try {
+    return setting(loadConfig(env, cwd), "tracking", "database");
+  } catch {
+    return databasePath(env);
   }
 }
 

@@ -5,7 +5,7 @@ import kleur from "kleur";
 import { resolve } from "node:path";
 import { byPeriod, byRoute, failures, history, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
 import { projectOf } from "../accounting/spool.js";
-import { ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
+import { configuredDatabase, ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
 import { usageError } from "./help.js";
 import { unknownWord } from "./suggest.js";
 
@@ -101,7 +101,7 @@ export function gainCli(args: string[], env: NodeJS.ProcessEnv = process.env): n
   if (typeof parsed === "string") return usageError("gain", parsed);
   let store: Store;
   try {
-    store = openStore(env);
+    store = openStore(env, configuredDatabase(env));
   } catch (e) {
     return storeFailure(e);
   }
