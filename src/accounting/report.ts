@@ -76,17 +76,27 @@ function totalsOf(r: Record<string, unknown>, recalls: number): Totals {
   };
 }
 
-export function totals(store: Store, f: Filter): Totals {
+/** Sums per route in one scan (recalls as the route `recall`): what totals and byRoute are made of. */
+export function routeSums(store: Store, f: Filter): Record<string, unknown>[] {
   const w = filterSql(f);
-  const row = store.db.all(`SELECT ${SUMS} FROM runs ${and(w, "route <> 'recall'")}`, w.params)[0] ?? {};
-  const recalls = Number(store.db.all(`SELECT count(*) AS n FROM runs ${and(w, "route = 'recall'")}`, w.params)[0]?.["n"] ?? 0);
-  return totalsOf(row, recalls);
+  return store.db.all(`SELECT route, ${SUMS} FROM runs ${w.sql} GROUP BY route`, w.params);
+}
+
+export function totals(store: Store, f: Filter, sums: Record<string, unknown>[] = routeSums(store, f)): Totals {
+  const all: Record<string, number> = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0 };
+  let recalls = 0;
+  for (const r of sums) {
+    if (r["route"] === "recall") {
+      recalls += Number(r["runs"]);
+      continue;
+    }
+    for (const k of Object.keys(all)) all[k]! += Number(r[k] ?? 0);
+  }
+  return totalsOf(all, recalls);
 }
 
 /** Routes by tokens saved, most first. A recall counts for the route of the run whose output it recalled. */
-export function byRoute(store: Store, f: Filter): RouteRow[] {
-  const w = filterSql(f);
-  const rows = store.db.all(`SELECT route, ${SUMS} FROM runs ${and(w, "route <> 'recall'")} GROUP BY route`, w.params);
+export function byRoute(store: Store, f: Filter, sums: Record<string, unknown>[] = routeSums(store, f)): RouteRow[] {
   const recalls = new Map<string, number>();
   const wr = filterSql(f, "r.time");
   for (const r of store.db.all(
@@ -95,27 +105,28 @@ export function byRoute(store: Store, f: Filter): RouteRow[] {
     wr.params,
   ))
     recalls.set(String(r["route"]), Number(r["n"]));
-  const out = rows.map((r) => ({ route: String(r["route"]), ...totalsOf(r, recalls.get(String(r["route"])) ?? 0) }));
+  const out = sums.filter((r) => r["route"] !== "recall").map((r) => ({ route: String(r["route"]), ...totalsOf(r, recalls.get(String(r["route"])) ?? 0) }));
   for (const [route, n] of recalls) if (!out.some((r) => r.route === route)) out.push({ route, ...totalsOf({}, n) });
   return out.sort((a, b) => b.savedTokens - a.savedTokens || b.runs - a.runs || a.route.localeCompare(b.route));
 }
 
 const PERIOD_SQL: Record<Period, string> = {
   daily: "strftime('%Y-%m-%d', time / 1000, 'unixepoch', 'localtime')",
-  // ISO-style weeks from Monday: the week of the Monday on or before the day.
+  // Weeks from Monday: the week of the Monday on or before the day.
   weekly: "strftime('%Y-%m-%d', time / 1000, 'unixepoch', 'localtime', '-6 days', 'weekday 1')",
   monthly: "strftime('%Y-%m', time / 1000, 'unixepoch', 'localtime')",
 };
 
-/** Totals per day, week (named by its Monday) or month, oldest first. */
+/** Totals per day, week (named by its Monday) or month, oldest first; one scan. */
 export function byPeriod(store: Store, f: Filter, period: Period): PeriodRow[] {
   const w = filterSql(f);
-  const key = PERIOD_SQL[period];
-  const recalls = new Map(store.db.all(`SELECT ${key} AS p, count(*) AS n FROM runs ${and(w, "route = 'recall'")} GROUP BY p`, w.params).map((r) => [String(r["p"]), Number(r["n"])]));
-  const rows = store.db.all(`SELECT ${key} AS p, ${SUMS} FROM runs ${and(w, "route <> 'recall'")} GROUP BY p`, w.params);
-  const out = rows.map((r) => ({ period: String(r["p"]), ...totalsOf(r, recalls.get(String(r["p"])) ?? 0) }));
-  for (const [p, n] of recalls) if (!out.some((r) => r.period === p)) out.push({ period: p, ...totalsOf({}, n) });
-  return out.sort((a, b) => a.period.localeCompare(b.period));
+  const run = (col: string) => `coalesce(sum(CASE WHEN route <> 'recall' THEN ${col} END), 0)`;
+  const rows = store.db.all(
+    `SELECT ${PERIOD_SQL[period]} AS p, sum(route <> 'recall') AS runs, ${run("raw_tokens")} AS raw, ${run("out_tokens")} AS out, ${run("saved_tokens")} AS saved,
+       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY p ORDER BY p`,
+    w.params,
+  );
+  return rows.map((r) => ({ period: String(r["p"]), ...totalsOf(r, Number(r["recalls"])) }));
 }
 
 /** The latest `limit` runs (recalls included), newest first. */

@@ -3,7 +3,7 @@
 // file only prints them: a text report, a bar chart, JSON or CSV.
 import kleur from "kleur";
 import { resolve } from "node:path";
-import { byPeriod, byRoute, failures, history, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
+import { byPeriod, byRoute, failures, history, routeSums, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
 import { projectOf } from "../accounting/spool.js";
 import { configuredDatabase, ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
 import { usageError } from "./help.js";
@@ -131,9 +131,10 @@ function storeFailure(e: unknown): number {
 type Data = ReturnType<typeof gather>;
 
 function gather(store: Store, filter: Filter, g: GainArgs) {
+  const sums = routeSums(store, filter);
   return {
-    totals: totals(store, filter),
-    routes: byRoute(store, filter),
+    totals: totals(store, filter, sums),
+    routes: byRoute(store, filter, sums),
     periods: g.period || g.graph ? byPeriod(store, filter, g.period ?? "daily") : null,
     history: g.history !== null ? history(store, filter, g.history) : null,
     failures: g.failures ? failures(store, filter) : null,
