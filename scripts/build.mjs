@@ -69,11 +69,20 @@ const results = await Promise.all([
   // Minified: the snapshot keeps the script's source, and a smaller heap starts faster.
   build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs", minify: true, plugins: [idsOnly, libraryTexts] }),
   build({ ...common, entryPoints: ["src/cli/run-entry.ts"], outfile: "dist/rtk-run.cjs", format: "cjs", minify: true }),
+  // The reports (rtk gain): the SQLite driver and the tokenizer, loaded by no other command.
+  build({ ...common, entryPoints: ["src/cli/reports.ts"], outfile: "dist/rtk-report.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/cli/snapshot-build.ts"], outfile: "dist/snapshot-build.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", format: "esm" }),
 ]);
 chmodSync("dist/rtk.cjs", 0o755);
+// SQLite as WebAssembly, for the reports on a Node without node:sqlite: found beside the bundle that loads it.
+copyFileSync(
+  createRequire(import.meta.url)
+    .resolve("node-sqlite3-wasm")
+    .replace(/\.js$/, ".wasm"),
+  "dist/node-sqlite3-wasm.wasm",
+);
 writeFileSync("dist/THIRD-PARTY-LICENSES.txt", thirdPartyLicenses(results.map((r) => r.metafile)));
 
 // What a snapshot is made of: the launcher keys the user's snapshot cache by it.

@@ -1,10 +1,13 @@
 // The hook decisions rtk recorded: what `rtk discover` joins with a transcript's
 // tool-use ids, so that a command the hook rewrote (the transcript shows it as
-// the agent wrote it) counts as covered. Read from the spool, one HookRecord a
-// line; a line that is not one is skipped.
+// the agent wrote it) counts as covered. Read from the history store (which
+// ingests the spool first); when the store cannot be used, from the spool alone,
+// one HookRecord a line, a line that is not one skipped.
 import { closeSync, openSync, readSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { dataDir, type Env } from "../config/paths.js";
+import { spoolPath } from "./spool.js";
+import { hookDecisions, StoreError } from "./store.js";
 import type { HookRecord, HookVerdict } from "./types.js";
 
 export interface DecisionQuery {
@@ -14,11 +17,19 @@ export interface DecisionQuery {
   project?: string;
 }
 
-export function spoolPath(env: Env): string {
-  return join(dataDir(env), "spool.jsonl");
+export function loadHookDecisions(opts: DecisionQuery, env: Env = process.env, warn: (msg: string) => void = (m) => process.stderr.write(m + "\n")): HookRecord[] {
+  const project = opts.project === undefined ? null : resolve(opts.project);
+  try {
+    return hookDecisions({ ...(opts.since === undefined ? {} : { since: opts.since }), env }).filter((r) => project === null || within(r.project, project));
+  } catch (e) {
+    if (!(e instanceof StoreError)) throw e;
+    warn(`rtk discover: ${e.message}; only the decisions not yet stored are used`);
+    return spoolDecisions(opts, env);
+  }
 }
 
-export function loadHookDecisions(opts: DecisionQuery, env: Env = process.env): HookRecord[] {
+/** The decisions still in the spool (not yet ingested into the store). */
+export function spoolDecisions(opts: DecisionQuery, env: Env = process.env): HookRecord[] {
   const out: HookRecord[] = [];
   const project = opts.project === undefined ? null : resolve(opts.project);
   for (const line of fileLines(spoolPath(env))) {

@@ -22,6 +22,9 @@ export interface RunRecord {
   /** Items the compact form left out (lines, files, tests …), as the filter counted them. */
   omitted: number;
   recallId: string | null;
+  /** Features of the raw and the printed output (accounting/features.ts), for the reports' token counts. */
+  rawFeatures?: number[];
+  outFeatures?: number[];
 }
 
 /** How the hook answered: rewritten and allowed, rewritten and left to the host to ask, denied, or left alone. */

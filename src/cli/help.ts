@@ -90,6 +90,23 @@ export const COMMANDS: readonly CommandHelp[] = [
     exits: "0 printed, 1 no such entry (or --grep matched nothing), 2 usage error",
   },
   {
+    name: "gain",
+    summary: "what rtk saved: tokens raw → printed, by route, over time (from the history it records)",
+    usage: ["rtk gain [--daily|--weekly|--monthly] [--history [N]] [--project [PATH]] [--since DATE] [--graph] [--failures] [--json|--csv]"],
+    options: [
+      ["--daily, --weekly, --monthly", "totals per day, week (named by its Monday) or month, in local time"],
+      ["--history [N]", "the latest N runs (20)"],
+      ["--project [PATH]", "only runs in this project (the current one when no PATH)"],
+      ["--since DATE", "only runs from DATE on: YYYY-MM-DD, an ISO time, or 7d for the last seven days"],
+      ["--graph", "a bar chart of the tokens saved per day (or per --weekly/--monthly period)"],
+      ["--failures", "routes whose filter fell back to the raw output, and how often"],
+      ["--json, --csv", "the figures for scripts (CSV: one table, the one asked for)"],
+      HELP_OPTION,
+    ],
+    examples: ["rtk gain", "rtk gain --daily --graph --since 30d", "rtk gain --project --json"],
+    exits: "0 printed, 1 the history database cannot be read or written (the message says why), 2 usage error",
+  },
+  {
     name: "proxy",
     summary: "run a command exactly, its output unfiltered",
     usage: ["rtk proxy [--] <command> [args…]"],

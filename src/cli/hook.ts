@@ -4,6 +4,7 @@
 // answer is the pass-through one.
 import { HOOK_HOSTS } from "../hosts/index.js";
 import { EventEnd, MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
+import { recordHook } from "../accounting/record.js";
 import { writeFd } from "./out.js";
 import { unknownWord } from "./suggest.js";
 
@@ -30,7 +31,11 @@ export async function hookCli(args: string[]): Promise<number> {
   if ("problem" in input) {
     answer = host.hook!.passThrough;
     warn(`rtk hook ${host.name}: ${input.problem}; the command runs unchanged`);
-  } else answer = runHook(host, input.bytes, process.env, warn).answer;
+  } else {
+    const run = runHook(host, input.bytes, process.env, warn);
+    answer = run.answer;
+    if (run.decision) recordHook(process.env, { host: host.name, ...run.decision, result: run.result });
+  }
   if (answer.stdout) writeFd(1, answer.stdout);
   if (answer.stderr) writeFd(2, answer.stderr + "\n");
   return answer.exitCode;

@@ -1,4 +1,6 @@
 // The rtk command line: a thin dispatcher; each command lives in its own module.
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { VERSION } from "../version.js";
 import { finish } from "./finish.js";
 import { readCommandArg, readExactCommand, wantsHelp } from "./input.js";
@@ -58,6 +60,8 @@ export async function main(argv: string[]): Promise<number> {
       const { recallCli } = await import("./recall.js");
       return recallCli(rest);
     }
+    case "gain":
+      return reports().gainCli(rest);
     case "config": {
       const { configCli } = await import("./config.js");
       return configCli(rest);
@@ -70,10 +74,8 @@ export async function main(argv: string[]): Promise<number> {
       const { verifyCli } = await import("./verify.js");
       return verifyCli(rest);
     }
-    case "discover": {
-      const { discoverCli } = await import("./discover.js");
-      return discoverCli(rest);
-    }
+    case "discover":
+      return reports().discoverCli(rest);
     case "proxy": {
       const { runPassthrough } = await import("../runtime/run.js");
       const tool = rest[0] === "--" ? rest.slice(1) : rest;
@@ -88,6 +90,14 @@ export async function main(argv: string[]): Promise<number> {
       return runTool(argv);
     }
   }
+}
+
+/**
+ * The reports' bundle (`rtk gain`): the database driver and the tokenizer stay
+ * out of the bundle every other command loads.
+ */
+function reports(): typeof import("./reports.js") {
+  return createRequire(__filename)(join(__dirname, "rtk-report.cjs")) as typeof import("./reports.js");
 }
 
 /** Runs the command line and sets the process exit code. */

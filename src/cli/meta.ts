@@ -6,6 +6,7 @@ export const META_COMMANDS: ReadonlySet<string> = new Set([
   "init",
   "doctor",
   "recall",
+  "gain",
   "proxy",
   "config",
   "trust",

@@ -1,10 +1,31 @@
 // `rtk recall <id> [--lines A-B] [--grep PAT] [--head N] [--tail N]` and `rtk recall --list`.
+import { recordRecall } from "../accounting/record.js";
 import { parseOptions } from "./args.js";
 import { usageError } from "./help.js";
 import { shellQuote } from "./quote.js";
 import { listRecall, openRecallDir, readRecallMeta, readRecallText, RecallUnsafeError, recallDir, type RecallStore } from "../runtime/recall.js";
 
 export function recallCli(args: string[]): number {
+  const started = Date.now();
+  const status = recallCommand(args);
+  // A recall of an entry means an omission cost the agent a second call: the accounting counts them.
+  const id = recalledId(args);
+  if (id !== null) recordRecall(process.env, args, id, status, started);
+  return status;
+}
+
+/** The id a `rtk recall` names (the one word that is not an option or an option's value), if any. */
+function recalledId(args: readonly string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--list" || a === "--help" || a === "-h") return null;
+    if (/^--(grep|head|tail|lines)$/.test(a)) i++;
+    else if (!a.startsWith("-")) return a;
+  }
+  return null;
+}
+
+function recallCommand(args: string[]): number {
   const opts = parseOptions("recall", args, { boolean: ["list"], string: ["grep", "head", "tail", "lines"] });
   if (typeof opts === "number") return opts;
   if (opts["list"] && opts._.length) return usageError("recall", "--list takes no id");

@@ -7,6 +7,8 @@ import mri from "mri";
 import { resultJson, rewrite, UnknownHostError } from "../api.js";
 import { hostNames } from "../hosts/index.js";
 import { ON_PATH_FIX, rewriteRunnable } from "../hosts/on-path.js";
+import { recordHook } from "../accounting/record.js";
+import type { Outcome } from "../hosts/types.js";
 import { writeFd } from "./out.js";
 import { unknownWord } from "./suggest.js";
 
@@ -52,6 +54,13 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
       r = { ...r, command: null, exitCode: 1 as const };
     }
   }
+  const outcome: Outcome =
+    r.verdict === "deny"
+      ? { kind: "active-deny", reason: "" }
+      : r.command !== null && (r.exitCode === 0 || r.exitCode === 3)
+        ? { kind: "rewrite", command: r.command, allow: r.exitCode === 0, ask: r.exitCode === 3 }
+        : { kind: "pass" };
+  recordHook(process.env, { host: (opts["host"] as string | undefined) ?? "cli", command: src, cwd: undefined, outcome, result: r, event: null });
   if (opts["json"]) {
     writeFd(1, JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
   } else if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {

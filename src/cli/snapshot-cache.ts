@@ -186,7 +186,16 @@ function smokeTest(node: string, blob: string, name: string, dist: string, spawn
     encoding: "utf8",
     timeout: 60_000,
     cwd: dirname(dist),
-    env: { PATH: process.env["PATH"] ?? "", HOME: dirname(blob), RTK_SELF: join(dist, "..", "bin", "rtk"), RTK_NO_PATH_CHECK: "1", RTK_ROUTES: "all", XDG_CONFIG_HOME: dirname(blob) },
+    // RTK_NO_TRACK: a smoke test is not a decision about an agent's command.
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      HOME: dirname(blob),
+      RTK_SELF: join(dist, "..", "bin", "rtk"),
+      RTK_NO_PATH_CHECK: "1",
+      RTK_NO_TRACK: "1",
+      RTK_ROUTES: "all",
+      XDG_CONFIG_HOME: dirname(blob),
+    },
   });
   const expected = name === "rtk" ? "rtk git status" : "rtk ";
   if (!String(r.stdout).startsWith(expected)) throw new Error(`the ${name} snapshot does not answer (exit ${r.status ?? r.signal}): ${String(r.stderr).trim().slice(0, 300)}`);

@@ -23,6 +23,8 @@ export function mentionsRtk(text: string): boolean {
 export interface HookRun {
   answer: HookAnswer;
   result: RewriteResult | null;
+  /** What was decided about a shell command, for the accounting (absent when the event held none). */
+  decision?: { command: string; cwd: string | undefined; outcome: Outcome; event: unknown };
 }
 
 /** `host` must have a hook. */
@@ -56,12 +58,14 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
         const { rules } = loadRules(host.rules, decoded.cwd ?? process.cwd(), env, warn);
         if (rules.deny.length || rules.ask.length) {
           const reason = `rtk: the command is too long for rtk to check against your rules (${result.parse.error.message}); run it without the \`rtk\` prefix so that ${host.title} can check it`;
-          return { answer: adapter.encode({ kind: "active-deny", reason }, decoded.ctx), result };
+          const deny: Outcome = { kind: "active-deny", reason };
+          return { answer: adapter.encode(deny, decoded.ctx), result, decision: { command: decoded.command, cwd: decoded.cwd, outcome: deny, event } };
         }
       }
       warn(`rtk hook ${host.name}: ${result.parse.error.message}; the command runs unchanged`);
     }
     let outcome = outcomeOf(result);
+    const decided = (answer: HookAnswer): HookRun => ({ answer, result, decision: { command: decoded.command, cwd: decoded.cwd, outcome, event } });
     if (outcome.kind === "rewrite") {
       // A rewritten command whose `rtk` the shell cannot find would fail with 127.
       const reach = rewriteRunnable(env, decoded.cwd ?? process.cwd());
@@ -70,7 +74,7 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
         outcome = { kind: "pass" };
       }
     }
-    return { answer: adapter.encode(outcome, decoded.ctx), result };
+    return decided(adapter.encode(outcome, decoded.ctx));
   } catch (e) {
     return fail(`internal error: ${e instanceof Error ? e.message : String(e)}`);
   }

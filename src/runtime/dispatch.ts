@@ -8,17 +8,23 @@ import { loadConfig, setting, warnConfigProblems, type EffectiveConfig } from ".
 import { CHARS_PER_TOKEN, type Limits } from "../filters/budget.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../filters/declarative.js";
 import { FILTERS } from "../filters/catalog.js";
+import { maskCommand } from "../accounting/mask.js";
+import { appendRecord, projectOf, trackingOff } from "../accounting/spool.js";
+import type { RunRecord } from "../accounting/types.js";
+import { shellQuote } from "../cli/quote.js";
 import { RTK_OPTIONS } from "./options.js";
 import { closest } from "../cli/suggest.js";
 import { META_COMMANDS } from "../cli/meta.js";
 import type { Registry } from "../routes/registry.js";
-import { runFiltered, runPassthrough } from "./run.js";
+import { runFiltered, runPassthrough, type RunOutput } from "./run.js";
 
 export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let i = 0;
   let raw = env["RTK_RAW"] === "1";
+  let track = !trackingOff(env);
   while (i < args.length && RTK_OPTIONS.has(args[i]!)) {
     if (args[i] === "--raw") raw = true;
+    if (args[i] === "--no-track") track = false;
     i++;
   }
   // `rtk -- cmd …`: the end of rtk's options, as for any tool.
@@ -28,6 +34,48 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
     process.stderr.write("usage: rtk [--raw] <command> [args…]  (see `rtk help`)\n");
     return 2;
   }
+  const run: RunFacts = { started: Date.now(), route: null, config: null, output: null };
+  const status = await dispatch(argv, env, raw, run);
+  if (track) recordRun(argv, status, env, run);
+  return status;
+}
+
+/** What the accounting learns of a run as it goes. */
+interface RunFacts {
+  started: number;
+  route: string | null;
+  config: EffectiveConfig | null;
+  output: RunOutput | null;
+}
+
+function recordRun(argv: readonly string[], status: number, env: NodeJS.ProcessEnv, run: RunFacts): void {
+  try {
+    const config = run.config ?? loadConfig(env, process.cwd());
+    if (!setting(config, "tracking", "enabled")) return;
+    const o = run.output;
+    const record: RunRecord = {
+      kind: "run",
+      time: Date.now(),
+      project: projectOf(process.cwd()),
+      // A run no route or filter took is recorded as raw: what it printed is not known (it went straight to the terminal).
+      route: run.route ?? "raw",
+      command: maskCommand(shellQuote(argv)),
+      exitCode: status,
+      durationMs: Date.now() - run.started,
+      rawBytes: o?.rawBytes ?? 0,
+      outBytes: o?.outBytes ?? 0,
+      fellBack: o?.fellBack ?? false,
+      omitted: o?.omitted ?? 0,
+      recallId: o?.recallId ?? null,
+      ...(o ? { rawFeatures: o.rawFeatures, outFeatures: o.outFeatures } : {}),
+    };
+    appendRecord(record, env);
+  } catch {
+    // Recording never changes the command's output or exit code.
+  }
+}
+
+async function dispatch(argv: string[], env: NodeJS.ProcessEnv, raw: boolean, run: RunFacts): Promise<number> {
   const registry = registryFor(env);
   const match = matchRoute(argv, registry);
   if (raw || match?.indirect) return runPassthrough(argv, env);
@@ -35,6 +83,8 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
 
   // Declarative filters from the config: a built-in filter wins unless one is named like its route.
   const config = loadConfig(env, process.cwd());
+  run.config = config;
+  const onOutput = (o: RunOutput) => void (run.output = o);
   const warn = (m: string) => process.stderr.write(m + "\n");
   warnConfigProblems(config, warn, env);
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
@@ -45,8 +95,10 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
     const def = [...config.filters, ...config.broken].find((f) => f.name === match.route.id);
     warn(`rtk: the filter "${match.route.id}"${def ? ` at ${def.file}:${def.line}` : ""} is not used: ${match.route.tool} output holds secrets, which only rtk's own filter masks`);
   }
-  if (match && builtin && (!declared.replacesRoute || builtin.sensitive))
-    return runFiltered(builtin, { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, { env, raw, recall, limits });
+  if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) {
+    run.route = match.route.id;
+    return runFiltered(builtin, { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, { env, raw, recall, limits, onOutput });
+  }
   if (declared.broken) {
     warn(
       `rtk: the filter ${declared.broken.name === null ? "" : JSON.stringify(declared.broken.name) + " "}at ${declared.broken.file}:${declared.broken.line} has errors; the command runs unfiltered`,
@@ -56,7 +108,8 @@ export async function runTool(args: readonly string[], env: NodeJS.ProcessEnv = 
   if (!declared.filter) return runPassthrough(argv, env, match ? undefined : (cmd) => nearWord(cmd, registry));
   const filter = declarativeFilter(declared.filter, { listChars: limits.list });
   const route = match?.route ?? declarativeRoute(declared.filter, argv);
-  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, subIndex: match?.subIndex ?? 1, route }, { env, raw, recall, limits });
+  run.route = match?.route.id ?? declared.filter.name ?? route.id;
+  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, subIndex: match?.subIndex ?? 1, route }, { env, raw, recall, limits, onOutput });
 }
 
 /** The budgets of a route: `[limits]`, with the route's own list budget when `route_tokens` names it. */

@@ -9,7 +9,7 @@ export interface RtkOption {
 export const RTK_OPTION_LIST: readonly RtkOption[] = [
   { names: ["--raw"], help: "print the tool's raw output, unfiltered (as RTK_RAW=1)" },
   { names: ["--verbose", "-v"], help: "accepted for compatibility; changes nothing yet" },
-  { names: ["--no-track"], help: "do not record this run, as RTK_NO_TRACK=1 (nothing is recorded yet)" },
+  { names: ["--no-track"], help: "do not record this run, as RTK_NO_TRACK=1" },
 ];
 
 export const RTK_OPTIONS: ReadonlySet<string> = new Set(RTK_OPTION_LIST.flatMap((o) => o.names));

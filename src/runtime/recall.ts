@@ -327,6 +327,11 @@ export class RunRecall {
     return this.asked;
   }
 
+  /** The id a marker of the output named, if any (null when none was asked for, or the store could not keep it). */
+  get handedOut(): string | null {
+    return this.asked === "unavailable" ? null : this.asked;
+  }
+
   /** The id of the entry reserved and not saved yet, if any. */
   get reserved(): string | null {
     return this.slot?.id ?? null;

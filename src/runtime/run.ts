@@ -8,6 +8,7 @@ import { constants as osConstants } from "node:os";
 import type { Env } from "../config/hooks.js";
 import type { Limits } from "../filters/budget.js";
 import type { CompactOutput, Filter, FilterContext, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
+import { FeatureCounter, features } from "../accounting/features.js";
 import { diskProbe } from "../fs/probe.js";
 import { AnsiByteStripper } from "../text/ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
@@ -25,6 +26,21 @@ export interface RunOptions {
   recall?: RecallSettings;
   /** The config's omission budgets for this route (the defaults when not given). */
   limits?: Limits;
+  /** Told what a filtered run printed, for the accounting. */
+  onOutput?: (o: RunOutput) => void;
+}
+
+/** What a filtered run read and printed, as the accounting records it. */
+export interface RunOutput {
+  rawBytes: number;
+  outBytes: number;
+  rawFeatures: number[];
+  outFeatures: number[];
+  /** The raw output was printed in place of a compact form. */
+  fellBack: boolean;
+  /** Items the compact form left out, as its `+N more` markers count them. */
+  omitted: number;
+  recallId: string | null;
 }
 
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -185,6 +201,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   });
   await printChoice(choice, out, capture, () => recall.id(), entry, withheldNote(filter.id, argv));
   await out.flush();
+  if (opts.onOutput) opts.onOutput(runOutput(choice, capture, entry.handedOut));
 
   // An entry whose handle was printed is filled whatever the run kept; a failed run's output is kept too.
   entry.keep(meta(status), raw, status !== 0 && capture.total > 0);
@@ -244,6 +261,27 @@ async function printChoice(choice: OutputChoice, out: Output, capture: RawCaptur
 }
 
 const fd = (s: Stream): 1 | 2 => (s === 0 ? 1 : 2);
+
+/** `… +12 more files [rtk recall …]`: the omission markers of the filters (filters/types.ts `omitted`). */
+const OMITTED = /\+(\d+) more /g;
+
+function runOutput(choice: OutputChoice, capture: RawCapture, recallId: string | null): RunOutput {
+  const raw = new FeatureCounter();
+  for (const [, b] of capture.chunks()) raw.add(b);
+  // A streaming run keeps only the start: the reports scale its features to rawBytes.
+  const rawFeatures = raw.f;
+  const base = { rawBytes: capture.total, rawFeatures, recallId };
+  if (choice.print === "compact") {
+    const text = choice.compact.stdout + choice.compact.stderr;
+    let omitted = 0;
+    for (const m of text.matchAll(OMITTED)) omitted += Number(m[1]);
+    const outFeatures = features(text);
+    return { ...base, outBytes: outFeatures[0]!, outFeatures, fellBack: false, omitted, recallId: omitted ? recallId : null };
+  }
+  if (choice.print === "raw") return { ...base, outBytes: capture.total, outFeatures: rawFeatures, fellBack: true, omitted: 0, recallId: null };
+  // Withheld (a sensitive filter failed), or printed as it streamed.
+  return { ...base, outBytes: 0, outFeatures: features(""), fellBack: choice.print === "withheld", omitted: 0, recallId: null };
+}
 
 function* rawChunks(capture: RawCapture): Generator<Buffer> {
   for (const [, b] of capture.chunks()) yield b;

@@ -1,0 +1,88 @@
+// The records of the hook path: one line per decision about an agent's command
+// (`rtk hook <host>`, `rtk rewrite`), and of `rtk recall` (a recall means an
+// omission cost the agent a second call). Written through the spool like runs.
+import { loadConfig, setting } from "../config/load.js";
+import type { Env } from "../config/paths.js";
+import type { Outcome } from "../hosts/types.js";
+import type { RewriteResult } from "../rewrite/rewrite.js";
+import { maskCommand } from "./mask.js";
+import { appendRecord, projectOf, trackingOff } from "./spool.js";
+import type { HookRecord, HookVerdict, RunRecord } from "./types.js";
+
+/** RTK_NO_TRACK=1, or `tracking.enabled = false` in the config that applies to `cwd`. */
+export function tracking(env: Env, cwd: string): boolean {
+  if (trackingOff(env)) return false;
+  try {
+    return setting(loadConfig(env, cwd), "tracking", "enabled");
+  } catch {
+    return false;
+  }
+}
+
+export function verdictOf(outcome: Outcome): HookVerdict {
+  if (outcome.kind === "rewrite") return outcome.allow ? "rewrite-allow" : "rewrite-ask";
+  if (outcome.kind === "pass") return "pass";
+  return "deny";
+}
+
+/** Why each part was kept or rewritten. */
+export function reasonsOf(result: RewriteResult | null): string[] {
+  if (!result) return [];
+  if (!result.parse.ok) return [result.parse.error.limit ? `unread-${result.parse.error.limit}` : "unparsed"];
+  return result.segments.map((s) => s.reason ?? (s.decision === "rewrite" ? "routed" : "no-route"));
+}
+
+/** The host's session and tool-use ids from its event, under the names hosts use for them. */
+export function eventIds(event: unknown): { session: string | null; toolUseId: string | null } {
+  const e = (typeof event === "object" && event !== null ? event : {}) as Record<string, unknown>;
+  const str = (...keys: string[]) => {
+    for (const k of keys) if (typeof e[k] === "string" && e[k]) return e[k] as string;
+    return null;
+  };
+  return { session: str("session_id", "sessionId", "conversation_id", "thread_id"), toolUseId: str("tool_use_id", "toolUseId", "tool_call_id", "toolCallId", "call_id") };
+}
+
+export function recordHook(env: Env, d: { host: string; command: string; cwd: string | undefined; outcome: Outcome; result: RewriteResult | null; event: unknown }): void {
+  try {
+    const cwd = d.cwd ?? process.cwd();
+    if (!tracking(env, cwd)) return;
+    const rec: HookRecord = {
+      kind: "hook",
+      time: Date.now(),
+      host: d.host,
+      ...eventIds(d.event),
+      project: projectOf(cwd),
+      command: maskCommand(d.command),
+      rewritten: d.outcome.kind === "rewrite" ? maskCommand(d.outcome.command) : null,
+      verdict: verdictOf(d.outcome),
+      reasons: reasonsOf(d.result),
+    };
+    appendRecord(rec, env);
+  } catch {
+    // The hook path never fails because of its accounting.
+  }
+}
+
+/** `rtk recall <id>`: recorded as a run of the route `recall`. */
+export function recordRecall(env: Env, args: readonly string[], id: string | null, exitCode: number, started: number): void {
+  try {
+    if (!tracking(env, process.cwd())) return;
+    const rec: RunRecord = {
+      kind: "run",
+      time: Date.now(),
+      project: projectOf(process.cwd()),
+      route: "recall",
+      command: maskCommand(["rtk", "recall", ...args].join(" ")),
+      exitCode,
+      durationMs: Date.now() - started,
+      rawBytes: 0,
+      outBytes: 0,
+      fellBack: false,
+      omitted: 0,
+      recallId: id,
+    };
+    appendRecord(rec, env);
+  } catch {
+    // as above
+  }
+}

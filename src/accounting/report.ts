@@ -1,0 +1,165 @@
+// The figures of `rtk gain`, as data (the text, JSON and CSV printers and a
+// page report all read these): totals, routes, periods, latest runs, failures.
+// Every function reads the store after the caller has ingested the spool.
+import { filterSql, type Filter, type Store } from "./store.js";
+
+export interface Totals {
+  /** Runs of `rtk <tool>` (recalls not included). */
+  runs: number;
+  rawTokens: number;
+  outTokens: number;
+  /** Raw tokens as far as the host would have shown them, less what rtk printed; negative when rtk printed more. */
+  savedTokens: number;
+  /** savedTokens against rawTokens, in percent (0 with no raw tokens). */
+  savedPct: number;
+  omitted: number;
+  /** `rtk recall` runs: each an omission that cost the agent a second call. */
+  recalls: number;
+  fellBack: number;
+}
+
+export interface RouteRow extends Totals {
+  route: string;
+}
+
+export interface PeriodRow extends Totals {
+  /** `2026-12-03`, `2026-W49` or `2026-12`, in local time. */
+  period: string;
+}
+
+export interface HistoryRow {
+  time: number;
+  project: string;
+  route: string;
+  command: string;
+  exitCode: number;
+  durationMs: number;
+  rawTokens: number;
+  outTokens: number;
+  savedTokens: number;
+  fellBack: boolean;
+  omitted: number;
+  recallId: string | null;
+}
+
+export interface FailureRow {
+  route: string;
+  runs: number;
+  fellBack: number;
+  /** Share of the route's runs that fell back, in percent. */
+  pct: number;
+  /** Runs whose tool exited non-zero. */
+  nonZeroExit: number;
+}
+
+export type Period = "daily" | "weekly" | "monthly";
+
+const SUMS = `count(*) AS runs, coalesce(sum(raw_tokens),0) AS raw, coalesce(sum(out_tokens),0) AS out, coalesce(sum(saved_tokens),0) AS saved,
+  coalesce(sum(omitted),0) AS omitted, coalesce(sum(fell_back),0) AS fell_back`;
+
+function and(w: { sql: string }, cond: string): string {
+  return w.sql ? `${w.sql} AND ${cond}` : `WHERE ${cond}`;
+}
+
+function totalsOf(r: Record<string, unknown>, recalls: number): Totals {
+  const raw = Number(r["raw"] ?? 0);
+  const saved = Number(r["saved"] ?? 0);
+  return {
+    runs: Number(r["runs"] ?? 0),
+    rawTokens: raw,
+    outTokens: Number(r["out"] ?? 0),
+    savedTokens: saved,
+    savedPct: raw ? (saved / raw) * 100 : 0,
+    omitted: Number(r["omitted"] ?? 0),
+    recalls,
+    fellBack: Number(r["fell_back"] ?? 0),
+  };
+}
+
+/** Sums per route in one scan (recalls as the route `recall`): what totals and byRoute are made of. */
+export function routeSums(store: Store, f: Filter): Record<string, unknown>[] {
+  const w = filterSql(f);
+  return store.db.all(`SELECT route, ${SUMS} FROM runs ${w.sql} GROUP BY route`, w.params);
+}
+
+export function totals(store: Store, f: Filter, sums: Record<string, unknown>[] = routeSums(store, f)): Totals {
+  const all: Record<string, number> = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0 };
+  let recalls = 0;
+  for (const r of sums) {
+    if (r["route"] === "recall") {
+      recalls += Number(r["runs"]);
+      continue;
+    }
+    for (const k of Object.keys(all)) all[k]! += Number(r[k] ?? 0);
+  }
+  return totalsOf(all, recalls);
+}
+
+/** Routes by tokens saved, most first. A recall counts for the route of the run whose output it recalled. */
+export function byRoute(store: Store, f: Filter, sums: Record<string, unknown>[] = routeSums(store, f)): RouteRow[] {
+  const recalls = new Map<string, number>();
+  const wr = filterSql(f, "r.time");
+  for (const r of store.db.all(
+    `SELECT coalesce((SELECT o.route FROM runs o WHERE o.recall_id = r.recall_id AND o.route <> 'recall' ORDER BY o.time DESC LIMIT 1), '(unknown)') AS route, count(*) AS n
+       FROM runs r ${and(wr, "r.route = 'recall'")} GROUP BY 1`,
+    wr.params,
+  ))
+    recalls.set(String(r["route"]), Number(r["n"]));
+  const out = sums.filter((r) => r["route"] !== "recall").map((r) => ({ route: String(r["route"]), ...totalsOf(r, recalls.get(String(r["route"])) ?? 0) }));
+  for (const [route, n] of recalls) if (!out.some((r) => r.route === route)) out.push({ route, ...totalsOf({}, n) });
+  return out.sort((a, b) => b.savedTokens - a.savedTokens || b.runs - a.runs || a.route.localeCompare(b.route));
+}
+
+const PERIOD_SQL: Record<Period, string> = {
+  daily: "strftime('%Y-%m-%d', time / 1000, 'unixepoch', 'localtime')",
+  // Weeks from Monday: the week of the Monday on or before the day.
+  weekly: "strftime('%Y-%m-%d', time / 1000, 'unixepoch', 'localtime', '-6 days', 'weekday 1')",
+  monthly: "strftime('%Y-%m', time / 1000, 'unixepoch', 'localtime')",
+};
+
+/** Totals per day, week (named by its Monday) or month, oldest first; one scan. */
+export function byPeriod(store: Store, f: Filter, period: Period): PeriodRow[] {
+  const w = filterSql(f);
+  const run = (col: string) => `coalesce(sum(CASE WHEN route <> 'recall' THEN ${col} END), 0)`;
+  const rows = store.db.all(
+    `SELECT ${PERIOD_SQL[period]} AS p, sum(route <> 'recall') AS runs, ${run("raw_tokens")} AS raw, ${run("out_tokens")} AS out, ${run("saved_tokens")} AS saved,
+       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY p ORDER BY p`,
+    w.params,
+  );
+  return rows.map((r) => ({ period: String(r["p"]), ...totalsOf(r, Number(r["recalls"])) }));
+}
+
+/** The latest `limit` runs (recalls included), newest first. */
+export function history(store: Store, f: Filter, limit: number): HistoryRow[] {
+  const w = filterSql(f);
+  return store.db.all(`SELECT * FROM runs ${w.sql} ORDER BY time DESC, id DESC LIMIT ?`, [...w.params, limit]).map((r) => ({
+    time: Number(r["time"]),
+    project: String(r["project"]),
+    route: String(r["route"]),
+    command: String(r["command"]),
+    exitCode: Number(r["exit_code"]),
+    durationMs: Number(r["duration_ms"]),
+    rawTokens: Number(r["raw_tokens"]),
+    outTokens: Number(r["out_tokens"]),
+    savedTokens: Number(r["saved_tokens"]),
+    fellBack: Number(r["fell_back"]) === 1,
+    omitted: Number(r["omitted"]),
+    recallId: r["recall_id"] === null ? null : String(r["recall_id"]),
+  }));
+}
+
+/** Routes whose filter fell back to the raw output, most first. */
+export function failures(store: Store, f: Filter): FailureRow[] {
+  const w = filterSql(f);
+  return store.db
+    .all(
+      `SELECT route, count(*) AS runs, sum(fell_back) AS fb, sum(exit_code <> 0) AS nz FROM runs ${and(w, "route NOT IN ('recall', 'raw')")} GROUP BY route HAVING sum(fell_back) > 0 ORDER BY fb DESC, route`,
+      w.params,
+    )
+    .map((r) => ({ route: String(r["route"]), runs: Number(r["runs"]), fellBack: Number(r["fb"]), pct: (Number(r["fb"]) / Number(r["runs"])) * 100, nonZeroExit: Number(r["nz"]) }));
+}
+
+/** Torn spool lines skipped over the store's life. */
+export function tornLines(store: Store): number {
+  return Number(store.db.all("SELECT value FROM meta WHERE key = 'torn'")[0]?.["value"] ?? 0);
+}

@@ -1,0 +1,278 @@
+// `rtk gain`: what rtk saved, from the history store (spec/tracking.md). The
+// spool is ingested first; the figures come from accounting/report.ts, and this
+// file only prints them: a text report, a bar chart, JSON or CSV.
+import kleur from "kleur";
+import { resolve } from "node:path";
+import { byPeriod, byRoute, failures, history, routeSums, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
+import { projectOf } from "../accounting/spool.js";
+import { configuredDatabase, ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
+import { usageError } from "./help.js";
+import { unknownWord } from "./suggest.js";
+
+const FLAGS = ["--daily", "--weekly", "--monthly", "--history", "--project", "--since", "--graph", "--failures", "--json", "--csv", "--help"];
+
+interface GainArgs {
+  period: Period | null;
+  history: number | null;
+  project: string | null;
+  since: number | null;
+  graph: boolean;
+  failures: boolean;
+  format: "text" | "json" | "csv";
+}
+
+/** The options, or a usage problem. `--history` and `--project` take an optional value. */
+export function parseGainArgs(args: readonly string[], cwd: string, now = Date.now()): GainArgs | string {
+  const g: GainArgs = { period: null, history: null, project: null, since: null, graph: false, failures: false, format: "text" };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const eq = a.indexOf("=");
+    const name = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
+    const inline = a.startsWith("--") && eq > 0 ? a.slice(eq + 1) : undefined;
+    const next = args[i + 1];
+    const optional = (): string | undefined => {
+      if (inline !== undefined) return inline;
+      if (next !== undefined && !next.startsWith("-")) {
+        i++;
+        return next;
+      }
+      return undefined;
+    };
+    switch (name) {
+      case "--daily":
+      case "--weekly":
+      case "--monthly":
+        if (g.period && g.period !== name.slice(2)) return `one of --daily, --weekly, --monthly at a time`;
+        g.period = name.slice(2) as Period;
+        break;
+      case "--history": {
+        const v = optional();
+        if (v !== undefined && !/^[1-9]\d*$/.test(v)) return `--history takes a number of runs, not \`${v}\``;
+        g.history = v === undefined ? 20 : Number(v);
+        break;
+      }
+      case "--project": {
+        const v = optional();
+        g.project = v === undefined ? projectOf(cwd) : resolve(cwd, v);
+        break;
+      }
+      case "--since": {
+        const v = inline ?? (next !== undefined ? (i++, next) : undefined);
+        if (v === undefined) return "--since needs a date (YYYY-MM-DD, or 7d for the last seven days)";
+        const t = parseSince(v, now);
+        if (t === null) return `--since takes a date (YYYY-MM-DD, an ISO time, or Nd for the last N days), not \`${v}\``;
+        g.since = t;
+        break;
+      }
+      case "--graph":
+        g.graph = true;
+        break;
+      case "--failures":
+        g.failures = true;
+        break;
+      case "--json":
+      case "--csv":
+        if (g.format !== "text") return "one of --json, --csv at a time";
+        g.format = name === "--json" ? "json" : "csv";
+        break;
+      default:
+        return a.startsWith("-") ? unknownWord("option", name, FLAGS) : `unexpected argument \`${a}\``;
+    }
+  }
+  return g;
+}
+
+/** `2026-12-01` (local midnight), an ISO time, or `7d` (the last seven days). */
+export function parseSince(v: string, now: number): number | null {
+  const days = /^(\d+)d$/.exec(v);
+  if (days) return now - Number(days[1]) * 86_400_000;
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (day) {
+    const d = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+    return d.getMonth() === Number(day[2]) - 1 && d.getDate() === Number(day[3]) ? d.getTime() : null;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(v)) return null;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : t;
+}
+
+export function gainCli(args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const parsed = parseGainArgs(args, process.cwd());
+  if (typeof parsed === "string") return usageError("gain", parsed);
+  let store: Store;
+  try {
+    store = openStore(env, configuredDatabase(env));
+  } catch (e) {
+    return storeFailure(e);
+  }
+  try {
+    const ingested = ingest(store, env);
+    const filter: Filter = { ...(parsed.since !== null ? { since: parsed.since } : {}), ...(parsed.project !== null ? { project: parsed.project } : {}) };
+    const data = gather(store, filter, parsed);
+    process.stdout.write(parsed.format === "json" ? json(data, filter, ingested.torn) : parsed.format === "csv" ? csv(data, parsed) : text(data, parsed, filter));
+    return 0;
+  } catch (e) {
+    return storeFailure(storeError(e, store.path));
+  } finally {
+    try {
+      store.close();
+    } catch {
+      // closing cannot make it worse
+    }
+  }
+}
+
+function storeFailure(e: unknown): number {
+  if (!(e instanceof StoreError)) throw e;
+  process.stderr.write(`rtk gain: ${e.message}\n`);
+  return 1;
+}
+
+type Data = ReturnType<typeof gather>;
+
+function gather(store: Store, filter: Filter, g: GainArgs) {
+  const sums = routeSums(store, filter);
+  return {
+    totals: totals(store, filter, sums),
+    routes: byRoute(store, filter, sums),
+    periods: g.period || g.graph ? byPeriod(store, filter, g.period ?? "daily") : null,
+    history: g.history !== null ? history(store, filter, g.history) : null,
+    failures: g.failures ? failures(store, filter) : null,
+    torn: tornLines(store),
+    driver: store.db.driver,
+  };
+}
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const pct = (n: number) => `${n.toFixed(1)}%`;
+
+function table(head: readonly string[], rows: readonly (readonly string[])[], leftCols = 1): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => (i < leftCols ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...rows.map(line)].join("\n") + "\n";
+}
+
+const TOTAL_HEAD = ["runs", "raw tokens", "printed", "saved", "saved %", "omitted", "recalls"];
+const totalCells = (t: Totals) => [int(t.runs), int(t.rawTokens), int(t.outTokens), int(t.savedTokens), pct(t.savedPct), int(t.omitted), int(t.recalls)];
+
+function text(d: Data, g: GainArgs, filter: Filter): string {
+  kleur.enabled = Boolean(process.stdout.isTTY) && !process.env["NO_COLOR"];
+  const t = d.totals;
+  const scope = [filter.project ? `project ${filter.project}` : "", filter.since !== undefined ? `since ${new Date(filter.since).toISOString().slice(0, 16).replace("T", " ")}` : ""]
+    .filter(Boolean)
+    .join(", ");
+  const out: string[] = [];
+  out.push(kleur.bold(`rtk gain${scope ? ` (${scope})` : ""}`));
+  if (!t.runs && !t.recalls) {
+    out.push("no runs recorded yet: `rtk <tool> …` runs are recorded as they happen (RTK_NO_TRACK=1 or tracking.enabled = false turns it off)");
+    return out.join("\n") + "\n";
+  }
+  out.push(
+    `commands: ${int(t.runs)}   tokens: ${int(t.rawTokens)} raw → ${int(t.outTokens)} printed   saved: ${colourSaved(t.savedTokens, int(t.savedTokens))} (${pct(t.savedPct)})`,
+    `items omitted: ${int(t.omitted)}   recalls: ${int(t.recalls)}   raw fallbacks: ${int(t.fellBack)}`,
+  );
+  if (d.torn) out.push(`torn spool lines skipped: ${int(d.torn)}`);
+  out.push("");
+  if (d.periods && g.period)
+    out.push(
+      table(
+        [g.period === "weekly" ? "week of" : g.period === "monthly" ? "month" : "day", ...TOTAL_HEAD],
+        d.periods.map((p) => [p.period, ...totalCells(p)]),
+      ),
+    );
+  else if (!g.history && !g.failures)
+    out.push(
+      table(
+        ["route", ...TOTAL_HEAD],
+        d.routes.map((r) => [r.route, ...totalCells(r)]),
+      ),
+    );
+  if (d.periods && g.graph) out.push(graph(d.periods.map((p) => [p.period, p.savedTokens])));
+  if (d.history)
+    out.push(
+      table(
+        ["time", "route", "exit", "raw", "printed", "saved", "command"],
+        d.history.map((h) => [
+          new Date(h.time).toISOString().slice(0, 19).replace("T", " "),
+          h.route,
+          String(h.exitCode),
+          int(h.rawTokens),
+          int(h.outTokens),
+          h.fellBack ? "raw" : int(h.savedTokens),
+          h.command,
+        ]),
+        2,
+      ),
+    );
+  if (d.failures)
+    out.push(
+      d.failures.length
+        ? table(
+            ["route", "runs", "fell back", "%", "non-zero exit"],
+            d.failures.map((f) => [f.route, int(f.runs), int(f.fellBack), pct(f.pct), int(f.nonZeroExit)]),
+          )
+        : "no raw fallbacks\n",
+    );
+  return out.join("\n");
+}
+
+function colourSaved(n: number, s: string): string {
+  return n < 0 ? kleur.red(s) : kleur.green(s);
+}
+
+/** A horizontal bar per period, scaled to the largest saving; a negative one is drawn leftwards in red. */
+function graph(rows: readonly (readonly [string, number])[]): string {
+  const width = 40;
+  const max = Math.max(1, ...rows.map(([, v]) => Math.abs(v)));
+  const label = Math.max(...rows.map(([p]) => p.length));
+  return (
+    rows
+      .map(([p, v]) => {
+        const n = Math.round((Math.abs(v) / max) * width);
+        const bar = v < 0 ? kleur.red("-".repeat(Math.max(n, 1))) : kleur.green("█".repeat(n));
+        return `${p.padEnd(label)}  ${bar} ${int(v)}`;
+      })
+      .join("\n") + "\n"
+  );
+}
+
+function json(d: Data, filter: Filter, tornNow: number): string {
+  return (
+    JSON.stringify(
+      {
+        filter: { since: filter.since ?? null, project: filter.project ?? null },
+        totals: d.totals,
+        routes: d.routes,
+        ...(d.periods ? { periods: d.periods } : {}),
+        ...(d.history ? { history: d.history } : {}),
+        ...(d.failures ? { failures: d.failures } : {}),
+        tornLines: d.torn,
+        tornThisIngestion: tornNow,
+        driver: d.driver,
+      },
+      null,
+      2,
+    ) + "\n"
+  );
+}
+
+function csvCell(v: unknown): string {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One table: the latest runs, the failures, the periods, or the routes (the first asked for, in that order). */
+function csv(d: Data, g: GainArgs): string {
+  const rows = (d.history ?? d.failures ?? (g.period ? d.periods : null) ?? d.routes) as unknown as Record<string, unknown>[];
+  const totalsKeys = ["runs", "rawTokens", "outTokens", "savedTokens", "savedPct", "omitted", "recalls", "fellBack"];
+  const keys = d.history
+    ? ["time", "project", "route", "command", "exitCode", "durationMs", "rawTokens", "outTokens", "savedTokens", "fellBack", "omitted", "recallId"]
+    : d.failures
+      ? ["route", "runs", "fellBack", "pct", "nonZeroExit"]
+      : [g.period ? "period" : "route", ...totalsKeys];
+  return [keys.join(","), ...rows.map((r) => keys.map((k) => csvCell(k.endsWith("Pct") || k === "pct" ? Number(r[k]).toFixed(1) : r[k])).join(","))].join("\n") + "\n";
+}
