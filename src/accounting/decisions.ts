@@ -4,8 +4,8 @@
 // ingests the spool first); when the store cannot be used, from the spool alone,
 // one HookRecord a line, a line that is not one skipped.
 import { closeSync, openSync, readSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
-import { dataDir, type Env } from "../config/paths.js";
+import { resolve, sep } from "node:path";
+import type { Env } from "../config/paths.js";
 import { spoolPath } from "./spool.js";
 import { hookDecisions, StoreError } from "./store.js";
 import type { HookRecord, HookVerdict } from "./types.js";

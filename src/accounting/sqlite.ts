@@ -61,7 +61,8 @@ function nodeSqlite(): NodeSqlite | null {
 
 function wasmSqlite(): WasmSqlite {
   // A require, not an import: bundled, and evaluated (its WebAssembly compiled) only when this driver is the one used.
-  return require("node-sqlite3-wasm") as WasmSqlite;
+  // Where this module runs unbundled as ESM (the tests), there is no `require`: resolve it from here.
+  return (typeof require === "function" ? require("node-sqlite3-wasm") : load("node-sqlite3-wasm")) as WasmSqlite;
 }
 
 /** Opens (creating unless readOnly) the database at `path`; throws the driver's error. */

@@ -191,7 +191,7 @@ describe("rtk discover", () => {
       exitCode: c.shown === null ? null : c.scenario.exit,
       truncated: c.truncated,
     }));
-    const decisions = loadHookDecisions({}, { XDG_DATA_HOME: sb.data, HOME: sb.home });
+    const decisions = loadHookDecisions({}, { XDG_DATA_HOME: sb.data, HOME: sb.home }, (m) => assert.fail(m));
     assert.equal(decisions.length, g.decisions);
     assert.deepEqual(analyze(calls, decisions, { registry: activeRegistry(), replay: true }), expected(g, {}, measured));
   });
