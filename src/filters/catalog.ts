@@ -35,6 +35,10 @@ import { nodeTest } from "./tests/node-test.js";
 import { npmTest } from "./tests/npm.js";
 import { pytest } from "./tests/pytest.js";
 import { vitest } from "./tests/vitest.js";
+import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
+import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
+import { pipInstall, pipList, poetryInstall, uvInstall } from "./packages/python.js";
+import { aptInstall, bundleInstall, cargoPackages, composerInstall, goModules } from "./packages/system.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
 
@@ -77,6 +81,22 @@ const CATALOG: readonly Filter[] = [
   hadolint,
   rubocop,
   markdownlint,
+  npmInstall,
+  pnpmInstall,
+  yarnInstall,
+  bunInstall,
+  packageTree,
+  npmOutdated,
+  npmAudit,
+  pipInstall,
+  pipList,
+  uvInstall,
+  poetryInstall,
+  cargoPackages,
+  goModules,
+  bundleInstall,
+  composerInstall,
+  aptInstall,
   ...LIBRARY_CATALOG,
 ];
 
