@@ -86,7 +86,7 @@ function pnpm(c: ToolCase): Facts {
     const change = /^[+-] (\S+) (\S+)/.exec(l);
     if (change) packages.push(pkg(change[1]!, change[2]!));
     else if (section && c.argv[1] === "list") {
-      const m = /^(\S+) (\S+)$/.exec(l);
+      const m = /^(?:[│├└─┬ ]+ )?(\S+) (\S+)$/.exec(l);
       if (m) packages.push(pkg(m[1]!, m[2]!));
     }
     const count = /^Packages: [+-]\d+/.exec(l);

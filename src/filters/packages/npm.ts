@@ -68,16 +68,16 @@ export const packageTree: Filter = {
       at: number;
       kids: Node[];
     }
-    const out: (string | Node)[] = [];
+    /** A section of pnpm's list (`dependencies:`): its packages, each with the tree under it, on one line. */
+    interface Section {
+      head: string;
+      nodes: Node[];
+    }
+    const out: (string | Node | Section)[] = [];
     const err: string[] = [];
     const stack: Node[] = [];
     let deduped = 0;
-    /** A flat section (`dependencies:` in pnpm's list): its entries gathered on one line. */
-    let section: { head: string; items: string[] } | null = null;
-    const closeSection = () => {
-      if (section) out.push(`${section.head} ${section.items.join(", ")}`);
-      section = null;
-    };
+    let section: Section | null = null;
     return {
       line(stream, text) {
         if (stream === "err") return void err.push(text);
@@ -86,34 +86,34 @@ export const packageTree: Filter = {
         if (/^Legend: /.test(text)) return;
         const t = treeLine(text);
         if (t) {
-          closeSection();
-          if (/ deduped$/.test(t.body)) {
-            deduped++;
-            // Its own subtree is never printed under it; nothing to attach.
-            while (stack.length && stack[stack.length - 1]!.at >= t.at) stack.pop();
-            return;
-          }
-          const node: Node = { body: t.body, at: t.at, kids: [] };
           while (stack.length && stack[stack.length - 1]!.at >= t.at) stack.pop();
+          // A package npm shows again where it is shared: its own tree is printed elsewhere.
+          if (/ deduped$/.test(t.body)) return void deduped++;
+          const node: Node = { body: t.body, at: t.at, kids: [] };
           if (stack.length) stack[stack.length - 1]!.kids.push(node);
+          else if (section) section.nodes.push(node);
           else out.push(node);
           stack.push(node);
           return;
         }
         stack.length = 0;
         if (/^(?:dependencies|devDependencies|optionalDependencies|peerDependencies):$/.test(text)) {
-          closeSection();
-          section = { head: text, items: [] };
+          section = { head: text, nodes: [] };
+          out.push(section);
           return;
         }
-        if (section && /^\S+ \S+/.test(text) && !/:$/.test(text)) return void (section as { items: string[] }).items.push(text);
-        closeSection();
+        if (section && /^\S+ \S+/.test(text) && !/:$/.test(text)) {
+          const node: Node = { body: text, at: -1, kids: [] };
+          section.nodes.push(node);
+          stack.push(node);
+          return;
+        }
+        section = null;
         out.push(text);
       },
       end() {
-        closeSection();
         const render = (n: Node): string => (n.kids.length ? `${n.body} (${n.kids.map(render).join(", ")})` : n.body);
-        const lines = out.map((o) => (typeof o === "string" ? o : render(o)));
+        const lines = out.map((o) => (typeof o === "string" ? o : "head" in o ? `${o.head} ${o.nodes.map(render).join(", ")}` : render(o)));
         if (deduped) lines.push(`… +${deduped} ${deduped === 1 ? "line" : "lines"} hidden (${deduped} deduped) [rtk recall ${ctx.recall.id()}]`);
         return { stdout: linesText(lines), stderr: linesText(err.filter((l) => l !== "npm error")) };
       },

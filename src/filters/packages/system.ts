@@ -45,6 +45,8 @@ export function aptDialect(): Dialect {
     if (/^\(Reading database \.\.\./.test(text) || /^Selecting previously unselected package /.test(text) || /^Preparing to unpack /.test(text) || /^Unpacking /.test(text)) return { drop: "unpack" };
     if (/^Get:\d+ /.test(text) || /^Fetched [\d,.]+ [kMG]?B in /.test(text) || /^Need to get /.test(text) || /^After this operation, /.test(text)) return { drop: "download" };
     if (/^Processing triggers for /.test(text)) return { drop: "triggers" };
+    // A terminal's progress: `Progress: [ 40%] [#####.....]`, `0% [Working]`.
+    if (/^Progress: \[\s*\d+%\]/.test(text) || /^\d+% \[/.test(text)) return { drop: "progress" };
     if (/^WARNING: apt does not have a stable CLI interface/.test(text)) return { drop: "warning (apt's CLI)" };
     if (/^(?:The following |Suggested packages:|Recommended packages:)/.test(text) && text.endsWith(":")) {
       list = { head: text, names: [] };
