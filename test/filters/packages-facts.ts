@@ -97,12 +97,17 @@ function pnpm(c: ToolCase): Facts {
 
 function yarn(c: ToolCase): Facts {
   const lines = both(c);
-  const texts = prefixed(lines, /^(?:error|warning)\b/);
+  const texts = [...prefixed(lines, /^(?:error|warning)\b/), ...lines.filter((l) => /^➤ YN(?!0000)\d+: /.test(l))];
   const packages: PackageFact[] = [];
   for (const l of lines) {
     const m = /^[├└]─ (@?[^@\s]+)@(\S+)$/.exec(l);
     if (m) packages.push(pkg(m[1]!, m[2]!));
     if (/^success /.test(l)) texts.push(l);
+    // yarn 2+: `➤ YN0085: │ + express@npm:4.21.2, cors@npm:2.8.5, and 81 more.`
+    const berry = /^➤ YN\d+: │ ([+-]) (.+?)(?:, and \d+ more)?\.$/.exec(l);
+    if (berry) for (const p of berry[2]!.split(", ")) texts.push(p);
+    const added = /^➤ YN\d+: │ (\d+ packages were (?:added|removed))/.exec(l);
+    if (added) texts.push(added[1]!);
   }
   return { packages, texts };
 }

@@ -30,8 +30,8 @@ export interface Dialect {
   finish?(): { stream: Stream; verdict: Verdict }[];
 }
 
-/** Options before the subcommand's words or after it that make the output a data format the filter must pass. */
-const DATA_FORMATS = ["--json", "--parseable", "-p", "--porcelain", "--format=json", "--format=freeze", "--reporter=json", "--quiet", "-q", "--silent", "-s"];
+/** Options that make the output a data format the filter must pass (`extra`: a tool's own, such as `npm ls -p`). */
+const DATA_FORMATS = ["--json", "--parseable", "--porcelain", "--format=json", "--reporter=json"];
 
 /** Whether the command asks for a machine format (passed through as printed). */
 export function asksForData(input: FilterInput, extra: readonly string[] = []): boolean {

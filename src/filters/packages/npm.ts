@@ -62,7 +62,7 @@ export const npmInstall: Filter = dialectFilter("packages.npm", npmDialect);
 export const packageTree: Filter = {
   id: "packages.tree",
   start(input, ctx): FilterRun {
-    if (asksForData(input, ["--long", "-l"])) return { line() {}, end: () => null };
+    if (asksForData(input, ["--long", "-l", "-p"])) return { line() {}, end: () => null };
     interface Node {
       body: string;
       at: number;
