@@ -157,6 +157,15 @@ describe("pip", () => {
   });
 });
 
+describe("go", () => {
+  test("-json output passes as the tool printed it", async () => {
+    const c = caseNamed("go/get");
+    const r = await replay({ ...c, argv: [...c.argv, "-json"] });
+    assert.equal(r.stderr, c.stderr);
+    assert.equal(r.status, c.exit);
+  });
+});
+
 describe("apt", () => {
   test("a package configured after its Inst line is said once, with its old and new version", async () => {
     const r = await played(caseNamed("apt/install"));

@@ -16,7 +16,7 @@ export type Verdict =
   | { drop: string }
   /** A line to print (possibly shortened). */
   | { keep: string }
-  /** A package change: `group` names the kind (`added`, `removed`…), `text` the package and version. */
+  /** A package change: `change` names what happened (`added`, `removed`…), `text` the package and its version. */
   | { change: string; text: string }
   /** A summary line, printed after the changes. */
   | { summary: string }

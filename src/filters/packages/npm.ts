@@ -189,8 +189,12 @@ export const npmAudit: Filter = dialectFilter("packages.audit", () => {
           block.head += ` ${sev[1]}`;
           return "skip";
         }
+        // An advisory: its title and id (the address is github.com/advisories/<id>).
         const adv = /^(.*?) - https:\/\/github\.com\/advisories\/(GHSA-[\w-]+)$/.exec(text);
-        if (adv) return (block.parts.push(`${adv[1]} (${adv[2]})`), "skip");
+        if (adv) {
+          block.parts.push(`${adv[1]} (${adv[2]})`);
+          return "skip";
+        }
         if (/^node_modules\//.test(text)) {
           if (block.paths++ === 0) block.parts.push(text);
           else return { drop: "path" };

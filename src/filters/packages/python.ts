@@ -106,10 +106,12 @@ export function poetryDialect(): Dialect {
     read(text): Verdict | null {
       if (text.trim() === "") return "skip";
       if (/^(?:Updating dependencies|Resolving dependencies\.\.\.|Writing lock file|Creating virtualenv |Using virtualenv: )/.test(text)) return { drop: "progress" };
+      // Poetry 1.x redraws an operation in place on a terminal: its pending states end in `Pending…`, `Downloading… 40%`.
       const op = /^\s*[-•] (Installing|Updating|Downgrading|Removing|Skipping) (\S+) \(([^)]+)\)(.*)$/.exec(text);
       if (op) {
         if (/: (?:Pending|Downloading|Preparing|Installing)\.*$/.test(op[4]!) || / \d+%$/.test(op[4]!)) return { drop: "progress" };
-        return { change: op[1]!.toLowerCase(), text: `${op[2]} ${op[3]}${op[4]!.replace(/^:? ?/, op[4] ? " " : "")}`.trimEnd() };
+        const rest = op[4]!.replace(/^:\s*/, "").trim();
+        return { change: op[1]!.toLowerCase(), text: rest ? `${op[2]} ${op[3]} ${rest}` : `${op[2]} ${op[3]}` };
       }
       if (/^(?:Package operations: |Installing the current project: |No dependencies to install or update)/.test(text)) return { summary: text };
       return null;

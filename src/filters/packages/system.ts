@@ -10,7 +10,7 @@
 // Each package the tool names with its version is kept once, gathered by
 // what happens to it; the archive a version comes from, the database reads,
 // downloads and unpack steps are counted.
-import { dialectFilter, untimed, type Dialect, type Verdict } from "./common.js";
+import { asksForData, dialectFilter, untimed, type Dialect, type Verdict } from "./common.js";
 
 /** apt's `(1.22.1-9+deb12u11 Debian:12.15/oldstable [amd64])`: the version alone. */
 const aptVersion = (v: string) => v.split(" ")[0]!;
@@ -133,7 +133,7 @@ export function goDialect(): Dialect {
   };
 }
 
-export const goModules = dialectFilter("packages.go", goDialect, () => false);
+export const goModules = dialectFilter("packages.go", goDialect, (input) => asksForData(input, ["-json"]));
 
 /** bundle install/update: `Installing x 1.0` gathered, `Using x 1.0` counted (unchanged), fetch lines counted; the verdict stays. */
 export function bundleDialect(): Dialect {
