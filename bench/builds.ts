@@ -4,7 +4,7 @@
 // facts-alone bound, facts kept or recallable (read from the raw output by
 // test/filters/builds-facts.ts, not by the filters), the exit code; per family,
 // the median savings over the medium passing runs against the floors.
-import { isTestRun, replay, toolCases, type ToolCase } from "../test/support/replay.js";
+import { isPackageRun, isTestRun, replay, toolCases, type ToolCase } from "../test/support/replay.js";
 import { factsOf, factsText, lostFacts, READERS } from "../test/filters/builds-facts.js";
 import type { Area } from "./harness/report.js";
 import type { Tokenizer } from "./inputs/tokenizer.js";
@@ -32,7 +32,7 @@ const saved = (raw: number, compact: number) => (raw === 0 ? 0 : ((raw - compact
 export async function buildsArea(area: Area, tokenizer: Tokenizer): Promise<BuildOutcome[]> {
   const cases: ToolCase[] = Object.keys(READERS)
     .flatMap((tool) => toolCases(tool))
-    .filter((c) => !isTestRun(c));
+    .filter((c) => !isTestRun(c) && !isPackageRun(c));
   if (!cases.length) {
     area.skip("no recorded build or linter runs (npm run fixtures)");
     return [];

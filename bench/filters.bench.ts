@@ -14,6 +14,7 @@ import { FACT_READERS, holds, replayRunner } from "../test/filters/runner-facts.
 import { isTestRun, toolCases } from "../test/support/replay.js";
 import { buildsArea } from "./builds.js";
 import { servicesArea } from "./services.js";
+import { packagesArea } from "./packages.js";
 import { alternate, type Command } from "./harness/alternate.js";
 import { loadBuiltLib, root, scale, type Bench, type BenchContext } from "./harness/context.js";
 import { runMeasured } from "./harness/peak-rss.js";
@@ -136,6 +137,13 @@ const bench: Bench = async (ctx) => {
       ["fixture", "command", "exit", "raw tok", "compact tok", "saved", "facts alone", "facts kept", "recorded"],
       async (area) => {
         await servicesArea(area, tokenizer);
+      },
+    );
+    await ctx.report.section(
+      "filter savings and fidelity: package managers (installs, listings, audits replayed through bin/rtk)",
+      ["fixture", "command", "exit", "raw tok", "compact tok", "saved", "facts alone", "facts kept", "recorded"],
+      async (area) => {
+        await packagesArea(area, tokenizer);
       },
     );
     await ctx.report.section("filter savings and fidelity: token counting, bytes/4 estimate vs exact o200k", ["figure", "value"], (area) => tokenArea(area, outcomes, tokenizer));

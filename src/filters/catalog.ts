@@ -48,6 +48,10 @@ import { http } from "./services/http.js";
 import { logs } from "./services/logs.js";
 import { terraform } from "./services/terraform.js";
 import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
+import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
+import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
+import { pipInstall, pipList, poetryInstall, uvInstall } from "./packages/python.js";
+import { aptInstall, bundleInstall, cargoPackages, composerInstall, goModules } from "./packages/system.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
 
@@ -106,6 +110,22 @@ const CATALOG: readonly Filter[] = [
   logs,
   dockerBuild,
   kubectlAction,
+  npmInstall,
+  pnpmInstall,
+  yarnInstall,
+  bunInstall,
+  packageTree,
+  npmOutdated,
+  npmAudit,
+  pipInstall,
+  pipList,
+  uvInstall,
+  poetryInstall,
+  cargoPackages,
+  goModules,
+  bundleInstall,
+  composerInstall,
+  aptInstall,
   ...LIBRARY_CATALOG,
 ];
 

@@ -13,7 +13,7 @@ import { stripVTControlCharacters } from "node:util";
 import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
 import { launch, type Run } from "../support/launch.js";
-import { isTestRun, replay, toolCases, type ToolCase } from "../support/replay.js";
+import { isPackageRun, isTestRun, replay, toolCases, type ToolCase } from "../support/replay.js";
 import { factsOf, lostFacts, missingFacts, READERS } from "./builds-facts.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "builds");
@@ -40,7 +40,7 @@ const played = (c: ToolCase) => {
 
 const cases = Object.keys(READERS)
   .flatMap((tool) => toolCases(tool))
-  .filter((c) => !isTestRun(c));
+  .filter((c) => !isTestRun(c) && !isPackageRun(c));
 
 for (const c of cases) {
   describe(c.name, () => {

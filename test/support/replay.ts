@@ -50,6 +50,9 @@ export function filterOf(c: ToolCase): string | null {
 /** Whether the case is a test run (a test runner's filter), as opposed to a build or a lint. */
 export const isTestRun = (c: ToolCase): boolean => filterOf(c)?.startsWith("test.") ?? false;
 
+/** Whether the case is a package manager's run (an install, a listing, an audit): cargo and go have those too. */
+export const isPackageRun = (c: ToolCase): boolean => filterOf(c)?.startsWith("packages.") ?? false;
+
 function readCase(dir: string, name: string): ToolCase {
   const meta = JSON.parse(readFileSync(join(dir, "case.json"), "utf8")) as Pick<ToolCase, "argv" | "exit" | "version" | "recorded">;
   const read = (f: string) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), "utf8") : "");
