@@ -28,16 +28,19 @@ export async function hookCli(args: string[]): Promise<number> {
     writeFd(2, msg + "\n");
   };
   let answer;
+  let record: (() => void) | undefined;
   if ("problem" in input) {
     answer = host.hook!.passThrough;
     warn(`rtk hook ${host.name}: ${input.problem}; the command runs unchanged`);
   } else {
     const run = runHook(host, input.bytes, process.env, warn);
     answer = run.answer;
-    if (run.decision) recordHook(process.env, { host: host.name, ...run.decision, result: run.result });
+    // Recorded once the host has its answer.
+    if (run.decision) record = () => recordHook(process.env, { host: host.name, ...run.decision!, result: run.result });
   }
   if (answer.stdout) writeFd(1, answer.stdout);
   if (answer.stderr) writeFd(2, answer.stderr + "\n");
+  record?.();
   return answer.exitCode;
 }
 

@@ -94,14 +94,17 @@ function canMount(): boolean {
 }
 
 describe("ingestion", () => {
-  test("16 processes × 200 runs at once, with reports ingesting meanwhile: exactly 3,200 run records, integrity ok", async () => {
+  // RTK_TEST_SPOOL_RUNS: fewer runs per writer where the whole count was already proven on this machine (CI's second Node).
+  const runs = Number(process.env["RTK_TEST_SPOOL_RUNS"] ?? 200);
+  test(`16 processes × ${runs} runs at once, with reports ingesting meanwhile: exactly ${16 * runs} run records, integrity ok`, async () => {
     const b = box();
-    const loop = `i=0; while [ $i -lt 200 ]; do "${RTK}" ls >/dev/null || exit 1; i=$((i+1)); done`;
+    const loop = `i=0; while [ $i -lt ${runs} ]; do "${RTK}" ls >/dev/null || exit 1; i=$((i+1)); done`;
     const writers = Array.from(
       { length: 16 },
       () =>
         new Promise<number | null>((resolve) => {
-          const c = spawn("sh", ["-c", loop], { cwd: b.cwd, env: b.env, stdio: "ignore" });
+          // Niced: 3,200 starts would otherwise starve the test files running beside this one.
+          const c = spawn("nice", ["-n", "19", "sh", "-c", loop], { cwd: b.cwd, env: b.env, stdio: "ignore" });
           c.on("close", resolve);
         }),
     );
@@ -118,11 +121,11 @@ describe("ingestion", () => {
     assert.deepEqual(await Promise.all(writers), new Array(16).fill(0));
     assert.ok(reportsRun >= 1);
     const g = gainJson(b);
-    assert.equal(g.totals.runs, 3200);
+    assert.equal(g.totals.runs, 16 * runs);
     assert.equal(g.tornLines, 0);
     assert.equal(integrity(b), "ok");
     // Once more: nothing is counted twice.
-    assert.equal(gainJson(b).totals.runs, 3200);
+    assert.equal(gainJson(b).totals.runs, 16 * runs);
   });
 
   test("a writer killed mid-line: the torn bytes are skipped and counted, the records around them kept", () => {

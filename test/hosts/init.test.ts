@@ -746,7 +746,6 @@ describe("as a user meets init and uninstall", { concurrency: true }, () => {
     // through; this env even routes those (RTK_ROUTES=all), and the block still leaves them out.
     const active = activeRegistry();
     const unfiltered = [...fullRegistry().byTool.keys()].filter((t) => !active.byTool.has(t));
-    assert.ok(unfiltered.length > 0, "the registry has tools without a filter");
     for (const tool of unfiltered) assert.ok(!body.includes(`\`${tool}\``), `${tool} has no filter, yet the block names it`);
     for (const tool of active.byTool.keys()) assert.ok(body.includes(`\`${tool}\``), `${tool} has a filter, yet the block leaves it out`);
     assert.match(body, /`git` \(status, log, diff/);
