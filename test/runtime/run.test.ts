@@ -211,7 +211,7 @@ describe("exit codes", () => {
       ["explian", "explain"],
       ["gti", "git"],
       ["pyest", "pytest"],
-    ]) {
+    ] as const) {
       const r = rtk(b, [typed, "x"]);
       assert.equal(r.status, 127);
       assert.equal(r.stderr, `rtk: ${typed}: command not found (did you mean \`rtk ${meant}\`?)\n`);
