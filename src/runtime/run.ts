@@ -98,8 +98,10 @@ function openStdio(): void {
   void process.stderr;
 }
 
-/** A run with inherited stdio: what rtk does for argv it has no route for, `rtk proxy`, and --raw. */
-/** `near`: for a command that is not found, the word the user may have meant (an rtk command, a routed tool). */
+/**
+ * A run with inherited stdio: what rtk does for argv it has no route for, `rtk proxy`, and --raw.
+ * `near`: for a command that is not found, the word the user may have meant (an rtk command, a routed tool).
+ */
 export async function runPassthrough(argv: readonly string[], env: Env, near?: (cmd: string) => string | null): Promise<number> {
   openStdio();
   const signals = signalForwarder();

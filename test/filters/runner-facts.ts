@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launch, type Run } from "../support/launch.js";
-import { replay, type ToolCase } from "../support/replay.js";
+import { replay, standInEnv, type ToolCase } from "../support/replay.js";
 
 export interface Fact {
   kind: "test" | "location" | "message" | "value" | "error" | "warning" | "summary";
@@ -630,17 +630,7 @@ export async function replayRunner(c: ToolCase): Promise<Run> {
     chmodSync(join(bin, "node"), 0o755);
     return await launch(c.argv, {
       cwd: root,
-      env: {
-        PATH: `${bin}:${process.env["PATH"]}`,
-        HOME: join(root, "home"),
-        XDG_DATA_HOME: join(root, "data"),
-        XDG_CONFIG_HOME: join(root, "config"),
-        XDG_CACHE_HOME: join(root, "cache"),
-        LC_ALL: "C",
-        TZ: "UTC",
-        NO_COLOR: "1",
-        RTK_NO_TRACK: "1",
-      },
+      env: standInEnv(root, bin),
     });
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
 import { RTK } from "../support/launch.js";
-import { isTestRun, replay, toolCases, type ToolCase } from "../support/replay.js";
+import { isTestRun, replay, standInEnv, toolCases, type ToolCase } from "../support/replay.js";
 import { FACT_READERS, holds, replayRunner } from "./runner-facts.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "runners");
@@ -72,15 +72,7 @@ function pipeline(c: ToolCase, script: string): { status: number | null; stdout:
     const r = spawnSync("sh", ["-c", script], {
       cwd: root,
       encoding: "utf8",
-      env: {
-        PATH: `${bin}:${process.env["PATH"]}`,
-        HOME: join(root, "home"),
-        XDG_DATA_HOME: join(root, "data"),
-        XDG_CONFIG_HOME: join(root, "config"),
-        XDG_CACHE_HOME: join(root, "cache"),
-        RTK_NO_TRACK: "1",
-        NO_COLOR: "1",
-      },
+      env: standInEnv(root, bin),
     });
     return { status: r.status, stdout: r.stdout };
   } finally {

@@ -71,20 +71,24 @@ export async function replay(c: ToolCase, extraArgs: readonly string[] = [], env
     chmodSync(join(bin, tool), 0o755);
     return await launch([...extraArgs, ...c.argv], {
       cwd: root,
-      env: {
-        PATH: `${bin}:${process.env["PATH"] ?? "/usr/bin:/bin"}`,
-        HOME: join(root, "home"),
-        XDG_DATA_HOME: join(root, "data"),
-        XDG_CONFIG_HOME: join(root, "config"),
-        XDG_CACHE_HOME: join(root, "cache"),
-        LC_ALL: "C",
-        TZ: "UTC",
-        NO_COLOR: "1",
-        RTK_NO_TRACK: "1",
-        ...env,
-      },
+      env: { ...standInEnv(root, bin), ...env },
     });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** The environment of a replay: stand-ins first on PATH, rtk's folders inside `root`, no colour, no locale or time zone of the machine's, nothing recorded. */
+export function standInEnv(root: string, bin: string): Record<string, string> {
+  return {
+    PATH: `${bin}:${process.env["PATH"] ?? "/usr/bin:/bin"}`,
+    HOME: join(root, "home"),
+    XDG_DATA_HOME: join(root, "data"),
+    XDG_CONFIG_HOME: join(root, "config"),
+    XDG_CACHE_HOME: join(root, "cache"),
+    LC_ALL: "C",
+    TZ: "UTC",
+    NO_COLOR: "1",
+    RTK_NO_TRACK: "1",
+  };
 }
