@@ -1,8 +1,8 @@
 // Type-checks (the whole suite only), builds, then runs every test file with node's own runner (on Node 20,
 // `node --test <dir>` finds no .ts files, so the files are listed here).
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 
 const filter = process.argv.slice(2);
@@ -32,8 +32,33 @@ const PATH = [resolve("bin"), process.env.PATH ?? "/usr/bin:/bin"].join(delimite
 // there are cores (node's default is one fewer) halves the suite's time on two cores.
 // RTK_TEST_CONCURRENCY sets another number.
 const concurrency = process.env.RTK_TEST_CONCURRENCY || String(availableParallelism() + 1);
-const run = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-reporter=spec", "--test-reporter-destination=stdout", ...files], {
-  stdio: "inherit",
-  env: { ...process.env, PATH, RTK_TEST: "1", RTK_TEST_BUILT: "1" },
-});
-process.exit(run.status ?? 1);
+// NODE_EXTRA_CA_CERTS makes every Node start read and parse a certificate bundle
+// (~45 ms a start where it is set); only the tests that run npm against the
+// registry need it, and they are handed it as RTK_TEST_NODE_EXTRA_CA_CERTS.
+const env = { ...process.env, PATH, RTK_TEST: "1", RTK_TEST_BUILT: "1" };
+if (env.NODE_EXTRA_CA_CERTS) {
+  env.RTK_TEST_NODE_EXTRA_CA_CERTS = env.NODE_EXTRA_CA_CERTS;
+  delete env.NODE_EXTRA_CA_CERTS;
+}
+// A `*.stress.test.ts` file loads the machine on purpose: it runs after the others, alone.
+// Each batch also writes TAP to a file, for one count of the whole suite at the end.
+const stress = files.filter((f) => f.endsWith(".stress.test.ts"));
+const rest = files.filter((f) => !stress.includes(f));
+const tapDir = mkdtempSync(join(tmpdir(), "rtk-test-tap-"));
+const total = { tests: 0, pass: 0, fail: 0, skipped: 0 };
+let status = 0;
+for (const [i, [batch, n]] of [
+  [rest, concurrency],
+  [stress, "1"],
+].entries()) {
+  if (batch.length === 0) continue;
+  const tap = join(tapDir, `${i}.tap`);
+  const reporters = ["--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`];
+  const run = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${n}`, ...reporters, ...batch], { stdio: "inherit", env });
+  if (run.status !== 0) status = run.status ?? 1;
+  const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
+  for (const key of Object.keys(total)) total[key] += Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+}
+rmSync(tapDir, { recursive: true, force: true });
+if (stress.length > 0 && rest.length > 0) console.log(`\nwhole suite: ${total.tests} tests, ${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
+process.exit(status);

@@ -204,13 +204,18 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** The WebAssembly driver has no busy timeout of its own: a lock held for a moment is waited for, up to 2 s. */
+/**
+ * A lock held for a moment is waited for, 2 s in all by the clock: the WebAssembly
+ * driver has no busy timeout of its own, and node:sqlite's spends its own 2 s in
+ * each attempt.
+ */
 function withBusyRetry<T>(fn: () => T): T {
-  for (let waited = 0; ; waited += 50) {
+  const deadline = Date.now() + 2000;
+  for (;;) {
     try {
       return fn();
     } catch (e) {
-      if (waited >= 2000 || !/SQLITE_BUSY|database is locked/i.test(e instanceof Error ? e.message : String(e))) throw e;
+      if (Date.now() >= deadline || !/SQLITE_BUSY|database is locked/i.test(e instanceof Error ? e.message : String(e))) throw e;
       sleep(50);
     }
   }

@@ -1,12 +1,11 @@
 // Token counts for the reports. The run path records cheap features of each
 // output (features.ts); a linear model over them, fitted against o200k counts
 // of the project's fixtures (bench/accounting.bench.ts measures its error),
-// estimates the tokens. `exactTokens` loads the real tokenizer, for texts the
-// reports still have.
+// estimates the tokens (bench/fit-tokens.ts fits it).
 import { F, FEATURE_COUNT } from "./features.js";
 
-/** Tokens per unit of each feature (in F's order), fitted by least squares on the fixtures. */
-export const COEFFICIENTS: readonly number[] = [9.42164, -9.5718, -9.21109, -9.49402, -8.70532, -9.01972, -26.90474, 1.90573, 1.12188, 0.95992, 1.99567];
+/** Tokens per unit of each feature (in F's order), fitted by weighted least squares on the token corpus (bench/fit-tokens.ts). */
+export const COEFFICIENTS: readonly number[] = [1.51462, -1.51919, -1.77908, -1.48733, -0.4743, -1.19387, -4.02629, 1.20803, 2.1868, 0.40716, 1.09326];
 
 /** Estimated o200k tokens of a text with these features, scaled to `bytes` when the features covered only its start. */
 export function estimateTokens(f: readonly number[] | undefined, bytes: number): number {
@@ -32,16 +31,4 @@ export function savedTokens(r: { fellBack: boolean; rawTokens: number; rawChars:
   if (r.fellBack) return 0;
   const shown = r.rawChars > HOST_CHAR_CAP ? Math.round((r.rawTokens * HOST_CHAR_CAP) / r.rawChars) : r.rawTokens;
   return shown - r.outTokens;
-}
-
-let encoder: ((text: string) => number) | null = null;
-
-/** The exact o200k count (loads gpt-tokenizer's o200k encoding on first use). */
-export function exactTokens(text: string): number {
-  if (!encoder) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { countTokens } = require("gpt-tokenizer/encoding/o200k_base") as { countTokens(t: string): number };
-    encoder = countTokens;
-  }
-  return encoder(text);
 }

@@ -5,10 +5,10 @@
 // Every test runs with a fresh temporary HOME, config folder and working folder.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
 import { launchSync, RTK } from "../support/launch.js";
 
@@ -33,8 +33,14 @@ interface Sandbox {
   cwd: string;
 }
 
+const homes: string[] = [];
+after(() => {
+  for (const d of homes.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 function sandbox(): Sandbox {
   const home = mkdtempSync(join(tmpdir(), "rtk-cli-home-"));
+  homes.push(home);
   const cfg = join(home, "xdg");
   const cwd = join(home, "project");
   mkdirSync(cfg, { recursive: true });

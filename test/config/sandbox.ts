@@ -2,9 +2,10 @@
 // data folders and a project folder inside it, and the built `bin/rtk` run with
 // an explicit environment (never the real HOME, no RTK_* from the parent).
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { after } from "node:test";
 import { launchSync } from "../support/launch.js";
 
 export interface Sandbox {
@@ -21,8 +22,15 @@ export interface Sandbox {
   projectFile: string;
 }
 
+const made: string[] = [];
+// Every sandbox of a test file goes when the file's tests are done.
+after(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 export function sandbox(): Sandbox {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "rtk-config-")));
+  made.push(root);
   const home = join(root, "home");
   const s: Sandbox = {
     root,

@@ -27,6 +27,9 @@ function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
     if (v === undefined || /^npm_/i.test(k) || k.startsWith("RTK_") || k === "NODE_OPTIONS" || k.startsWith("NODE_TEST")) continue;
     env[k] = v;
   }
+  // The registry may need the machine's extra certificates (the test runner keeps them aside).
+  const certs = process.env["RTK_TEST_NODE_EXTRA_CA_CERTS"];
+  if (certs) env["NODE_EXTRA_CA_CERTS"] = certs;
   return { ...env, HOME: join(root, "home"), XDG_CACHE_HOME: join(root, "xdg-cache"), XDG_CONFIG_HOME: join(root, "home", ".config"), ...extra };
 }
 
