@@ -252,14 +252,9 @@ export interface For {
   redirects: Redirect[];
 }
 
-export interface Select {
+/** `select name in …; do …; done`: a for loop's parts. */
+export interface Select extends Omit<For, "kind"> {
   kind: "Select";
-  span: Span;
-  name: string;
-  items: Word[] | null;
-  body: Stmt[];
-  braces: boolean;
-  redirects: Redirect[];
 }
 
 export interface ArithFor {

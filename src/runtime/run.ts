@@ -7,13 +7,14 @@ import { execa } from "execa";
 import { constants as osConstants } from "node:os";
 import type { Env } from "../config/hooks.js";
 import type { Limits } from "../filters/budget.js";
-import type { CompactOutput, Filter, FilterContext, FilterInput, FilterRun, LineForm, RecallRef } from "../filters/types.js";
+import type { Filter, FilterInput, RecallRef } from "../filters/types.js";
 import { FeatureCounter, features } from "../accounting/features.js";
 import { diskProbe } from "../fs/probe.js";
 import { AnsiByteStripper } from "../text/ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
 import { chooseOutput, type OutputChoice, overlongNote, partialRecallNote, withheldNote } from "./choose-output.js";
-import { LineSplitter, MAX_LINE, formed } from "./line-splitter.js";
+import { FilterFeed } from "./filter-feed.js";
+import { LineSplitter, MAX_LINE } from "./line-splitter.js";
 import { MAX_RECALL_BYTES, RunRecall, type RecallSettings } from "./recall.js";
 
 export type { RecallSettings };
@@ -287,60 +288,6 @@ function runOutput(choice: OutputChoice, capture: RawCapture, recallId: string |
 
 function* rawChunks(capture: RawCapture): Generator<Buffer> {
   for (const [, b] of capture.chunks()) yield b;
-}
-
-/**
- * The filter's side of a run: each line as its line form has it, and a
- * failure anywhere taken as "print the raw output". A streaming run (`echo`
- * given) hands the lines from the one its filter failed on over raw, as they come.
- */
-class FilterFeed {
-  private run: FilterRun | null = null;
-  /** The filter threw: a buffered run prints the raw output at the end, a streaming one hands the rest over raw. */
-  failed = false;
-  /** Lines longer than the splitter holds: each reached the filter cut. */
-  overlong = 0;
-
-  constructor(
-    filter: Filter,
-    input: FilterInput,
-    /** How lines reach the filter: a patch the tool colours is read as text from its first coloured line on. */
-    private form: LineForm,
-    private readonly echo: Output | null,
-    ctx: FilterContext,
-  ) {
-    try {
-      this.run = filter.start(input, ctx);
-    } catch {
-      this.failed = true;
-    }
-  }
-
-  line(s: Stream, raw: string, ended: boolean, plain: boolean, cut: number): void {
-    if (cut) this.overlong++;
-    if (!this.failed && this.run) {
-      try {
-        // A tool that colours its output starts a line with an escape sequence: from there on, a patch's escapes are colour.
-        if (this.form === "patch" && !plain && raw.startsWith("\x1b")) this.form = "text";
-        this.run.line(s === 0 ? "out" : "err", plain ? raw : formed(raw, this.form), cut || undefined);
-        return;
-      } catch {
-        this.failed = true;
-      }
-    }
-    if (this.echo) void this.echo.write(fd(s), ended ? raw + "\n" : raw);
-  }
-
-  /** The compact form, or null when there is none (the filter failed, or did not recognise the output). */
-  end(status: number): CompactOutput | null {
-    if (this.failed || !this.run) return null;
-    try {
-      return this.run.end(status);
-    } catch {
-      this.failed = true;
-      return null;
-    }
-  }
 }
 
 /** The environment a tool runs with: the caller's, without the launcher's own variables (nor the PWD its shell added). */

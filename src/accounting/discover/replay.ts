@@ -6,11 +6,12 @@ import { setting, type EffectiveConfig } from "../../config/load.js";
 import { CHARS_PER_TOKEN } from "../../filters/budget.js";
 import { FILTERS } from "../../filters/catalog.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../../filters/declarative.js";
-import type { Filter, FilterContext, FilterInput, FilterRun, LineForm, Limits } from "../../filters/types.js";
+import type { Filter, FilterInput, Limits } from "../../filters/types.js";
 import { matchRoute } from "../../routes/match.js";
 import type { Registry } from "../../routes/registry.js";
 import { chooseOutput } from "../../runtime/choose-output.js";
-import { LineSplitter, formed } from "../../runtime/line-splitter.js";
+import { FilterFeed } from "../../runtime/filter-feed.js";
+import { LineSplitter } from "../../runtime/line-splitter.js";
 import { MAX_RECALL_BYTES } from "../../runtime/recall.js";
 import { stripAnsi } from "../../text/ansi.js";
 
@@ -56,8 +57,8 @@ export function replayOutput(argv: readonly string[], text: string, exitCode: nu
   // A filter that hands the tool rtk's own stdio prints the tool's output unchanged.
   if (filter.inherits?.(input, NO_FILES)) return { replayed: true, rawChars: text.length, outChars: text.length, compact: false };
   const form = filter.lineForm?.(input) ?? "terminal";
-  const feed = new Feed(filter, input, form, { recall: { id: () => REPLAY_RECALL_ID }, files: NO_FILES, ...(limits ? { limits } : {}), emit: { out: () => {}, err: () => {} } });
-  const splitter = new LineSplitter((l, _ended, plain, cut) => feed.line(l, plain, cut));
+  const feed = new FilterFeed(filter, input, form, null, { recall: { id: () => REPLAY_RECALL_ID }, files: NO_FILES, ...(limits ? { limits } : {}), emit: { out: () => {}, err: () => {} } });
+  const splitter = new LineSplitter((l, ended, plain, cut) => feed.line(0, l, ended, plain, cut));
   const bytes = Buffer.from(text, "utf8");
   splitter.push(bytes);
   splitter.end();
@@ -82,46 +83,5 @@ export function replayOutput(argv: readonly string[], text: string, exitCode: nu
     default:
       // A sensitive filter that failed prints nothing of the output.
       return { replayed: true, rawChars: text.length, outChars: 0, compact: false };
-  }
-}
-
-/** The filter's side of a run, as the runtime's: a throw anywhere means the raw output. */
-class Feed {
-  private run: FilterRun | null = null;
-  failed = false;
-  overlong = 0;
-
-  constructor(
-    filter: Filter,
-    input: FilterInput,
-    private form: LineForm,
-    ctx: FilterContext,
-  ) {
-    try {
-      this.run = filter.start(input, ctx);
-    } catch {
-      this.failed = true;
-    }
-  }
-
-  line(raw: string, plain: boolean, cut: number): void {
-    if (cut) this.overlong++;
-    if (this.failed || !this.run) return;
-    try {
-      if (this.form === "patch" && !plain && raw.startsWith("\x1b")) this.form = "text";
-      this.run.line("out", plain ? raw : formed(raw, this.form), cut || undefined);
-    } catch {
-      this.failed = true;
-    }
-  }
-
-  end(status: number) {
-    if (this.failed || !this.run) return null;
-    try {
-      return this.run.end(status);
-    } catch {
-      this.failed = true;
-      return null;
-    }
   }
 }

@@ -128,9 +128,10 @@ export interface RunnerSpec<R extends RunnerReader> {
   id: string;
   /** The arguments that make a watch run: it streams (each kept line goes out as it comes, on its stream). */
   watch?: (args: readonly string[]) => boolean;
-  /** The options that ask for machine output: it passes through untouched. */
-  machine?: RegExp;
-  reader(ctx: FilterContext, kept: Kept): R;
+  /** The options that ask for machine output (a pattern any argument matches, or a test of them all): it passes through untouched. */
+  machine?: RegExp | ((args: readonly string[]) => boolean);
+  /** `args`: the tool's arguments (a formatter option changes what its lines mean). */
+  reader(ctx: FilterContext, kept: Kept, args: readonly string[]): R;
   /**
    * stderr: `"read"`, through a reader of its own (the runner reports there);
    * otherwise held as it is, the lines this says yes to (default: every one).
@@ -157,15 +158,18 @@ class Emitted extends Kept {
  * same reader (what it keeps goes out as it comes, nothing waits for an end).
  */
 export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filter {
-  const machine = (input: Parameters<typeof toolArgs>[0]) => spec.machine !== undefined && machineOutput(toolArgs(input), spec.machine);
+  const machine = (input: Parameters<typeof toolArgs>[0]) => {
+    const m = spec.machine;
+    return m === undefined ? false : typeof m === "function" ? m(toolArgs(input)) : machineOutput(toolArgs(input), m);
+  };
   const watching = (input: Parameters<typeof toolArgs>[0]) => (spec.watch?.(toolArgs(input)) ?? false) && !machine(input);
   return {
     id: spec.id,
     streaming: watching,
     start(input, ctx): FilterRun {
       if (watching(input)) {
-        const out = spec.reader(ctx, new Emitted((l) => ctx.emit.out(l)));
-        const err = spec.stderr === "read" ? spec.reader(ctx, new Emitted((l) => ctx.emit.err(l))) : null;
+        const out = spec.reader(ctx, new Emitted((l) => ctx.emit.out(l)), toolArgs(input));
+        const err = spec.stderr === "read" ? spec.reader(ctx, new Emitted((l) => ctx.emit.err(l)), toolArgs(input)) : null;
         const keepErr = typeof spec.stderr === "function" ? spec.stderr : () => true;
         return {
           line(s, t) {
@@ -183,8 +187,8 @@ export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filte
       const pass = machine(input);
       const raw = new RawSize();
       const kept = { out: new Kept(), err: new Kept() };
-      const out = spec.reader(ctx, kept.out);
-      const err = spec.stderr === "read" ? spec.reader(ctx, kept.err) : null;
+      const out = spec.reader(ctx, kept.out, toolArgs(input));
+      const err = spec.stderr === "read" ? spec.reader(ctx, kept.err, toolArgs(input)) : null;
       const keepErr = typeof spec.stderr === "function" ? spec.stderr : () => true;
       return {
         line(s, t) {

@@ -8,8 +8,8 @@
 // test run banner, xUnit's progress lines, `Passed`/`Skipped` lines of a
 // verbose logger, framework frames, durations. A logger chosen by the user
 // other than the console's, and a listing of the tests, pass through.
-import { omitted, type Filter, type FilterRun } from "../types.js";
-import { capturedHead, finish, Frames, Kept, RawSize, toolArgs } from "./common.js";
+import { omitted } from "../types.js";
+import { capturedHead, Frames, runnerFilter } from "./common.js";
 
 /** Lines of restore, build and the test platform's banner: progress, not results. */
 const NOISE =
@@ -25,14 +25,10 @@ function otherLogger(args: readonly string[]): boolean {
   });
 }
 
-export const dotnetTest: Filter = {
+export const dotnetTest = runnerFilter({
   id: "test.dotnet",
-  start(input, ctx): FilterRun {
-    const args = toolArgs(input);
-    const pass = otherLogger(args) || args.some((a) => a === "--list-tests" || a === "-t");
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
+  machine: (args) => otherLogger(args) || args.some((a) => a === "--list-tests" || a === "-t"),
+  reader(ctx, out) {
     const seen = new Set<string>();
     const frames = new Frames(out, "   ", ctx.recall);
     const printed = capturedHead();
@@ -92,21 +88,18 @@ export const dotnetTest: Filter = {
       out.push(t);
     };
     return {
-      line(s, t) {
-        raw.add(t);
-        if (pass) return;
-        if (s === "out") line(t);
-        else err.push(t);
-      },
-      end() {
-        if (pass) return null;
-        closeBlock();
-        const stdout = out.withMarker("lines", ctx.recall);
-        // A verbose logger listed the passes: the summary line gets the recall handle.
-        const at = stdout.findIndex((l) => SUMMARY.test(l));
-        if (passed && at >= 0) stdout[at] += ` [rtk recall ${ctx.recall.id()}]`;
-        return finish(ctx, raw, { before: err.withMarker("lines", ctx.recall), stdout });
+      line,
+      close: closeBlock,
+      get passed() {
+        return passed;
       },
     };
   },
-};
+  finish(ctx, kept, [reader]) {
+    const stdout = kept.out.withMarker("lines", ctx.recall);
+    // A verbose logger listed the passes: the summary line gets the recall handle.
+    const at = stdout.findIndex((l) => SUMMARY.test(l));
+    if (reader.passed && at >= 0) stdout[at] += ` [rtk recall ${ctx.recall.id()}]`;
+    return { before: kept.err.withMarker("lines", ctx.recall), stdout };
+  },
+});

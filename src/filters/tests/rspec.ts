@@ -7,8 +7,8 @@
 // characters, the documentation formatter's example listing (the failures after
 // it restate each), `(compared using ==)`, timing. A formatter writing
 // machine output (json, html, a custom one) or to a file passes through.
-import { omitted, type Filter, type FilterRun } from "../types.js";
-import { capturedHead, finish, Frames, Kept, markRecall, RawSize, toolArgs } from "./common.js";
+import { omitted } from "../types.js";
+import { capturedHead, Frames, markRecall, runnerFilter } from "./common.js";
 
 const COUNTS = /^\d+ examples?, \d+ failures?/;
 /** A section that restates results: each of its lines is kept (pending entries in brief). */
@@ -25,14 +25,10 @@ function otherFormatter(args: readonly string[]): boolean {
   return false;
 }
 
-export const rspec: Filter = {
+export const rspec = runnerFilter({
   id: "test.rspec",
-  start(input, ctx): FilterRun {
-    const args = toolArgs(input);
-    const pass = otherFormatter(args);
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
+  machine: otherFormatter,
+  reader(ctx, out, args) {
     const printed = capturedHead();
     const frames = new Frames(out, "     ", ctx.recall);
     let section: "listing" | "pending" | "other" = "listing";
@@ -78,23 +74,22 @@ export const rspec: Filter = {
       out.push(t);
     };
     return {
-      line(s, t) {
-        raw.add(t);
-        if (pass) return;
-        if (s === "out") line(t);
-        else err.push(t);
-      },
-      end() {
-        if (pass) return null;
+      line,
+      close() {
         frames.close();
         if (section === "listing") closeListing();
-        const stdout = out.withMarker("lines", ctx.recall);
-        if (listed) markRecall(stdout, COUNTS, ctx.recall);
-        return finish(ctx, raw, { before: err.withMarker("lines", ctx.recall), stdout });
+      },
+      get listed() {
+        return listed;
       },
     };
   },
-};
+  finish(ctx, kept, [reader]) {
+    const stdout = kept.out.withMarker("lines", ctx.recall);
+    if (reader.listed) markRecall(stdout, COUNTS, ctx.recall);
+    return { before: kept.err.withMarker("lines", ctx.recall), stdout };
+  },
+});
 
 /** The documentation formatter: every example on a line of its own. */
 function documentation(args: readonly string[]): boolean {
