@@ -6,6 +6,7 @@
 // on purpose (this catches super-linear behaviour, it does not measure speed).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 import fc from "fast-check";
@@ -114,7 +115,7 @@ const PATHOLOGICAL: Record<string, () => string> = {
   "an unterminated `$'` of 50 000 backslashes": () => "$'" + "\\".repeat(50_000),
 };
 
-/** Generous: 2 s, plus 0.1 ms a character (12 s for 100 KB). */
+/** Generous: 2 s of CPU time, plus 0.1 ms a character (12 s for 100 KB). */
 const boundFor = (src: string): number => 2000 + src.length * 0.1;
 
 /** In the child: parse each named input, reporting before and after. */
@@ -135,7 +136,24 @@ function runChild(names: string[]): void {
   }
 }
 
-/** Runs the inputs in a child, killing it when one exceeds its bound; resumes after it. */
+/** The CPU time a process has used, in ms (Linux's /proc), or null where that cannot be read. */
+function cpuMs(pid: number): number | null {
+  try {
+    // The fields after the command's name: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /s, "")
+      .split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the inputs in a child, killing it when one exceeds its bound; resumes after it.
+ * The bound is on the child's CPU time, so that a machine busy with other work does not
+ * make a parse look slow (wall time, four times the bound, where /proc cannot be read).
+ */
 async function runPathological(names: string[]): Promise<{ failures: string[]; timings: string[] }> {
   const failures: string[] = [];
   const timings: string[] = [];
@@ -148,9 +166,21 @@ async function runPathological(names: string[]): Promise<{ failures: string[]; t
       });
       const finished: string[] = [];
       let current: string | null = null;
-      let timer: NodeJS.Timeout | undefined;
+      let bound = 0;
+      let cpuAtStart: number | null = null;
+      let wallAtStart = 0;
       let buf = "";
       let stderr = "";
+      const watch = setInterval(() => {
+        if (current === null) return;
+        const cpu = cpuMs(child.pid!);
+        const spent = cpu !== null && cpuAtStart !== null ? cpu - cpuAtStart : (performance.now() - wallAtStart) / 4;
+        if (spent <= bound) return;
+        failures.push(`${current}: no result after ${bound.toFixed(0)} ms of CPU time`);
+        finished.push(current);
+        current = null;
+        child.kill("SIGKILL");
+      }, 50);
       child.stderr.on("data", (d) => (stderr += d));
       child.stdout.on("data", (d) => {
         buf += d;
@@ -162,15 +192,10 @@ async function runPathological(names: string[]): Promise<{ failures: string[]; t
           const msg = JSON.parse(line) as { start?: string; done?: string; ms?: number; outcome?: string };
           if (msg.start) {
             current = msg.start;
-            const bound = boundFor(PATHOLOGICAL[msg.start]!());
-            clearTimeout(timer);
-            timer = setTimeout(() => {
-              failures.push(`${current}: no result after ${bound.toFixed(0)} ms`);
-              finished.push(current!);
-              child.kill("SIGKILL");
-            }, bound);
+            bound = boundFor(PATHOLOGICAL[msg.start]!());
+            cpuAtStart = cpuMs(child.pid!);
+            wallAtStart = performance.now();
           } else if (msg.done) {
-            clearTimeout(timer);
             current = null;
             finished.push(msg.done);
             timings.push(`${msg.done}: ${msg.ms!.toFixed(0)} ms`);
@@ -179,7 +204,7 @@ async function runPathological(names: string[]): Promise<{ failures: string[]; t
         }
       });
       child.on("exit", (code, signal) => {
-        clearTimeout(timer);
+        clearInterval(watch);
         if (signal !== "SIGKILL" && code !== 0) {
           failures.push(`the child process failed (${code ?? signal}) at ${current ?? "start"}: ${stderr.slice(0, 500)}`);
           if (current) finished.push(current);

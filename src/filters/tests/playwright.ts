@@ -7,8 +7,8 @@
 // line, the ✓/✘/- lines of the run listing (the failures after it restate
 // each), source excerpts, library frames, the ─ rules, durations. A reporter
 // chosen by the user or a listing passes through; the UI mode runs with rtk's own stdio.
-import { omitted, type Filter, type FilterContext, type FilterRun } from "../types.js";
-import { capturedHead, finish, Frames, jsFrame, Kept, machineOutput, markRecall, RawSize, toolArgs } from "./common.js";
+import { omitted, type Filter, type FilterContext } from "../types.js";
+import { capturedHead, Frames, jsFrame, Kept, markRecall, runnerFilter, toolArgs } from "./common.js";
 
 const MACHINE = /^(--reporter(=.*)?|--list|--only-changed(=.*)?)$/;
 const COUNTS = /^ {2}\d+ (failed|flaky|skipped|passed|did not run|interrupted)\b/;
@@ -69,30 +69,17 @@ function playwrightReader(ctx: FilterContext, kept: Kept) {
 }
 
 export const playwrightTest: Filter = {
-  id: "test.playwright",
+  ...runnerFilter({
+    id: "test.playwright",
+    machine: MACHINE,
+    reader: playwrightReader,
+    finish(ctx, kept, [reader]) {
+      const stdout = kept.out.withMarker("lines", ctx.recall);
+      if (reader.passed) markRecall(stdout, /^ {2}\d+ passed\b/, ctx.recall);
+      // Node's warnings go first, so that the counts are the last lines a merged `2>&1 | tail` sees.
+      return { before: kept.err.withMarker("lines", ctx.recall), stdout };
+    },
+  }),
   // The UI mode and the inspector are interactive: they run as the tool's own.
   inherits: (input) => toolArgs(input).some((a) => a === "--ui" || a === "--debug" || /^--ui-(host|port)(=|$)/.test(a)),
-  start(input, ctx): FilterRun {
-    const pass = machineOutput(toolArgs(input), MACHINE);
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
-    const reader = playwrightReader(ctx, out);
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (pass) return;
-        if (s === "out") reader.line(t);
-        else err.push(t);
-      },
-      end() {
-        if (pass) return null;
-        reader.close();
-        const stdout = out.withMarker("lines", ctx.recall);
-        if (reader.passed) markRecall(stdout, /^ {2}\d+ passed\b/, ctx.recall);
-        // Node's warnings go first, so that the counts are the last lines a merged `2>&1 | tail` sees.
-        return finish(ctx, raw, { before: err.withMarker("lines", ctx.recall), stdout });
-      },
-    };
-  },
 };
