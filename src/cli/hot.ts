@@ -14,6 +14,7 @@ import { hookCli } from "./hook.js";
 import { readExactCommand, wantsHelp } from "./input.js";
 import { rewriteCli } from "./rewrite.js";
 import { settle } from "./finish.js";
+import { restoreLauncherEnv } from "./launcher-env.js";
 
 getParser();
 activeRegistry();
@@ -28,6 +29,7 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   // Files that are not there (rules, configs, PATH entries) are probed with calls
   // that throw; these commands never show a stack, and capturing one is most of a throw's cost.
   Error.stackTraceLimit = 0;
+  restoreLauncherEnv();
   const argv = process.argv.slice(1);
   const [cmd, ...rest] = argv;
   // Help texts are not in this heap: `--help` goes to the full CLI.

@@ -13,6 +13,7 @@ import { VERSION } from "../version.js";
 import { META_COMMANDS } from "./meta.js";
 import { finish } from "./finish.js";
 import { warmUpRun } from "./warm-run.js";
+import { restoreLauncherEnv } from "./launcher-env.js";
 
 // Evaluated now, kept in the heap: the modules a run needs (execa comes with runTool).
 void FILTERS.size;
@@ -22,6 +23,7 @@ fullRegistry();
 void warmUpRun().catch(() => {});
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
+  restoreLauncherEnv();
   const argv = process.argv.slice(1);
   const first = argv[0];
   if (first !== undefined && !META_COMMANDS.has(first)) return finish(runTool(argv));

@@ -373,6 +373,25 @@ describe("stdin is inherited", () => {
   });
 });
 
+describe("the environment", () => {
+  const b = box();
+
+  test("NODE_EXTRA_CA_CERTS: rtk's own Node starts without it, every tool it runs gets it as given", () => {
+    const certs = join(b.root, "extra certs.pem");
+    writeFileSync(certs, "");
+    // The stand-in prints what it sees, then whether its parent (rtk's Node) started with either variable.
+    const tool = fakeTool(b, `printf '%s|%s|' "$NODE_EXTRA_CA_CERTS" "\${RTK_NODE_EXTRA_CA_CERTS-unset}"; tr '\\0' '\\n' < /proc/$PPID/environ | grep -c '^NODE_EXTRA_CA_CERTS=' || true`, "tool");
+    for (const args of [[tool], ["proxy", tool]]) {
+      const r = rtk(b, args, { env: { NODE_EXTRA_CA_CERTS: certs } });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, `${certs}|unset|0\n`, args.join(" "));
+    }
+    // Unset stays unset.
+    const r = rtk(b, [tool]);
+    assert.equal(r.stdout, "|unset|0\n");
+  });
+});
+
 describe("signals are forwarded to the child, nothing is left behind", () => {
   const b = box();
   const TRAPS = 'trap "echo got-int; exit 7" INT; trap "echo got-term; exit 9" TERM; trap "echo got-hup; exit 11" HUP';
