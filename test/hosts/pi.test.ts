@@ -135,6 +135,13 @@ for (const host of ["pi", "omp"] as const) {
       }
     });
 
+    test("a command with half a surrogate pair (no exact UTF-8 form) does not throw; a rewrite keeps it as typed", async () => {
+      const command = "git status '\ud800'";
+      const event = bash(command);
+      await handler(event, { cwd: project });
+      assert.ok([command, `rtk ${command}`].includes(event.input!["command"] as string), JSON.stringify(event.input));
+    });
+
     test("a 1 MiB command is left as typed", async () => {
       const huge = "git status " + "a".repeat(1024 * 1024);
       const event = bash(huge);
