@@ -2,7 +2,10 @@
 // from the input. VS Code's (`tool_name` + `tool_input`) is answered as Claude
 // Code; the CLI's (`toolName` + `toolArgs`, the arguments as a JSON string) with
 // `modifiedArgs`. Both read hook files in the CLI's format from
-// `.github/hooks/` and `~/.copilot/hooks/`.
+// `.github/hooks/` and `~/.copilot/hooks/`. Copilot in JetBrains IDEs is
+// moving its agent to Copilot CLI (the plugin's default harness; Copilot in
+// JetBrains AI Assistant is Copilot CLI as an ACP server), which reads these
+// same files: `copilot-jetbrains` names this host.
 import { claudeAnswer, decodeClaudeShape, REWRITE_REASON, type ClaudeCtx } from "./claude.js";
 import { join } from "node:path";
 import { COPILOT_RULES } from "../permissions/sources.js";
@@ -19,6 +22,7 @@ export const copilot: Host = {
   name: "copilot",
   title: "GitHub Copilot",
   tier: "hook",
+  aliases: ["copilot-jetbrains"],
   rules: COPILOT_RULES,
   hook: {
     decode(event) {

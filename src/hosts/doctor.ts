@@ -48,7 +48,7 @@ export function doctor(where: Where): DoctorReport {
       else checks.push({ name: "registered", ok: true, detail: s.file });
       checks.push(onPathCheck(where));
       if (s.command) checks.push(...commandChecks(h, s.command, reinstall, where));
-      if (host.target.kind === "file") checks.push(pluginCheck(s.file, reinstall));
+      if (h.tier === "plugin" && host.target.kind === "file") checks.push(...pluginChecks(h, s.file, reinstall, where));
       if (h.doctor?.checks) checks.push(...h.doctor.checks(where));
       hosts.push({ host: host.name, title: host.title, scope, file: s.file, checks });
     }
@@ -96,19 +96,7 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
       return checks;
     }
     checks.push({ name: "self-test", ok: true, detail: `a sample event with \`${sample}\` came back as \`${rewritten}\`` });
-    // The rewrite is only as good as the command it hands back: run it where the agent would.
-    const x = spawnSync("/bin/sh", ["-c", rewritten], { encoding: "utf8", cwd, timeout: 15000, env: where.env });
-    const ran = x.status !== null && x.status !== 126 && x.status !== 127;
-    checks.push(
-      ran
-        ? { name: "rewritten command", ok: true, detail: `\`${rewritten}\` ran in a temporary folder (exit ${x.status})` }
-        : {
-            name: "rewritten command",
-            ok: false,
-            detail: `\`${rewritten}\` did not run (${x.status === null ? "no exit status" : `exit ${x.status}`}: ${JSON.stringify((x.stderr || x.stdout || "").trim().slice(0, 200))})`,
-            fix: ON_PATH_FIX,
-          },
-    );
+    checks.push(rewrittenRuns(rewritten, cwd, where));
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
@@ -123,11 +111,55 @@ function onPathCheck(where: Where): Check {
     : { name: "on PATH", ok: false, detail: `${reach.why}: hooks leave every command unchanged`, fix: ON_PATH_FIX };
 }
 
-function pluginCheck(file: string, reinstall: string): Check {
+/** The rewrite is only as good as the command it hands back: run it where the agent would. */
+function rewrittenRuns(rewritten: string, cwd: string, where: Where): Check {
+  const x = spawnSync("/bin/sh", ["-c", rewritten], { encoding: "utf8", cwd, timeout: 15000, env: where.env });
+  const ran = x.status !== null && x.status !== 126 && x.status !== 127;
+  return ran
+    ? { name: "rewritten command", ok: true, detail: `\`${rewritten}\` ran in a temporary folder (exit ${x.status})` }
+    : {
+        name: "rewritten command",
+        ok: false,
+        detail: `\`${rewritten}\` did not run (${x.status === null ? "no exit status" : `exit ${x.status}`}: ${JSON.stringify((x.stderr || x.stdout || "").trim().slice(0, 200))})`,
+        fix: ON_PATH_FIX,
+      };
+}
+
+/** Imports the library a plugin names, as the plugin does, and rewrites `command` with it. */
+const PLUGIN_PROBE = `const [lib, host, command] = process.argv.slice(1);
+const { pathToFileURL } = await import("node:url");
+const m = await import(pathToFileURL(lib).href);
+const r = m.rewrite(command, { host, cwd: process.cwd(), warn() {} });
+process.stdout.write(JSON.stringify({ command: r.command }));`;
+
+/** A plugin's library is there, and rewrites the sample in-process as the plugin would; the rewritten command runs. */
+function pluginChecks(host: Host, file: string, reinstall: string, where: Where): Check[] {
   const text = readFileSync(file, "utf8");
   const lib = /const RTK_LIB = ("[^"]*")/.exec(text)?.[1];
   const path = lib ? (JSON.parse(lib) as string) : null;
-  return path && existsSync(path)
-    ? { name: "library", ok: true, detail: `the plugin imports ${path}` }
-    : { name: "library", ok: false, detail: `the plugin's library ${path ?? "(none)"} is missing`, fix: reinstall };
+  if (!path || !existsSync(path)) return [{ name: "library", ok: false, detail: `the plugin's library ${path ?? "(none)"} is missing`, fix: reinstall }];
+  const checks: Check[] = [{ name: "library", ok: true, detail: `the plugin imports ${path}` }];
+  const sample = sampleCommand();
+  if (sample === null) return checks;
+  const cwd = mkdtempSync(join(tmpdir(), "rtk-doctor-"));
+  try {
+    const t = spawnSync(process.execPath, ["--input-type=module", "-e", PLUGIN_PROBE, path, host.name, sample], { encoding: "utf8", cwd, timeout: 15000, env: where.env });
+    const rewritten = `rtk ${sample}`;
+    let got: unknown = null;
+    try {
+      got = (JSON.parse(t.stdout) as { command?: unknown }).command;
+    } catch {
+      // reported below
+    }
+    if (got !== rewritten) {
+      const said = got === null ? JSON.stringify((t.stderr || t.stdout || "").trim().slice(0, 200)) : JSON.stringify(got);
+      checks.push({ name: "self-test", ok: false, detail: `the plugin's library did not rewrite \`${sample}\` (${said})`, fix: reinstall });
+      return checks;
+    }
+    checks.push({ name: "self-test", ok: true, detail: `the plugin's library rewrote \`${sample}\` as \`${rewritten}\`` });
+    checks.push(rewrittenRuns(rewritten, cwd, where));
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+  return checks;
 }

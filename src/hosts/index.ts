@@ -1,6 +1,7 @@
 // Every host rtk knows, in the order `rtk init --show` and `rtk doctor` list them.
 // Adding a host is adding its file and a line here.
 import { agents } from "./agents.js";
+import { antigravity } from "./antigravity.js";
 import { claude } from "./claude.js";
 import { cline } from "./cline.js";
 import { codex } from "./codex.js";
@@ -14,6 +15,7 @@ import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
 import { none } from "./none.js";
 import { opencode } from "./opencode.js";
+import { omp, pi } from "./pi.js";
 import { qoder } from "./qoder.js";
 import { qwen } from "./qwen.js";
 import { roo } from "./roo.js";
@@ -23,7 +25,32 @@ import { windsurf } from "./windsurf.js";
 import { zed } from "./zed.js";
 import type { Host, HostInstall } from "./types.js";
 
-export const HOSTS: readonly Host[] = [claude, cursor, gemini, copilot, codex, kiro, opencode, factory, devin, kimi, vibe, qwen, qoder, windsurf, cline, roo, kilo, trae, zed, agents, none];
+export const HOSTS: readonly Host[] = [
+  claude,
+  cursor,
+  gemini,
+  copilot,
+  codex,
+  kiro,
+  opencode,
+  pi,
+  omp,
+  factory,
+  devin,
+  kimi,
+  vibe,
+  qwen,
+  qoder,
+  windsurf,
+  cline,
+  roo,
+  kilo,
+  trae,
+  zed,
+  antigravity,
+  agents,
+  none,
+];
 
 /** The host `rtk rewrite --host <name>` means, by its name or an alias. */
 export function hostNamed(name: string): Host | undefined {
@@ -41,6 +68,8 @@ export const HOOK_HOSTS: ReadonlyMap<string, Host> = new Map(HOSTS.filter((h) =>
 /** What `rtk init` can install, host by host. */
 export const INSTALLS: readonly HostInstall[] = HOSTS.flatMap((h) => (h.install ? [{ name: h.name, title: h.title, ...h.install }] : []));
 
+/** What `rtk init --agent <name>` installs, by the host's name or an alias. */
 export function installFor(name: string): HostInstall | undefined {
-  return INSTALLS.find((i) => i.name === name);
+  const host = hostNamed(name);
+  return host && INSTALLS.find((i) => i.name === host.name);
 }

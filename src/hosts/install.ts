@@ -130,7 +130,7 @@ export function init(req: InitRequest): InitReport {
   } else if (record) records.put(file, { ...record, after: next! });
   else if (old === null || !hasOurs(old, req)) records.put(file, { before: old, after: next!, dirs: dirsBefore });
   const note = !req.uninstall && req.host.note ? `\n${req.host.note}` : "";
-  return report(req, file, action, `${req.host.title}: ${done(action, next === null, req.host.target.kind, display(file))}${note}`, diff);
+  return report(req, file, action, `${req.host.title}: ${done(action, next === null, req.host.target, display(file))}${note}`, diff);
 }
 
 function verb(a: Action, gone: boolean): string {
@@ -138,8 +138,9 @@ function verb(a: Action, gone: boolean): string {
 }
 
 /** What was done, as the user meets it: a file that is still there had rtk's part removed from it. */
-function done(a: Action, gone: boolean, kind: Target["kind"], file: string): string {
-  const part = kind === "json" || kind === "toml" ? "hook" : kind === "block" ? "rules block" : "plugin";
+function done(a: Action, gone: boolean, target: Target, file: string): string {
+  const kind = target.kind;
+  const part = kind === "json" || kind === "toml" ? "hook" : kind === "block" ? "rules block" : (target.what ?? "plugin");
   if (a === "removed") return gone ? `${part} removed (${file} deleted: rtk had created it)` : `${part} removed from ${file}`;
   return a === "updated" ? `${part} updated in ${file}` : `${part} installed in ${file}`;
 }

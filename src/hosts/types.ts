@@ -123,6 +123,8 @@ export interface FileTarget {
   kind: "file";
   /** A line that marks the file as ours. */
   marker: string;
+  /** What the file is, in init's messages (default "plugin"). */
+  what?: string;
   content(paths: RtkPaths): string;
 }
 

@@ -663,6 +663,8 @@ test("rtk init --show lists every host with its tier, where it would write and w
     codex: "hook that replaces",
     kiro: "gate only",
     opencode: "plugin",
+    pi: "plugin",
+    omp: "plugin",
     factory: "hook that replaces",
     devin: "hook that replaces",
     kimi: "gate only",
@@ -675,6 +677,7 @@ test("rtk init --show lists every host with its tier, where it would write and w
     kilo: "rules only",
     trae: "rules only",
     zed: "rules only",
+    antigravity: "rules only",
     agents: "rules only",
   };
   const listed = r.stdout.split("\n").filter((l) => /\(rtk init --agent [\w-]+\): /.test(l));

@@ -5,7 +5,7 @@
 // runs the rewritten command. The shared outcome matrix is conformance.test.ts.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -215,5 +215,56 @@ describe("rules-only hosts of the second wave", () => {
     assert.ok(text.startsWith("# Project rules\n\n- Use pnpm.\n\n<!-- rtk:begin -->"), text);
     ok(rtk(b, ["init", "--agent", "trae", "--uninstall"]), "uninstall");
     assert.equal(readFileSync(file, "utf8"), "# Project rules\n\n- Use pnpm.\n");
+  });
+
+  test("antigravity: an always-on rule file of rtk's own in the workspace's .agents/rules/, no global install", () => {
+    const b = box();
+    mkdirSync(join(b.project, ".agents", "rules"), { recursive: true });
+    writeFileSync(join(b.project, ".agents", "rules", "style.md"), "---\ntrigger: always_on\n---\n\nTabs.\n");
+    ok(rtk(b, ["init", "--agent", "antigravity"]), "init");
+    const file = join(b.project, ".agents", "rules", "rtk.md");
+    const text = readFileSync(file, "utf8");
+    assert.ok(text.startsWith("---\ntrigger: always_on\n---\n"), text);
+    assert.match(text, /Prefix these commands with `rtk`/);
+    assert.match(text, /`git` \(/, "the block names routed tools");
+    const show = rtk(b, ["init", "--show"]);
+    assert.match(show.stdout, /Google Antigravity \(rtk init --agent antigravity\): rules only\n {2}project \(default\) +installed/);
+    const g = rtk(b, ["init", "--agent", "antigravity", "--global"]);
+    assert.notEqual(g.status, 0);
+    assert.match(g.stderr, /no global install/);
+    const u = rtk(b, ["init", "--agent", "antigravity", "--uninstall"]);
+    ok(u, "uninstall");
+    assert.match(u.stdout, /rule file removed/);
+    assert.deepEqual(readdirSync(join(b.project, ".agents", "rules")), ["style.md"]);
+  });
+
+  test("antigravity: a project with only the older .agent/ gets the rule there (a new .agents/ would hide .agent/)", () => {
+    const b = box();
+    mkdirSync(join(b.project, ".agent", "rules"), { recursive: true });
+    writeFileSync(join(b.project, ".agent", "rules", "house.md"), "Use pnpm.\n");
+    ok(rtk(b, ["init", "--agent", "antigravity"]), "init");
+    assert.ok(existsSync(join(b.project, ".agent", "rules", "rtk.md")));
+    assert.ok(!existsSync(join(b.project, ".agents")), "no .agents/ beside .agent/");
+    ok(rtk(b, ["init", "--agent", "antigravity", "--uninstall"]), "uninstall");
+    assert.deepEqual(readdirSync(join(b.project, ".agent", "rules")), ["house.md"]);
+  });
+});
+
+describe("GitHub Copilot in JetBrains IDEs: its agent is Copilot CLI, so the Copilot hook serves it", () => {
+  test("`--agent copilot-jetbrains` installs Copilot CLI's hook (user and project files), which answers the CLI's event", () => {
+    const b = box();
+    ok(rtk(b, ["init", "--agent", "copilot-jetbrains"]), "init");
+    const file = join(b.home, ".copilot", "hooks", "rtk.json");
+    const entry = JSON.parse(readFileSync(file, "utf8")).hooks.preToolUse[0];
+    assert.match(entry.bash, /\/rtk hook copilot$/);
+    const event = { timestamp: 1764770531000, cwd: b.project, toolName: "bash", toolArgs: JSON.stringify({ command: "git status", description: "status" }) };
+    const r = runAsHost(b, entry.bash, event);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).modifiedArgs, { command: "rtk git status", description: "status" });
+    ok(rtk(b, ["init", "--agent", "copilot-jetbrains", "--project"]), "init --project");
+    const shared = JSON.parse(readFileSync(join(b.project, ".github", "hooks", "rtk.json"), "utf8")).hooks.preToolUse[0];
+    assert.equal(shared.bash, "rtk hook copilot");
+    ok(rtk(b, ["init", "--agent", "copilot", "--uninstall"]), "uninstall by the host's own name");
+    assert.ok(!existsSync(file));
   });
 });
