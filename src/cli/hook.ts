@@ -1,14 +1,14 @@
 // `rtk hook <host>`: reads the host's event from stdin, prints only the host's
 // answer on stdout. The event is answered as soon as its JSON object is whole,
-// even if the host keeps stdin open; past 1 MiB or a second of waiting, the
-// answer is the pass-through one.
+// even if the host keeps stdin open; past 1 MiB, or after a second in which
+// nothing came, the answer is the pass-through one.
 import { HOOK_HOSTS } from "../hosts/index.js";
 import { EventEnd, MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
 import { recordHook } from "../accounting/record.js";
 import { writeFd } from "./out.js";
 import { unknownWord } from "./suggest.js";
 
-/** The longest rtk waits for a whole event: hosts write it at once, and the agent waits meanwhile. */
+/** The longest rtk waits for more of an event: hosts write it at once, and the agent waits meanwhile. */
 const READ_TIMEOUT_MS = 1000;
 
 export async function hookCli(args: string[]): Promise<number> {
@@ -44,7 +44,7 @@ export async function hookCli(args: string[]): Promise<number> {
   return answer.exitCode;
 }
 
-/** The event's bytes: when its object is whole, or when stdin ends; a problem past `limit` bytes or `timeoutMs`. */
+/** The event's bytes: when its object is whole, or when stdin ends; a problem past `limit` bytes or `timeoutMs` without a byte. */
 function readEvent(limit: number, timeoutMs: number): Promise<{ bytes: Buffer } | { problem: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -59,8 +59,13 @@ function readEvent(limit: number, timeoutMs: number): Promise<{ bytes: Buffer } 
       stdin.destroy();
       resolve(v);
     };
-    const timer = setTimeout(() => done({ problem: `no whole event on stdin within ${timeoutMs} ms` }), timeoutMs);
+    // The wait is for the next bytes, not for the whole event: a large event still arriving
+    // on a busy machine is read to its end (or to the size limit).
+    const idle = () => setTimeout(() => done({ problem: `no whole event on stdin: nothing came for ${timeoutMs} ms` }), timeoutMs);
+    let timer = idle();
     stdin.on("data", (c: Buffer) => {
+      clearTimeout(timer);
+      timer = idle();
       size += c.length;
       if (size > limit) return done({ problem: "event larger than 1 MiB" });
       chunks.push(c);

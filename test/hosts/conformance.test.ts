@@ -588,7 +588,7 @@ interface OpenRun extends Run {
 }
 
 /** Runs `rtk hook <host>`, writing `chunks` one after another (a pause between them) and never closing stdin. */
-function hookKeepingStdinOpen(host: string, chunks: (string | Buffer)[], h: Home): Promise<OpenRun> {
+function hookKeepingStdinOpen(host: string, chunks: (string | Buffer)[], h: Home, gapMs = 50): Promise<OpenRun> {
   return new Promise((resolve, reject) => {
     const env = { PATH: process.env["PATH"] ?? "", HOME: h.home, XDG_CONFIG_HOME: join(h.home, ".config"), RTK_ROUTES: "all" };
     const child = spawn(RTK, ["hook", host], { cwd: h.project, env, stdio: ["pipe", "pipe", "pipe"] });
@@ -606,7 +606,7 @@ function hookKeepingStdinOpen(host: string, chunks: (string | Buffer)[], h: Home
     const write = (i: number) => {
       if (i >= chunks.length) return;
       child.stdin.write(chunks[i]!);
-      setTimeout(() => write(i + 1), 50);
+      setTimeout(() => write(i + 1), gapMs);
     };
     write(0);
   });
@@ -628,6 +628,14 @@ describe("a host that keeps stdin open after its event: answered as soon as the 
     const cut = text.indexOf("}}") + 2;
     const r = await hookKeepingStdinOpen("claude", [text.slice(0, cut), text.slice(cut, cut + 5), text.slice(cut + 5) + "\n"], empty);
     assertRewrite("claude", r, "rtk git status", false, rec.toolInput, "claude split event");
+  });
+  test("claude: an event that arrives slowly (five pieces 400 ms apart, longer than a second in all) is read whole", async () => {
+    const rec = recorded("claude", "git status", empty.project);
+    const text = JSON.stringify(rec.event);
+    const step = Math.ceil(text.length / 5);
+    const pieces = Array.from({ length: 5 }, (_, i) => text.slice(i * step, (i + 1) * step));
+    const r = await hookKeepingStdinOpen("claude", pieces, empty, 400);
+    assertRewrite("claude", r, "rtk git status", false, rec.toolInput, "claude slow event");
   });
   test("claude: an event that never completes gets the pass-through answer, with stdin still open", async () => {
     const text = JSON.stringify(recorded("claude", "git status", empty.project).event).slice(0, -1);
