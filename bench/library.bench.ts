@@ -17,9 +17,12 @@ import { loadTokenizer } from "./inputs/tokenizer.js";
 const launcher = join(root, "bin/rtk");
 const TARGET_MEDIAN = 50;
 
-/** A line the agent needs: a diagnostic, a failure, a verdict or a summary count. */
+/**
+ * A line the agent needs: a diagnostic, a failure, a verdict or a summary
+ * count. A position in a run (`12/40 Test #12: …`, ctest's) is progress, not a count.
+ */
 const FACT =
-  /\b(error|warning|fail(ed|ure|s)?|fatal|not found|no work|up-to-date|build complete|completed successfully|successfully)\b|\b\d+ (tests?|failures?|errors?|warnings?)\b|^\*\* |[\w./-]+\.\w+:\d+(:\d+)?:/i;
+  /\b(error|warning|fail(ed|ure|s)?|fatal|not found|no work|up-to-date|build complete|completed successfully|successfully)\b|(?<!\/)\b\d+ (tests?|failures?|errors?|warnings?)\b|^\*\* |[\w./-]+\.\w+:\d+(:\d+)?:/i;
 /** A test summary's count line (meson's `Ok:`, `Fail:`): case matters, `ok: [host]` is a passing task. */
 const COUNT = /^(Ok|Fail|Skipped|Expected Fail|Unexpected Pass|Timeout): /;
 

@@ -2,7 +2,7 @@
 // how a usage error is reported: one table of commands. Loaded only when help
 // is asked for or a usage error is reported.
 import { HOOK_HOSTS as HOOK_ADAPTERS, INSTALLS } from "../hosts/index.js";
-import { FAMILIES } from "../routes/registry.js";
+import { FAMILIES, toolFamilies } from "../routes/registry.js";
 import { activeRegistry } from "../routing.js";
 import { RTK_OPTION_LIST } from "../runtime/options.js";
 import { VERSION } from "../version.js";
@@ -191,22 +191,33 @@ export function commandHelp(name: string): string | null {
   return lines.join("\n") + "\n";
 }
 
-/** Routed tools, one line per family of the registry: `git (status, log, …)`, `ls, tree, find`. */
+/**
+ * Routed tools, one line per table of the registry, each tool once (in the
+ * table that names it first, with the subcommands of all its rows):
+ * `git (status, log, …)`, `ls, tree, find`.
+ */
 function routedTools(): string[] {
   const active = activeRegistry();
-  const out: string[] = [];
-  for (const family of FAMILIES) {
-    const tools: string[] = [];
-    for (const tool of Object.keys(family.tools).concat(family.routes.map((r) => r.tool))) {
-      if (tools.some((t) => t === tool || t.startsWith(tool + " "))) continue;
-      const rows = active.byTool.get(tool)?.filter((r) => family.routes.includes(r));
-      if (!rows?.length) continue;
+  const families = toolFamilies(active);
+  const lines: string[] = [];
+  const shown = new Set<string>();
+  for (const table of FAMILIES) {
+    const items: string[] = [];
+    for (const tool of families) {
+      if (shown.has(tool) || !table.routes.some((r) => r.tool === tool)) continue;
+      shown.add(tool);
+      const rows = active.byTool.get(tool)!;
       const subs = [...new Set(rows.filter((r) => r.sub?.length).map((r) => r.sub!.map((w) => (typeof w === "string" ? w : w[0])).join(" ")))];
-      tools.push(subs.length && !rows.some((r) => !r.sub?.length) ? `${tool} (${subs.join(", ")})` : tool);
+      items.push(subs.length && !rows.some((r) => !r.sub?.length) ? `${tool} (${subs.join(", ")})` : tool);
     }
-    if (tools.length) out.push(`  ${tools.join(", ")}`);
+    if (items.length) lines.push(`  ${items.join(", ")}`);
   }
-  return out;
+  return lines;
+}
+
+/** The line that counts the routed tool families (`rtk help`, `rtk init --show`). */
+export function familiesLine(): string {
+  return `Routed tools: ${toolFamilies(activeRegistry()).length} families (a tool counts once, whatever its subcommands)`;
 }
 
 export function generalHelp(): string {
@@ -224,7 +235,7 @@ export function generalHelp(): string {
     "rtk options (before the tool):",
     ...table(RTK_OPTION_LIST.map((o) => [o.names.join(", "), o.help] as const)),
     "",
-    "Routed tools:",
+    `${familiesLine()}:`,
     ...routedTools(),
     "",
     `Hosts: rtk hook ${[...HOOK_ADAPTERS.keys()].join(" | ")}; rtk init --agent ${INSTALLS.map((i) => i.name).join(" | ")}`,

@@ -3,7 +3,7 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync, symlinkSync, unlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseOptions } from "./args.js";
-import { unknownWord, usageError } from "./help.js";
+import { familiesLine, unknownWord, usageError } from "./help.js";
 import { init, installStatus } from "../hosts/install.js";
 import { ON_PATH_FIX, rtkReach } from "../hosts/on-path.js";
 import { hostNamed, INSTALLS, installFor } from "../hosts/index.js";
@@ -60,6 +60,7 @@ function showHosts(where: { env: NodeJS.ProcessEnv; cwd: string }): string {
       lines.push(`  ${label.padEnd(18)} ${state.padEnd(14)} ${shown(s.file)}${s.installed && s.command ? `  [${s.command}]` : ""}`);
     }
   }
+  lines.push("", `${familiesLine()}; rtk help lists them.`);
   return lines.join("\n") + "\n";
 }
 

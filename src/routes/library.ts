@@ -22,12 +22,15 @@ export const library: RouteFamily = {
     unzip: {},
     alembic: { valueOptions: ["-c", "--config", "-n", "--name", "-x"], flagOptions: ["--raiseerr"] },
     pulumi: { valueOptions: ["-C", "--cwd", "--color"], flagOptions: ["--non-interactive", "--emoji", "--disable-integrity-checking"] },
+    dbt: { valueOptions: ["--log-level", "--profiles-dir", "--project-dir"], flagOptions: ["-d", "--debug", "-q", "--quiet", "--no-use-colors", "--use-colors"] },
   },
   routes: [
     row("ninja", "ninja", null, 70),
     row("meson", "meson", [["setup", "compile", "test", "install", "configure"]], 60),
     row("bazel", "bazel", [["build", "test", "coverage"]], 70),
     row("swift.build", "swift", [["build", "package"]], 70),
+    // Listing the tests prints their names: content.
+    { ...row("swift.test", "swift", ["test"], 85), indirectIf: ["list", "-l", "--list-tests"] },
     row("xcodebuild", "xcodebuild", null, 85),
     row("unzip", "unzip", null, 80),
     row("ansible-playbook", "ansible-playbook", null, 40),
@@ -116,6 +119,12 @@ export const library: RouteFamily = {
     row("nx", "nx", [["run-many", "affected", "build", "lint", "typecheck"]], 60),
     { ...row("lerna", "lerna", [["run", "exec"]], 70), indirectIf: ["dev", "start", "watch", "serve", "--stream"] },
     { ...row("earthly", "earthly", null, 60), indirectIf: ["-i", "--interactive", "-h", "--help", "--version", "ls", "doc", "bootstrap", "account", "org", "secret"] },
+    // `-N` lists the tests without running them, `--show-only=json-v1` prints them as JSON.
+    { ...row("ctest", "ctest", null, 80), indirectIf: ["-N", "--show-only", "--show-only=json-v1", "--show-only=human", "-h", "--help", "--version"] },
+    // Logs in JSON (`--log-format json`) are data.
+    { ...row("dbt", "dbt", [["run", "build", "test", "seed", "snapshot"]], 75), indirectIf: ["--log-format", "--log-format=json", "--log-format-file"] },
+    // `python -m unittest`: the module is the tool (the launcher table reads `python -m`).
+    { ...row("unittest", "unittest", null, 60), indirectIf: ["-h", "--help"] },
     { ...row("doxygen", "doxygen", null, 85), indirectIf: ["-g", "-s", "-x", "-x_noenv", "-l", "-w", "-e", "-h", "--help", "-v", "--version", "-"] },
   ],
 };

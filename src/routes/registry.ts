@@ -46,6 +46,15 @@ export function fullRegistry(): Registry {
   return all;
 }
 
+/**
+ * The routed tool families: each tool name with at least one row in `registry`
+ * (its subcommands, and its rows in several tables, count once), in the order
+ * the tables first name them.
+ */
+export function toolFamilies(registry: Registry): string[] {
+  return [...registry.byTool.keys()];
+}
+
 export function allRoutes(): RouteRow[] {
   return FAMILIES.flatMap((f) => f.routes);
 }

@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { FILTER_IDS } from "../../src/filters/catalog.js";
 import { REASON_TEXT, reasonTable } from "../../src/rewrite/reasons.js";
+import { allRoutes } from "../../src/routes/registry.js";
 import { ensureBuilt } from "../support/build.js";
 import { repoRoot } from "../support/corpus.js";
 import { launch } from "../support/launch.js";
@@ -70,6 +72,41 @@ describe("--help and -h on every command", () => {
       assert.ok(r.stdout.includes(word), `rtk help names ${word}`);
     }
     for (const cmd of COMMANDS) assert.match(r.stdout, new RegExp(`\\n  rtk ${cmd}\\b`));
+  });
+});
+
+describe("routed tool families", () => {
+  // Counted here from the route rows and the filters that exist, not from what help calls a family.
+  const expected = [
+    ...new Set(
+      allRoutes()
+        .filter((r) => FILTER_IDS.has(r.filter))
+        .map((r) => r.tool),
+    ),
+  ].sort();
+  const counted = (text: string) => Number(/Routed tools: (\d+) families/.exec(text)?.[1]);
+
+  test("rtk help prints the count and lists each routed tool once; the count is the registry's, at least 100", async () => {
+    const r = await rtk(["help"]);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.split("\n");
+    const start = lines.findIndex((l) => l.startsWith("Routed tools: "));
+    const end = lines.findIndex((l, i) => i > start && l === "");
+    // `git (status, log)`: the subcommands in parentheses are not families of their own.
+    const listed = lines
+      .slice(start + 1, end)
+      .flatMap((l) => l.replace(/\([^)]*\)/g, "").split(","))
+      .map((t) => t.trim());
+    assert.equal(new Set(listed).size, listed.length, `a tool listed twice: ${listed.join(" ")}`);
+    assert.deepEqual([...listed].sort(), expected);
+    assert.equal(counted(r.stdout), expected.length);
+    assert.ok(expected.length >= 100, `${expected.length} routed tool families`);
+  });
+
+  test("rtk init --show prints the same count", async () => {
+    const r = await rtk(["init", "--show"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(counted(r.stdout), expected.length, r.stdout);
   });
 });
 

@@ -1,8 +1,9 @@
 // rtk's built-in library of declarative filters (src/filters/builtin), through
 // the built `bin/rtk`: `rtk verify --builtin` runs every built-in's inline
 // tests; every built-in has its route and every library route its built-in,
-// rewritten and named by `rtk help` and the rules block; a real ninja build and
-// a real rsync copy are compacted with an exact count and recall; a user's
+// rewritten and named by `rtk help` and the rules block; a real ninja build, a
+// real rsync copy, a real ctest run and a real unittest run are compacted with
+// an exact count and recall; a user's
 // filter of the same name replaces a built-in, and `rtk config` says where
 // each filter came from; the hook bundle carries no filter text.
 import assert from "node:assert/strict";
@@ -24,6 +25,8 @@ before(() => {
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const hasNinja = spawnSync("sh", ["-c", "command -v ninja && command -v cc"]).status === 0;
 const hasRsync = spawnSync("sh", ["-c", "command -v rsync"]).status === 0;
+const hasCtest = spawnSync("sh", ["-c", "command -v cmake && command -v ctest"]).status === 0;
+const hasPython = spawnSync("sh", ["-c", "command -v python3"]).status === 0;
 
 function recallId(text: string): string {
   const m = /\[rtk recall ([0-9a-f]{7})\]/.exec(text);
@@ -193,6 +196,51 @@ describe("rsync's built-in on a real run", { skip: !hasRsync && "rsync is not in
     const hidden = raw.replace(/\n$/, "").split("\n").length - 3;
     assert.equal(r.stdout.split("\n").length, 3 + 2, r.stdout);
     assert.ok(r.stdout.endsWith(`… +${hidden} transferred file lines hidden [rtk recall ${id}]\n`), r.stdout);
+  });
+});
+
+describe("ctest's built-in on a real run", { skip: !hasCtest && "cmake or ctest is not installed" }, () => {
+  test("ctest: Start and Passed lines go behind their exact count; the failed test, its verdict and ctest's exit code stay", () => {
+    const s = sandbox();
+    const dir = join(s.project, "ct");
+    mkdirSync(dir, { recursive: true });
+    const tests = Array.from({ length: 12 }, (_, i) => `add_test(NAME ok_${i + 1} COMMAND sh -c "exit 0")`);
+    writeFileSync(
+      join(dir, "CMakeLists.txt"),
+      ["cmake_minimum_required(VERSION 3.10)", "project(t NONE)", "enable_testing()", ...tests, 'add_test(NAME depth_check COMMAND sh -c "echo depth 2 != 3; exit 1")'].join("\n") + "\n",
+    );
+    assert.equal(spawnSync("cmake", ["-S", ".", "-B", "build"], { cwd: dir }).status, 0);
+    const r = rtk(s, ["ctest", "--output-on-failure"], { cwd: join(dir, "build") });
+    assert.equal(r.status, 8, r.stderr);
+    const id = recallId(r.stdout);
+    const raw = rtk(s, ["recall", id]).stdout;
+    const hidden = raw.split("\n").filter((l) => /^ *Start +\d+: /.test(l) || / Passed +[\d.]+ sec$/.test(l)).length;
+    assert.equal(hidden, 25, raw);
+    assert.match(r.stdout, /^13\/13 Test #13: depth_check \.+\*\*\*Failed /m);
+    assert.match(r.stdout, /^depth 2 != 3$/m);
+    assert.match(r.stdout, /^92% tests passed, 1 tests failed out of 13$/m);
+    assert.doesNotMatch(r.stdout, /ok_\d+/);
+    assert.ok(r.stdout.endsWith(`… +${hidden} start, passed and search-path lines hidden [rtk recall ${id}]\n`), r.stdout);
+  });
+});
+
+describe("unittest's built-in on a real run", { skip: !hasPython && "python3 is not installed" }, () => {
+  test("python3 -m unittest -v: passing tests go behind their exact count; the failure's traceback, the count and the verdict stay", () => {
+    const s = sandbox();
+    const dir = join(s.project, "ut");
+    mkdirSync(join(dir, "tests"), { recursive: true });
+    writeFileSync(join(dir, "tests", "__init__.py"), "");
+    const cases = Array.from({ length: 20 }, (_, i) => `    def test_ok_${i + 1}(self):\n        self.assertTrue(True)\n`);
+    writeFileSync(join(dir, "tests", "test_m.py"), `import unittest\n\nclass T(unittest.TestCase):\n${cases.join("")}    def test_depth(self):\n        self.assertEqual(2, 3, "depth")\n`);
+    const r = rtk(s, ["python3", "-m", "unittest", "-v"], { cwd: dir });
+    assert.equal(r.status, 1, r.stdout);
+    assert.match(r.stderr, /^FAIL: test_depth \(tests\.test_m\.T(\.test_depth)?\)$/m);
+    assert.match(r.stderr, /^AssertionError: 2 != 3 : depth$/m);
+    assert.match(r.stderr, /^Ran 21 tests in /m);
+    assert.match(r.stderr, /^FAILED \(failures=1\)$/m);
+    assert.doesNotMatch(r.stderr, /test_ok_\d+/);
+    // 20 passing tests and three rules: above and below the failure's heading, above the count.
+    assert.match(r.stdout, /^… \+23 passing-test, progress and rule lines hidden \[rtk recall [0-9a-f]{7}\]\n$/);
   });
 });
 

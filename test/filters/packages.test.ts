@@ -6,7 +6,8 @@
 // exit code, never longer than the raw output, every dropped line counted.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
@@ -114,11 +115,18 @@ describe("npm", () => {
     }
   });
 
-  test("a marker that would cost more than the lines it hides is not printed: they stay", async () => {
+  test("a marker that would cost more than the lines it hides is not printed: the funding appeal stays, in one line", async () => {
     const c = caseNamed("npm/install-medium");
     const r = await played(c);
     assert.doesNotMatch(r.stdout, /rtk recall/);
-    assert.match(r.stdout, /^\d+ packages are looking for funding$/m);
+    assert.match(r.stdout, /^18 packages looking for funding \(npm fund\)$/m);
+    assert.doesNotMatch(r.stdout, /run `npm fund`/);
+  });
+
+  test("where a marker stands anyway, the funding appeal is counted in it", async () => {
+    const r = await played(caseNamed("npm/install-deprecated-documented"));
+    assert.match(r.stdout, /^… \+5 lines hidden \(2 funding, 3 hint\) \[rtk recall [0-9a-f]{7}\]$/m);
+    assert.doesNotMatch(r.stdout, /funding \(npm fund\)/);
   });
 
   test("the run's time goes from the verdict, its counts stay", async () => {
@@ -138,6 +146,35 @@ describe("npm", () => {
     assert.equal(r.status, 1);
     assert.match(r.stdout, /^lodash 4\.17\.15 → 4\.18\.1$/m);
     assert.match(r.stdout, /^express 4\.17\.1 → 4\.22\.3 \(latest 5\.3\.0\)$/m);
+  });
+});
+
+describe("pnpm and yarn", () => {
+  test("the newer versions pnpm mentions are left out of the package list and counted in the marker", async () => {
+    const c = caseNamed("pnpm/install-medium");
+    const r = await played(c);
+    const notes = c.stdout.match(/ \(\S+ is available\)$/gm)?.length ?? 0;
+    assert.ok(notes > 1, "the fixture mentions newer versions");
+    assert.doesNotMatch(r.stdout, /is available/);
+    assert.match(r.stdout, /^dependencies added: body-parser 1\.20\.3, cookie-parser 1\.4\.7, cors 2\.8\.5,/m);
+    assert.match(r.stdout, new RegExp(`^… \\+4 progress lines and ${notes} newer-version notes hidden \\[rtk recall [0-9a-f]{7}\\]$`, "m"));
+  });
+
+  test("one newer version, when a marker would cost more than it: it stays on its package", async () => {
+    const c = caseNamed("pnpm/add");
+    const dir = mkdtempSync(join(tmpdir(), "rtk-pnpm-note-"));
+    try {
+      writeFileSync(join(dir, "stdout"), "dependencies:\n+ debug 4.4.0 (4.4.3 is available)\n\nDone in 1.2s using pnpm v9.15.9\n");
+      const r = await replay({ ...c, dir });
+      assert.equal(r.stdout, "dependencies added: debug 4.4.0 (4.4.3 is available)\nDone using pnpm v9.15.9\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("yarn's banner, steps and info lines are one kind in the marker", async () => {
+    const r = await played(caseNamed("yarn/install-medium"));
+    assert.equal(r.stdout.replace(/[0-9a-f]{7}\]/, "<id>]"), "success Saved lockfile.\nDone.\n… +6 log lines hidden [rtk recall <id>]\n");
   });
 });
 

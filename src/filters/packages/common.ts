@@ -12,12 +12,19 @@ export type Stream = "out" | "err";
 
 /** What one line is. */
 export type Verdict =
-  /** Noise, counted under this kind. */
-  | { drop: string }
+  /**
+   * Noise, counted under this kind; `brief`, what stands for the line when the
+   * dropped lines are put back rather than marked (a shorter form of it, or "" for none).
+   */
+  | { drop: string; brief?: string }
   /** A line to print (possibly shortened). */
   | { keep: string }
-  /** A package change: `change` names what happened (`added`, `removed`…), `text` the package and its version. */
-  | { change: string; text: string }
+  /**
+   * A package change: `change` names what happened (`added`, `removed`…), `text`
+   * the package and its version; `note`, an aside the tool added to the line
+   * (`(2.4.0 is available)`), left out and counted under `noteKind`.
+   */
+  | { change: string; text: string; note?: string; noteKind?: string }
   /** A summary line, printed after the changes. */
   | { summary: string }
   /** A blank or decorative line: dropped without a count. */
@@ -60,6 +67,8 @@ interface Item {
   kind: "keep" | "change" | "summary" | "drop";
   /** A change's package and version. */
   pkg?: string;
+  /** The aside left out of a change, put back with the dropped lines when the marker would cost more. */
+  note?: string;
 }
 
 const MAX_HELD = 8 * 1024 * 1024;
@@ -108,6 +117,8 @@ export function dialectFilter(id: string, make: (input: FilterInput) => Dialect,
 export class Report {
   private readonly items = new BoundedLines<Item>(MAX_HELD, (i) => i.text.length + (i.pkg?.length ?? 0) + 2, "whole");
   private readonly dropped = new Map<string, number>();
+  /** Asides left out of kept lines, by kind: counted apart from whole lines. */
+  private readonly notes = new Map<string, number>();
   private readonly rawOn = { out: 0, err: 0 };
   private heldDrops = 0;
   /** More was dropped than is held to put back: the marker stands. */
@@ -128,11 +139,17 @@ export class Report {
       if (this.manyDrops || this.heldDrops + text.length > MAX_PUT_BACK) this.manyDrops = true;
       else {
         this.heldDrops += text.length + 1;
-        this.items.add({ stream, text, kind: "drop" });
+        this.items.add({ stream, text: verdict.brief ?? text, kind: "drop" });
       }
     } else if ("keep" in verdict) this.items.add({ stream, text: verdict.keep, kind: "keep" });
-    else if ("change" in verdict) this.items.add({ stream, text: verdict.change, kind: "change", pkg: verdict.text });
-    else this.items.add({ stream, text: verdict.summary, kind: "summary" });
+    else if ("change" in verdict) {
+      if (verdict.note && verdict.noteKind) {
+        this.notes.set(verdict.noteKind, (this.notes.get(verdict.noteKind) ?? 0) + 1);
+        this.heldDrops += verdict.note.length;
+        if (this.heldDrops > MAX_PUT_BACK) this.manyDrops = true;
+      }
+      this.items.add({ stream, text: verdict.change, kind: "change", pkg: verdict.text, ...(verdict.note && { note: verdict.note }) });
+    } else this.items.add({ stream, text: verdict.summary, kind: "summary" });
   }
 
   /**
@@ -143,7 +160,7 @@ export class Report {
   render(ctx: FilterContext): { stdout: string; stderr: string } {
     let marker = this.marker(ctx);
     if (marker && !this.manyDrops) {
-      const held = this.items.items.filter((i) => i.kind === "drop").map((i) => i.text);
+      const held = this.items.items.flatMap((i) => (i.kind === "drop" && i.text !== "" ? [i.text] : i.note ? [i.note] : []));
       // The handle counted as a fixed few tokens: the same run decides the same way whatever its id.
       const cost = roughTokens(marker.replace(/\[rtk recall \w+\]$/, "")) + RECALL_TOKENS;
       if (roughTokens(held.join("\n")) <= cost) {
@@ -165,7 +182,7 @@ export class Report {
     const order: string[] = [];
     for (const item of this.items.items) {
       if (item.stream !== s) continue;
-      if (item.kind === "keep" || (item.kind === "drop" && this.putBack)) kept.push(item.text);
+      if (item.kind === "keep" || (item.kind === "drop" && this.putBack && item.text !== "")) kept.push(item.text);
       else if (item.kind === "drop") continue;
       else if (item.kind === "summary") summaries.push(item.text);
       else {
@@ -174,7 +191,7 @@ export class Report {
           groups.set(item.text, (g = []));
           order.push(item.text);
         }
-        g.push(item.pkg!);
+        g.push(this.putBack && item.note ? `${item.pkg!} ${item.note}` : item.pkg!);
       }
     }
     return [...kept, ...order.map((g) => `${g}: ${groups.get(g)!.join(", ")}`), ...summaries];
@@ -182,10 +199,15 @@ export class Report {
 
   private marker(ctx: FilterContext): string | null {
     const total = [...this.dropped.values()].reduce((a, b) => a + b, 0);
-    if (!total) return null;
-    if (this.dropped.size === 1) return `… +${total} ${[...this.dropped.keys()][0]} ${noun(total, "line")} hidden [rtk recall ${ctx.recall.id()}]`;
+    // Asides are not lines: `… +4 progress lines and 5 newer-version notes hidden`.
+    const notes = [...this.notes].map(([k, n]) => `${n} ${k} ${noun(n, "note")}`).join(", ");
+    if (!total && !notes) return null;
+    const handle = `[rtk recall ${ctx.recall.id()}]`;
+    if (!total) return `… ${notes} hidden ${handle}`;
+    const and = notes ? ` and ${notes}` : "";
+    if (this.dropped.size === 1) return `… +${total} ${[...this.dropped.keys()][0]} ${noun(total, "line")}${and} hidden ${handle}`;
     const kinds = [...this.dropped].map(([k, n]) => `${n} ${k}`).join(", ");
-    return `… +${counted(total, "line")} hidden (${kinds}) [rtk recall ${ctx.recall.id()}]`;
+    return `… +${counted(total, "line")} hidden (${kinds})${notes ? `, and ${notes}` : ""} ${handle}`;
   }
 }
 

@@ -1,12 +1,13 @@
 // pnpm, yarn (classic and berry) and bun: install, add, remove, update.
 //
 //   Packages: +83
-//   dependencies added: body-parser 1.20.3 (2.4.0 is available), cookie-parser 1.4.7
+//   dependencies added: body-parser 1.20.3, cookie-parser 1.4.7
 //   Done using pnpm v9.15.9
-//   … +7 lines hidden (6 progress, 1 bar) [rtk recall 1a2b3c4]
+//   … +7 progress lines and 1 newer-version note hidden [rtk recall 1a2b3c4]
 //
 // Every package the tool names with a version is kept, gathered by what
-// happened to it; progress, step and resolution lines are counted.
+// happened to it; progress, step and resolution lines, and the newer
+// versions pnpm mentions beside a package, are counted.
 import { dialectFilter, untimed, type Dialect, type Verdict } from "./common.js";
 
 export function pnpmDialect(): Dialect {
@@ -15,7 +16,8 @@ export function pnpmDialect(): Dialect {
     read(text): Verdict | null {
       if (text.trim() === "") return "skip";
       if (/^Progress: resolved \d+/.test(text)) return { drop: "progress" };
-      if (/^[+-]+$/.test(text)) return { drop: "bar" };
+      // The bar of `+` and `-` under `Packages: +83` draws the same count: progress too.
+      if (/^[+-]+$/.test(text)) return { drop: "progress" };
       if (/^(?:Lockfile is up to date|Already up to date|Packages: [+-]\d+)/.test(text)) return { summary: text };
       if (/^Done in /.test(text)) return { summary: untimed(text) };
       const sec = /^(dependencies|devDependencies|optionalDependencies|peerDependencies):$/.exec(text);
@@ -24,7 +26,12 @@ export function pnpmDialect(): Dialect {
         return "skip";
       }
       const change = /^([+-]) (\S+) (\S.*)$/.exec(text);
-      if (change && section) return { change: `${section} ${change[1] === "+" ? "added" : "removed"}`, text: `${change[2]} ${change[3]}` };
+      if (change && section) {
+        const what = `${section} ${change[1] === "+" ? "added" : "removed"}`;
+        // `+ cors 2.8.5 (2.8.6 is available)`: the newer version is an aside to the install (`pnpm outdated` lists them).
+        const aside = /^(\S+) (\(\S+ is available\))$/.exec(change[3]!);
+        return aside ? { change: what, text: `${change[2]} ${aside[1]}`, note: aside[2]!, noteKind: "newer-version" } : { change: what, text: `${change[2]} ${change[3]}` };
+      }
       if (/^(?:Resolving|Downloading|Fetching) /.test(text) || /^\s*(?:\.|node_modules\/\S+)\s+(?:preinstall|install|postinstall)\$/.test(text)) return { drop: "progress" };
       return null;
     },
@@ -36,9 +43,10 @@ export function yarnDialect(): Dialect {
   return {
     read(text): Verdict | null {
       if (text.trim() === "") return "skip";
-      if (/^yarn (?:install|add|remove|upgrade|up) v\d/.test(text)) return { drop: "banner" };
-      if (/^\[\d\/\d\] /.test(text) || /^[➤] YN0000: (?:┌|└|│)/.test(text)) return { drop: "step" };
-      if (/^info Visit https:\/\/yarnpkg/.test(text) || /^info (?:No lockfile found|Lockfile is up to date)/.test(text)) return { drop: "info" };
+      // yarn's own log of the run (its banner, numbered steps, info lines): one kind, so the marker stays short.
+      if (/^yarn (?:install|add|remove|upgrade|up) v\d/.test(text)) return { drop: "log" };
+      if (/^\[\d\/\d\] /.test(text) || /^[➤] YN0000: (?:┌|└|│)/.test(text)) return { drop: "log" };
+      if (/^info Visit https:\/\/yarnpkg/.test(text) || /^info (?:No lockfile found|Lockfile is up to date)/.test(text)) return { drop: "log" };
       if (text === "info Direct dependencies") return ((list = "direct"), "skip");
       if (text === "info All dependencies") return ((list = "all"), "skip");
       const entry = /^[├└]─ (.+)$/.exec(text);
@@ -47,7 +55,7 @@ export function yarnDialect(): Dialect {
       if (/^Done in /.test(text) || /^success /.test(text)) return { summary: untimed(text) };
       // yarn 2+: `➤ YN0000: · Done in 1s 234ms`, resolution/fetch/link steps.
       if (/^➤ YN0000: ·? ?Done/.test(text)) return { summary: untimed(text) };
-      if (/^➤ YN0000: /.test(text)) return { drop: "step" };
+      if (/^➤ YN0000: /.test(text)) return { drop: "log" };
       return null;
     },
   };

@@ -8,8 +8,8 @@
 //
 // npm prints no package names on a successful install; what it prints about
 // packages (deprecations, peer conflicts, errors) stays word for word, its
-// verdict loses only the run's time. Notices, funding appeals, fetch and
-// timing logs (`--loglevel http|timing|verbose`) and the advice lines that
+// verdict loses only the run's time. Notices, funding appeals (said in one
+// line where a marker would cost more than they do), fetch and timing logs (`--loglevel http|timing|verbose`) and the advice lines that
 // follow an audit summary are counted in the marker.
 import { dialectFilter, treeLine, untimed, type Dialect, type Verdict } from "./common.js";
 import { linesText, type Filter, type FilterRun } from "../types.js";
@@ -28,7 +28,10 @@ export function npmDialect(): Dialect {
       if (text.startsWith("npm notice")) return { drop: "notice" };
       const log = LOG_NOISE.exec(text);
       if (log) return { drop: log[1] === "http" ? "fetch" : "log" };
-      if (/^\d+ packages? (?:is|are) looking for funding$/.test(text) || /^ {2}run `npm fund` for details$/.test(text)) return { drop: "funding" };
+      // The funding appeal: counted with the other noise, or, where it would be put back, said in one line.
+      const funding = /^(\d+ packages?) (?:is|are) looking for funding$/.exec(text);
+      if (funding) return { drop: "funding", brief: `${funding[1]} looking for funding (npm fund)` };
+      if (/^ {2}run `npm fund` for details$/.test(text)) return { drop: "funding", brief: "" };
       if (VERDICT.test(text)) {
         advice = false;
         return { summary: untimed(text) };
