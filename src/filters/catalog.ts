@@ -47,6 +47,7 @@ import { kubectlAction } from "./services/kubectl-action.js";
 import { http } from "./services/http.js";
 import { logs } from "./services/logs.js";
 import { terraform } from "./services/terraform.js";
+import { mysql, psql } from "./services/sql.js";
 import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
 import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
 import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
@@ -110,6 +111,8 @@ const CATALOG: readonly Filter[] = [
   logs,
   dockerBuild,
   kubectlAction,
+  psql,
+  mysql,
   npmInstall,
   pnpmInstall,
   yarnInstall,

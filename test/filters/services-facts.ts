@@ -147,8 +147,29 @@ function actionFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/**
+ * A SQL client's facts: every row's cells together (psql's aligned rows and
+ * mysql's boxed ones, split at their bars), every other line (a command tag, a
+ * row count, a footer) and every stderr line.
+ */
+function sqlFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const psql = c.argv[0] === "psql";
+  for (const l of c.stdout.split("\n")) {
+    if (!l.trim() || /^[-+]+$/.test(l)) continue;
+    const row = psql ? / \| /.test(l) || /^ \S/.test(l) : l.startsWith("|");
+    if (row) {
+      const cells = (psql ? l.split("|") : l.split("|").slice(1, -1)).map((x) => x.trim()).filter(Boolean);
+      facts.push({ where: "row", all: cells });
+    } else facts.push({ where: "line", all: [l.trim()] });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "sql.psql" || filter === "sql.mysql") return sqlFacts(c);
   // A view: every field with a value, every body line.
   if (filter === "gh.view")
     return c.stdout

@@ -19,7 +19,7 @@ import { factsOf, linesStoodFor, lostFacts, unbraced } from "./services-facts.js
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
-export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform"];
+export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql"];
 
 before(() => {
   if (process.env["RTK_TEST_BUILT"] !== "1") {
@@ -117,6 +117,8 @@ const REWRITES: readonly [string, string][] = [
   ["tofu apply -auto-approve", "rtk tofu apply -auto-approve"],
   ["curl -s https://api.example.com/v1/orders", "rtk curl -s https://api.example.com/v1/orders"],
   ["wget https://example.com/a.tar.gz", "rtk wget https://example.com/a.tar.gz"],
+  ["psql -h localhost -U app -d shop -c 'SELECT * FROM orders'", "rtk psql -h localhost -U app -d shop -c 'SELECT * FROM orders'"],
+  ['mysql -t -u app shop -e "SHOW TABLES"', 'rtk mysql -t -u app shop -e "SHOW TABLES"'],
 ];
 
 /** Commands whose output another program reads, or that have no filter: never rewritten. */
@@ -208,5 +210,63 @@ describe("tables", () => {
     assert.ok(m, r.stdout);
     const shown = r.stdout.split("\n").filter((l) => /: \S+ \S+$/.test(l) && !l.includes("left out")).length;
     assert.equal(shown + Number(m[1]), c.stdout.trimEnd().split("\n").length - 1);
+  });
+});
+
+describe("SQL result tables", () => {
+  test("a table past the list budget keeps its header, first and last rows, and counts the rest", async () => {
+    const c = named("psql/medium-select");
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 150\n") });
+    const m = /^… \+(\d+) more rows \[rtk recall [0-9a-f]+\]$/m.exec(r.stdout);
+    assert.ok(m, r.stdout);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.equal(lines[0], "id | customer | status | total | items | created_at");
+    const shown = lines.filter((l) => /^\d+ \| /.test(l)).length;
+    assert.equal(shown + Number(m[1]), 64);
+    assert.match(lines.at(-2)!, /^64 \| /);
+    assert.equal(lines.at(-1), "(64 rows)");
+  });
+
+  test("a cell that spans lines makes the output print as psql printed it", async () => {
+    // Recorded from psql 15.18: a value holding a line break.
+    const raw = " id |    note     | state \n----+-------------+-------\n  1 | first line +| ok\n    | second line | \n(1 row)\n\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), raw);
+    const c = named("psql/medium-select");
+    const r = await replay({ ...c, dir, stdout: raw, stderr: "" });
+    assert.equal(r.stdout, raw);
+  });
+
+  for (const [name, argv] of [
+    ["psql/medium-select", ["psql", "-X", "-At", "-c", "SELECT 1"]],
+    ["psql/medium-select", ["psql", "-X", "--csv", "-c", "SELECT 1"]],
+    ["psql/medium-select", ["psql", "-qx", "-c", "SELECT 1"]],
+    ["mysql/medium-select", ["mysql", "-B", "-e", "SELECT 1"]],
+    ["mysql/medium-select", ["mysql", "-psecret", "--vertical", "-e", "SELECT 1"]],
+  ] as const) {
+    test(`${argv.join(" ")} passes through`, async () => {
+      const c = named(name);
+      const r = await replay({ ...c, argv: [...argv] });
+      assert.equal(r.stdout, c.stdout);
+    });
+  }
+
+  test("a value after -c is not read as flags", async () => {
+    const c = named("psql/medium-select");
+    const r = await replay({ ...c, argv: ["psql", "-c", "-x"] });
+    assert.notEqual(r.stdout, c.stdout);
+  });
+
+  // Against a live server only when one answers through the PG* variables (none in CI).
+  const live = spawnSync("psql", ["-X", "-Atc", "SELECT 1"], { encoding: "utf8", timeout: 5000 });
+  test("psql against a live server", { skip: live.stdout !== "1\n" && "no PostgreSQL server reachable" }, async () => {
+    const sql = "SELECT n AS id, 'row ' || n AS label FROM generate_series(1, 12) AS n";
+    const raw = spawnSync("psql", ["-X", "-c", sql], { encoding: "utf8" });
+    const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, RTK_NO_TRACK: "1" };
+    const r = await launch(["psql", "-X", "-c", sql], { cwd: tmpdir(), env: { ...process.env, ...env } as Record<string, string> });
+    assert.equal(r.status, 0, r.stderr);
+    const rows = Array.from({ length: 12 }, (_, i) => `${i + 1} | row ${i + 1}`);
+    assert.equal(r.stdout, ["id | label", ...rows, "(12 rows)", ""].join("\n") + "\n");
+    assert.ok(r.stdout.length < raw.stdout.length);
   });
 });
