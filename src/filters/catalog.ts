@@ -44,6 +44,7 @@ import { vitest } from "./tests/vitest.js";
 import { dockerBuild } from "./services/docker-build.js";
 import { gh, ghView } from "./services/gh.js";
 import { kubectlAction } from "./services/kubectl-action.js";
+import { kubectlDescribe } from "./services/kubectl-describe.js";
 import { http } from "./services/http.js";
 import { logs } from "./services/logs.js";
 import { terraform } from "./services/terraform.js";
@@ -111,6 +112,7 @@ const CATALOG: readonly Filter[] = [
   logs,
   dockerBuild,
   kubectlAction,
+  kubectlDescribe,
   psql,
   mysql,
   npmInstall,

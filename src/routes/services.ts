@@ -48,6 +48,7 @@ export const services: RouteFamily = {
     { id: "podman.ps", tool: "podman", sub: [["ps", "images"]], filter: "table.docker", savings: 60, pipeSafe: false },
     { id: "podman.logs", tool: "podman", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
     { id: "kubectl.get", tool: "kubectl", sub: ["get"], filter: "table.kubectl", savings: 60, pipeSafe: false },
+    { id: "kubectl.describe", tool: "kubectl", sub: ["describe"], filter: "kubectl.describe", savings: 35, pipeSafe: false },
     { id: "kubectl.logs", tool: "kubectl", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
     { id: "kubectl.apply", tool: "kubectl", sub: [["apply", "create", "delete", "replace"]], filter: "kubectl.action", savings: 60, pipeSafe: false },
     { id: "kubectl.rollout", tool: "kubectl", sub: ["rollout", ["status", "restart", "undo"]], filter: "kubectl.action", savings: 60, pipeSafe: false },
@@ -63,6 +64,8 @@ export const services: RouteFamily = {
       savings: 60,
       pipeSafe: false,
     },
+    // gh prints the pull request's patch as git does: the diff filter reads it.
+    { id: "gh.pr.diff", tool: "gh", sub: ["pr", "diff"], filter: "git.diff", savings: 40, pipeSafe: false },
     { id: "gh.view", tool: "gh", sub: [["pr", "issue", "release"], ["view"]], filter: "gh.view", savings: 15, pipeSafe: false },
     { id: "terraform.plan", tool: "terraform", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "tofu.plan", tool: "tofu", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },

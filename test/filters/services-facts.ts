@@ -167,8 +167,54 @@ function sqlFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/**
+ * kubectl describe's facts: every field with its value, every line that goes
+ * on with a value (a label, a command word), every table row's cells; but for
+ * what the filter says it leaves out (container and image IDs, the
+ * last-applied-configuration annotation, the service account token volume).
+ */
+function describeFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  let skipUnder = -1;
+  for (const l of c.stdout.split("\n")) {
+    const indent = l.length - l.trimStart().length;
+    if (skipUnder >= 0 && l.trim() && indent > skipUnder) continue;
+    skipUnder = -1;
+    if (!l.trim() || /^\s*-+(\s+-+)*\s*$/.test(l)) continue;
+    if (/^\s*kube-api-access-\w+:$/.test(l)) {
+      skipUnder = indent;
+      continue;
+    }
+    if (/kubectl\.kubernetes\.io\/last-applied-configuration:$/.test(l)) {
+      skipUnder = indent;
+      continue;
+    }
+    if (/^\s*\{"apiVersion"|serviceaccount from kube-api-access-|^\s*(?:Container|Image) ID:/.test(l)) continue;
+    const f = /^\s*([^\s:](?:[^: ]| (?! ))*):(?:\s+(\S.*?))?\s*$/.exec(l);
+    if (f) facts.push({ where: "field", all: f[2] ? [`${f[1]}:`, f[2]] : [`${f[1]}:`] });
+    else facts.push({ where: "row", all: l.trim().split(/ {2,}/) });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
+/** A patch's facts: every file it touches, every hunk's line numbers, every added and removed line. */
+function patchFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  for (const l of c.stdout.split("\n")) {
+    const file = /^diff --git a\/(\S+) b\/(\S+)$/.exec(l);
+    if (file) facts.push({ where: "file", all: [file[2]!] });
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
+    if (hunk) facts.push({ where: "hunk", all: [hunk[0]] });
+    if (/^[+-](?![+-]{2} )/.test(l) && l.trim().length > 1) facts.push({ where: "changed line", all: [l] });
+  }
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "git.diff") return patchFacts(c);
+  if (filter === "kubectl.describe") return describeFacts(c);
   if (filter === "sql.psql" || filter === "sql.mysql") return sqlFacts(c);
   // A view: every field with a value, every body line.
   if (filter === "gh.view")
