@@ -43,6 +43,7 @@ import { rspec } from "./tests/rspec.js";
 import { vitest } from "./tests/vitest.js";
 import { dockerBuild } from "./services/docker-build.js";
 import { gh, ghView } from "./services/gh.js";
+import { aws } from "./services/aws.js";
 import { kubectlAction } from "./services/kubectl-action.js";
 import { kubectlDescribe } from "./services/kubectl-describe.js";
 import { http } from "./services/http.js";
@@ -112,6 +113,7 @@ const CATALOG: readonly Filter[] = [
   logs,
   dockerBuild,
   kubectlAction,
+  aws,
   kubectlDescribe,
   psql,
   mysql,

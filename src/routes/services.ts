@@ -12,6 +12,10 @@ export const services: RouteFamily = {
     gh: { valueOptions: ["-R", "--repo"] },
     terraform: { joinedValueOptions: ["-chdir"] },
     tofu: { joinedValueOptions: ["-chdir"] },
+    aws: {
+      valueOptions: ["--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"],
+      flagOptions: ["--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt"],
+    },
   },
   routes: [
     { id: "docker.ps", tool: "docker", sub: [["ps", "images"]], filter: "table.docker", savings: 60, pipeSafe: false },
@@ -69,6 +73,17 @@ export const services: RouteFamily = {
     { id: "gh.view", tool: "gh", sub: [["pr", "issue", "release"], ["view"]], filter: "gh.view", savings: 15, pipeSafe: false },
     { id: "terraform.plan", tool: "terraform", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "tofu.plan", tool: "tofu", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
+    { id: "aws.s3", tool: "aws", sub: ["s3", ["cp", "sync", "mv", "rm"]], filter: "aws", savings: 60, pipeSafe: false },
+    { id: "aws.logs.tail", tool: "aws", sub: ["logs", "tail"], filter: "logs", savings: 50, pipeSafe: false },
+    // Any other command: its table output loses the box drawing; JSON and text print as they are. Prompts and sessions keep the terminal.
+    {
+      id: "aws",
+      tool: "aws",
+      filter: "aws",
+      savings: 30,
+      pipeSafe: false,
+      indirectIf: ["configure", "sso", "login", "start-session", "execute-command", "wait", "help", "--cli-auto-prompt", "--generate-cli-skeleton"],
+    },
     { id: "psql", tool: "psql", filter: "sql.psql", savings: 40, pipeSafe: false },
     { id: "mysql", tool: "mysql", filter: "sql.mysql", savings: 50, pipeSafe: false },
     { id: "mariadb", tool: "mariadb", filter: "sql.mysql", savings: 50, pipeSafe: false },

@@ -211,8 +211,35 @@ function patchFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/**
+ * The AWS CLI's facts: every cell of a table's rows together and every title;
+ * every transfer's kind with the object's key (the part after the bucket);
+ * any other output line whole; every stderr line.
+ */
+function awsFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  for (const raw of c.stdout.split("\n")) {
+    const l = raw.slice(raw.lastIndexOf("\r") + 1);
+    if (!l.trim() || /^[-+|]+$/.test(l) || /^Completed .* remaining$/.test(l)) continue;
+    const t = /^(upload|download|copy|move): \S+ to s3:\/\/[^/]+\/(\S+)$/.exec(l) ?? /^(delete): (\S+)$/.exec(l);
+    if (t) facts.push({ where: "transfer", all: [t[1]!, t[2]!] });
+    else if (l.startsWith("|"))
+      facts.push({
+        where: "row",
+        all: l
+          .split("|")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      });
+    else facts.push({ where: "line", all: [l] });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "aws") return awsFacts(c);
   if (filter === "git.diff") return patchFacts(c);
   if (filter === "kubectl.describe") return describeFacts(c);
   if (filter === "sql.psql" || filter === "sql.mysql") return sqlFacts(c);

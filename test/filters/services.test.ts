@@ -19,7 +19,7 @@ import { factsOf, linesStoodFor, lostFacts, unbraced } from "./services-facts.js
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
-export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql"];
+export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql", "aws"];
 
 before(() => {
   if (process.env["RTK_TEST_BUILT"] !== "1") {
@@ -113,6 +113,9 @@ const REWRITES: readonly [string, string][] = [
   ["gh pr checks 1473", "rtk gh pr checks 1473"],
   ["gh pr view 1478", "rtk gh pr view 1478"],
   ["gh pr diff 1478", "rtk gh pr diff 1478"],
+  ["aws s3 sync dist/ s3://shop-web-prod/ --delete", "rtk aws s3 sync dist/ s3://shop-web-prod/ --delete"],
+  ["aws --profile prod ec2 describe-instances --output table", "rtk aws --profile prod ec2 describe-instances --output table"],
+  ["aws logs tail /ecs/shop-api --since 1h", "rtk aws logs tail /ecs/shop-api --since 1h"],
   ["gh issue view 2210 --comments", "rtk gh issue view 2210 --comments"],
   ["terraform plan", "rtk terraform plan"],
   ["terraform -chdir=infra plan -out tfplan", "rtk terraform -chdir=infra plan -out tfplan"],
@@ -124,7 +127,16 @@ const REWRITES: readonly [string, string][] = [
 ];
 
 /** Commands whose output another program reads, or that have no filter: never rewritten. */
-const NOT_REWRITTEN = ["curl -s https://api.example.com | jq .", "gh api repos/acme/shop/pulls", "kubectl logs api | grep ERROR", "kubectl exec -it api -- sh", "docker run --rm alpine echo hi"];
+const NOT_REWRITTEN = [
+  "aws configure",
+  "aws sso login --profile prod",
+  "aws ssm start-session --target i-0abc",
+  "curl -s https://api.example.com | jq .",
+  "gh api repos/acme/shop/pulls",
+  "kubectl logs api | grep ERROR",
+  "kubectl exec -it api -- sh",
+  "docker run --rm alpine echo hi",
+];
 
 describe("rewrite", () => {
   const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, HOME: "/nonexistent", RTK_NO_TRACK: "1" };
@@ -270,5 +282,31 @@ describe("SQL result tables", () => {
     const rows = Array.from({ length: 12 }, (_, i) => `${i + 1} | row ${i + 1}`);
     assert.equal(r.stdout, ["id | label", ...rows, "(12 rows)", ""].join("\n") + "\n");
     assert.ok(r.stdout.length < raw.stdout.length);
+  });
+});
+
+describe("aws", () => {
+  test("a sync past the list budget names its first files and counts the rest", async () => {
+    const c = named("aws/medium-s3-sync");
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 100\n") });
+    const line = r.stdout.split("\n").find((l) => l.startsWith("upload dist/ → s3://shop-web-prod/ (43): "))!;
+    const m = /… \+(\d+) more files \[rtk recall [0-9a-f]+\]$/.exec(line);
+    assert.ok(m, r.stdout);
+    const shown = line
+      .replace(/ … .*$/, "")
+      .split(": ")[1]!
+      .split(", ").length;
+    assert.equal(shown + Number(m[1]), 43);
+  });
+
+  test("JSON and text output print as the CLI printed them", async () => {
+    for (const argv of [
+      ["aws", "sts", "get-caller-identity", "--output", "text"],
+      ["aws", "s3", "cp", "a", "s3://b/", "--output", "json"],
+    ]) {
+      const c = named("aws/sts-json");
+      const r = await replay({ ...c, argv });
+      assert.equal(r.stdout, c.stdout);
+    }
   });
 });
