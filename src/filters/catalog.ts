@@ -43,6 +43,7 @@ import { rspec } from "./tests/rspec.js";
 import { vitest } from "./tests/vitest.js";
 import { dockerBuild } from "./services/docker-build.js";
 import { gh, ghView } from "./services/gh.js";
+import { ghLog } from "./services/gh-log.js";
 import { aws } from "./services/aws.js";
 import { kubectlAction } from "./services/kubectl-action.js";
 import { kubectlDescribe } from "./services/kubectl-describe.js";
@@ -108,6 +109,7 @@ const CATALOG: readonly Filter[] = [
   helmTable,
   gh,
   ghView,
+  ghLog,
   terraform,
   http,
   logs,

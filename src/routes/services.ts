@@ -70,6 +70,7 @@ export const services: RouteFamily = {
     },
     // gh prints the pull request's patch as git does: the diff filter reads it.
     { id: "gh.pr.diff", tool: "gh", sub: ["pr", "diff"], filter: "git.diff", savings: 40, pipeSafe: false },
+    { id: "gh.run.log", tool: "gh", sub: ["run", "view"], filter: "gh.log", savings: 40, pipeSafe: false },
     { id: "gh.view", tool: "gh", sub: [["pr", "issue", "release"], ["view"]], filter: "gh.view", savings: 15, pipeSafe: false },
     { id: "terraform.plan", tool: "terraform", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "tofu.plan", tool: "tofu", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },

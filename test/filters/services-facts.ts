@@ -237,8 +237,23 @@ function awsFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/** A run's log: every step's job and name, every line after its timestamp that is not blank (error lines, the verdict). */
+function runLogFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const seen = new Set<string>();
+  for (const l of stripVTControlCharacters(c.stdout).split("\n").filter(Boolean)) {
+    const [job, step, rest] = l.split("\t");
+    if (!seen.has(`${job}\t${step}`)) facts.push({ where: "step", all: [`${job} / ${step}`] });
+    seen.add(`${job}\t${step}`);
+    const text = rest!.replace(/^\S+Z ?/, "");
+    if (text.trim()) facts.push({ where: "line", all: [text.trim()] });
+  }
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "gh.log") return runLogFacts(c);
   if (filter === "aws") return awsFacts(c);
   if (filter === "git.diff") return patchFacts(c);
   if (filter === "kubectl.describe") return describeFacts(c);

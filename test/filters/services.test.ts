@@ -113,6 +113,7 @@ const REWRITES: readonly [string, string][] = [
   ["gh pr checks 1473", "rtk gh pr checks 1473"],
   ["gh pr view 1478", "rtk gh pr view 1478"],
   ["gh pr diff 1478", "rtk gh pr diff 1478"],
+  ["gh run view 12087734521 --log-failed", "rtk gh run view 12087734521 --log-failed"],
   ["aws s3 sync dist/ s3://shop-web-prod/ --delete", "rtk aws s3 sync dist/ s3://shop-web-prod/ --delete"],
   ["aws --profile prod ec2 describe-instances --output table", "rtk aws --profile prod ec2 describe-instances --output table"],
   ["aws logs tail /ecs/shop-api --since 1h", "rtk aws logs tail /ecs/shop-api --since 1h"],
