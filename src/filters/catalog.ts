@@ -49,6 +49,7 @@ import { kubectlAction } from "./services/kubectl-action.js";
 import { kubectlDescribe } from "./services/kubectl-describe.js";
 import { http } from "./services/http.js";
 import { logs } from "./services/logs.js";
+import { helmRelease } from "./services/helm.js";
 import { terraform } from "./services/terraform.js";
 import { mysql, psql } from "./services/sql.js";
 import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
@@ -107,6 +108,7 @@ const CATALOG: readonly Filter[] = [
   dockerTable,
   kubectlTable,
   helmTable,
+  helmRelease,
   gh,
   ghView,
   ghLog,

@@ -56,6 +56,7 @@ export const services: RouteFamily = {
     { id: "kubectl.logs", tool: "kubectl", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
     { id: "kubectl.apply", tool: "kubectl", sub: [["apply", "create", "delete", "replace"]], filter: "kubectl.action", savings: 60, pipeSafe: false },
     { id: "kubectl.rollout", tool: "kubectl", sub: ["rollout", ["status", "restart", "undo"]], filter: "kubectl.action", savings: 60, pipeSafe: false },
+    { id: "helm.release", tool: "helm", sub: [["status", "install", "upgrade"]], filter: "helm.release", savings: 40, pipeSafe: false },
     { id: "helm.list", tool: "helm", sub: [["list", "ls"]], filter: "table.helm", savings: 50, pipeSafe: false },
     {
       id: "gh.list",

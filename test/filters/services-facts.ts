@@ -251,8 +251,27 @@ function runLogFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/** A release's facts: every field and NOTES line whole, every resource row's name with its status cells (read as kubectl's tables are). */
+function releaseFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const [before, after] = c.stdout.split("RESOURCES:\n");
+  const resources = after?.split(/^(?=[A-Z][A-Z ]+:)/m)[0] ?? "";
+  const rest = after ? after.slice(resources.length) : "";
+  for (const l of (before + rest).split("\n").filter((x) => x.trim())) facts.push({ where: "line", all: [l.trim()] });
+  for (const block of resources.split(/^==> .*\n/m)) {
+    for (const row of tableRows(block)) {
+      const with_ = TABLE_FACTS["kubectl"]!.with.filter((k) => row[k] !== undefined && row[k] !== "" && row[k] !== "<none>").map((k) => row[k]!);
+      facts.push({ where: `resource ${row["NAME"]}`, all: [row["NAME"]!, ...with_] });
+    }
+  }
+  for (const l of resources.split("\n").filter((x) => x.startsWith("==> "))) facts.push({ where: "kind", all: [l] });
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "helm.release") return releaseFacts(c);
   if (filter === "gh.log") return runLogFacts(c);
   if (filter === "aws") return awsFacts(c);
   if (filter === "git.diff") return patchFacts(c);

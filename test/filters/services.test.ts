@@ -104,6 +104,8 @@ const REWRITES: readonly [string, string][] = [
   ["kubectl get pods -n shop", "rtk kubectl get pods -n shop"],
   ["kubectl -n shop logs deploy/api --since 1h", "rtk kubectl -n shop logs deploy/api --since 1h"],
   ["helm list -A", "rtk helm list -A"],
+  ["helm status shop-api -n shop --show-resources", "rtk helm status shop-api -n shop --show-resources"],
+  ["helm upgrade --install shop-api ./chart -n shop", "rtk helm upgrade --install shop-api ./chart -n shop"],
   ["kubectl apply -f k8s/", "rtk kubectl apply -f k8s/"],
   ["kubectl describe pod api-7d9f8b6c5d-x2k4p -n shop", "rtk kubectl describe pod api-7d9f8b6c5d-x2k4p -n shop"],
   ["kubectl rollout status deployment/api -n shop", "rtk kubectl rollout status deployment/api -n shop"],
