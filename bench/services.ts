@@ -10,7 +10,7 @@ import { factsOf, factsText, lostFacts } from "../test/filters/services-facts.js
 import type { Area } from "./harness/report.js";
 import type { Tokenizer } from "./inputs/tokenizer.js";
 
-const TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql", "aws"];
+const TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql", "aws", "gcloud", "az"];
 
 /** The issue's floors for the median savings of medium fixtures, by family. */
 export const SERVICE_FAMILY_TARGETS: Record<string, number> = { "docker ps/kubectl get": 60, "gh pr list": 60, "terraform plan": 70 };

@@ -12,6 +12,8 @@ export const services: RouteFamily = {
     gh: { valueOptions: ["-R", "--repo"] },
     terraform: { joinedValueOptions: ["-chdir"] },
     tofu: { joinedValueOptions: ["-chdir"] },
+    gcloud: { valueOptions: ["--project", "--account", "--configuration", "--impersonate-service-account", "--billing-project"], flagOptions: ["--quiet", "-q"] },
+    az: { valueOptions: ["--subscription"], flagOptions: ["--only-show-errors", "--debug", "--verbose"] },
     aws: {
       valueOptions: ["--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"],
       flagOptions: ["--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt"],
@@ -86,6 +88,16 @@ export const services: RouteFamily = {
       pipeSafe: false,
       indirectIf: ["configure", "sso", "login", "start-session", "execute-command", "wait", "help", "--cli-auto-prompt", "--generate-cli-skeleton"],
     },
+    // The list commands' tables; commands that prompt, open sessions or watch keep the terminal.
+    {
+      id: "gcloud",
+      tool: "gcloud",
+      filter: "table.gcloud",
+      savings: 30,
+      pipeSafe: false,
+      indirectIf: ["ssh", "scp", "init", "login", "interactive", "connect", "start-iap-tunnel", "port-forward", "tail", "--verbosity=debug"],
+    },
+    { id: "az", tool: "az", filter: "table.az", savings: 35, pipeSafe: false, indirectIf: ["login", "ssh", "interactive", "configure", "init", "serial-console", "tunnel", "--watch"] },
     { id: "psql", tool: "psql", filter: "sql.psql", savings: 40, pipeSafe: false },
     { id: "mysql", tool: "mysql", filter: "sql.mysql", savings: 50, pipeSafe: false },
     { id: "mariadb", tool: "mariadb", filter: "sql.mysql", savings: 50, pipeSafe: false },

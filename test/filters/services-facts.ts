@@ -46,6 +46,7 @@ const TABLE_FACTS: Record<string, { id: string[]; with: string[] }> = {
   podman: { id: ["NAMES"], with: ["IMAGE", "STATUS", "PORTS"] },
   kubectl: { id: ["NAME"], with: ["NAMESPACE", "READY", "STATUS", "RESTARTS", "UP-TO-DATE", "AVAILABLE", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "DESIRED", "CURRENT", "IP", "NODE"] },
   helm: { id: ["NAME"], with: ["NAMESPACE", "REVISION", "STATUS", "CHART", "APP VERSION"] },
+  gcloud: { id: ["NAME"], with: ["ZONE", "MACHINE_TYPE", "PREEMPTIBLE", "INTERNAL_IP", "EXTERNAL_IP", "STATUS"] },
 };
 
 /** gh's tab-separated rows: which fields name the row and state it. */
@@ -269,8 +270,21 @@ function releaseFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/** az's table: every row's cells (cut at the dash rule's columns) together; any other output's lines whole; every stderr line. */
+function azFacts(c: ToolCase): Fact[] {
+  const lines = c.stdout.split("\n").filter((l) => l.trim());
+  const facts: Fact[] = [];
+  if (lines.length > 1 && /^[- ]+$/.test(lines[1]!)) {
+    const starts = [...lines[1]!.matchAll(/-+/g)].map((m) => m.index!);
+    for (const l of lines.slice(2)) facts.push({ where: "row", all: starts.map((s, i) => l.slice(s, starts[i + 1] ?? l.length).trim()).filter(Boolean) });
+  } else for (const l of lines) facts.push({ where: "line", all: [l.trim()] });
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "table.az") return azFacts(c);
   if (filter === "helm.release") return releaseFacts(c);
   if (filter === "gh.log") return runLogFacts(c);
   if (filter === "aws") return awsFacts(c);
@@ -298,7 +312,9 @@ export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   }
   const facts: Fact[] = [];
   const spec = TABLE_FACTS[tool];
-  if (spec) {
+  // gcloud's output the user shaped (JSON, YAML): every line whole.
+  if (tool === "gcloud" && !/^[A-Z][A-Z_]* {2}/.test(c.stdout)) for (const l of c.stdout.split("\n").filter((x) => x.trim())) facts.push({ where: "line", all: [l.trim()] });
+  else if (spec) {
     for (const row of tableRows(c.stdout)) {
       const id = spec.id.map((k) => row[k]).find((v) => v !== undefined)!;
       const cells = spec.with.filter((k) => row[k] !== undefined && row[k] !== "" && k !== "PORTS").map((k) => (k.endsWith(" ID") ? row[k]!.slice(0, 12) : row[k]!));

@@ -19,7 +19,7 @@ import { factsOf, linesStoodFor, lostFacts, unbraced } from "./services-facts.js
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
-export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql", "aws"];
+export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql", "aws", "gcloud", "az"];
 
 before(() => {
   if (process.env["RTK_TEST_BUILT"] !== "1") {
@@ -115,6 +115,8 @@ const REWRITES: readonly [string, string][] = [
   ["gh pr checks 1473", "rtk gh pr checks 1473"],
   ["gh pr view 1478", "rtk gh pr view 1478"],
   ["gh pr diff 1478", "rtk gh pr diff 1478"],
+  ["gcloud compute instances list --project acme-shop", "rtk gcloud compute instances list --project acme-shop"],
+  ["az vm list -d -o table", "rtk az vm list -d -o table"],
   ["gh run view 12087734521 --log-failed", "rtk gh run view 12087734521 --log-failed"],
   ["aws s3 sync dist/ s3://shop-web-prod/ --delete", "rtk aws s3 sync dist/ s3://shop-web-prod/ --delete"],
   ["aws --profile prod ec2 describe-instances --output table", "rtk aws --profile prod ec2 describe-instances --output table"],
@@ -132,6 +134,8 @@ const REWRITES: readonly [string, string][] = [
 /** Commands whose output another program reads, or that have no filter: never rewritten. */
 const NOT_REWRITTEN = [
   "aws configure",
+  "gcloud compute ssh shop-api-01 --zone europe-west1-b",
+  "az login",
   "aws sso login --profile prod",
   "aws ssm start-session --target i-0abc",
   "curl -s https://api.example.com | jq .",

@@ -33,7 +33,7 @@ export interface TableRules {
   braces?: boolean;
 }
 
-interface Column {
+export interface Column {
   name: string;
   start: number;
 }
@@ -49,7 +49,7 @@ function columnsOf(header: string): Column[] {
 }
 
 /** The cells of a row by the header's positions; null when the row does not fit them (a cell ran into the next). */
-function cellsOf(row: string, cols: readonly Column[]): string[] | null {
+export function cellsOf(row: string, cols: readonly Column[]): string[] | null {
   if (row.includes("\t")) {
     const parts = row.split("\t").map((c) => c.trim());
     while (parts.length > cols.length && parts[parts.length - 1] === "") parts.pop();
@@ -65,7 +65,7 @@ function cellsOf(row: string, cols: readonly Column[]): string[] | null {
   return cells;
 }
 
-interface Table {
+export interface Table {
   header: string;
   cols: Column[];
   rows: string[][];
@@ -134,7 +134,7 @@ export function tableFilter(spec: TableFilterSpec): Filter {
   };
 }
 
-function render(tables: readonly Table[], rules: TableRules, budget: number, marker: (n: number) => string, recall: () => string): string[] {
+export function render(tables: readonly Table[], rules: TableRules, budget: number, marker: (n: number) => string, recall: () => string): string[] {
   const out: string[] = [];
   let used = 0;
   let hidden = 0;
@@ -283,3 +283,10 @@ export function compactTables(lines: readonly string[], rules: TableRules, budge
 
 /** kubectl's rules for its resource tables (`helm status` shows the same). */
 export const KUBECTL_RULES: TableRules = { identity: ["NAMESPACE", "NAME"], drop: ["AGE"], shortId: [], braces: true };
+
+export const gcloudTable = tableFilter({
+  id: "table.gcloud",
+  rowWord: "row",
+  shaped: (input) => hasOption(input.argv.slice(input.toolIndex + 1), ["--format", "--uri"]),
+  rules: () => ({ identity: ["NAME"], drop: [], shortId: [] }),
+});
