@@ -52,7 +52,7 @@ import { logs } from "./services/logs.js";
 import { helmRelease } from "./services/helm.js";
 import { terraform } from "./services/terraform.js";
 import { mysql, psql } from "./services/sql.js";
-import { dockerTable, gcloudTable, helmTable, kubectlTable } from "./services/table.js";
+import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
 import { azTable } from "./services/az.js";
 import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
 import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
@@ -109,7 +109,6 @@ const CATALOG: readonly Filter[] = [
   dockerTable,
   kubectlTable,
   helmTable,
-  gcloudTable,
   azTable,
   helmRelease,
   gh,

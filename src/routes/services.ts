@@ -12,7 +12,6 @@ export const services: RouteFamily = {
     gh: { valueOptions: ["-R", "--repo"] },
     terraform: { joinedValueOptions: ["-chdir"] },
     tofu: { joinedValueOptions: ["-chdir"] },
-    gcloud: { valueOptions: ["--project", "--account", "--configuration", "--impersonate-service-account", "--billing-project"], flagOptions: ["--quiet", "-q"] },
     az: { valueOptions: ["--subscription"], flagOptions: ["--only-show-errors", "--debug", "--verbose"] },
     aws: {
       valueOptions: ["--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format"],
@@ -88,15 +87,7 @@ export const services: RouteFamily = {
       pipeSafe: false,
       indirectIf: ["configure", "sso", "login", "start-session", "execute-command", "wait", "help", "--cli-auto-prompt", "--generate-cli-skeleton"],
     },
-    // The list commands' tables; commands that prompt, open sessions or watch keep the terminal.
-    {
-      id: "gcloud",
-      tool: "gcloud",
-      filter: "table.gcloud",
-      savings: 30,
-      pipeSafe: false,
-      indirectIf: ["ssh", "scp", "init", "login", "interactive", "connect", "start-iap-tunnel", "port-forward", "tail", "--verbosity=debug"],
-    },
+    // az's tables (gcloud's, padded by two spaces only, cost no more tokens than a compact form would: not routed). Logins, sessions and watches keep the terminal.
     { id: "az", tool: "az", filter: "table.az", savings: 35, pipeSafe: false, indirectIf: ["login", "ssh", "interactive", "configure", "init", "serial-console", "tunnel", "--watch"] },
     { id: "psql", tool: "psql", filter: "sql.psql", savings: 40, pipeSafe: false },
     { id: "mysql", tool: "mysql", filter: "sql.mysql", savings: 50, pipeSafe: false },

@@ -283,10 +283,3 @@ export function compactTables(lines: readonly string[], rules: TableRules, budge
 
 /** kubectl's rules for its resource tables (`helm status` shows the same). */
 export const KUBECTL_RULES: TableRules = { identity: ["NAMESPACE", "NAME"], drop: ["AGE"], shortId: [], braces: true };
-
-export const gcloudTable = tableFilter({
-  id: "table.gcloud",
-  rowWord: "row",
-  shaped: (input) => hasOption(input.argv.slice(input.toolIndex + 1), ["--format", "--uri"]),
-  rules: () => ({ identity: ["NAME"], drop: [], shortId: [] }),
-});
