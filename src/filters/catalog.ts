@@ -43,11 +43,17 @@ import { rspec } from "./tests/rspec.js";
 import { vitest } from "./tests/vitest.js";
 import { dockerBuild } from "./services/docker-build.js";
 import { gh, ghView } from "./services/gh.js";
+import { ghLog } from "./services/gh-log.js";
+import { aws } from "./services/aws.js";
 import { kubectlAction } from "./services/kubectl-action.js";
+import { kubectlDescribe } from "./services/kubectl-describe.js";
 import { http } from "./services/http.js";
 import { logs } from "./services/logs.js";
+import { helmRelease } from "./services/helm.js";
 import { terraform } from "./services/terraform.js";
+import { mysql, psql } from "./services/sql.js";
 import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
+import { azTable } from "./services/az.js";
 import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
 import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
 import { pipInstall, pipList, poetryInstall, uvInstall } from "./packages/python.js";
@@ -103,13 +109,20 @@ const CATALOG: readonly Filter[] = [
   dockerTable,
   kubectlTable,
   helmTable,
+  azTable,
+  helmRelease,
   gh,
   ghView,
+  ghLog,
   terraform,
   http,
   logs,
   dockerBuild,
   kubectlAction,
+  aws,
+  kubectlDescribe,
+  psql,
+  mysql,
   npmInstall,
   pnpmInstall,
   yarnInstall,

@@ -46,6 +46,7 @@ const TABLE_FACTS: Record<string, { id: string[]; with: string[] }> = {
   podman: { id: ["NAMES"], with: ["IMAGE", "STATUS", "PORTS"] },
   kubectl: { id: ["NAME"], with: ["NAMESPACE", "READY", "STATUS", "RESTARTS", "UP-TO-DATE", "AVAILABLE", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "DESIRED", "CURRENT", "IP", "NODE"] },
   helm: { id: ["NAME"], with: ["NAMESPACE", "REVISION", "STATUS", "CHART", "APP VERSION"] },
+  gcloud: { id: ["NAME"], with: ["ZONE", "MACHINE_TYPE", "PREEMPTIBLE", "INTERNAL_IP", "EXTERNAL_IP", "STATUS"] },
 };
 
 /** gh's tab-separated rows: which fields name the row and state it. */
@@ -147,8 +148,149 @@ function actionFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/**
+ * A SQL client's facts: every row's cells together (psql's aligned rows and
+ * mysql's boxed ones, split at their bars), every other line (a command tag, a
+ * row count, a footer) and every stderr line.
+ */
+function sqlFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const psql = c.argv[0] === "psql";
+  for (const l of c.stdout.split("\n")) {
+    if (!l.trim() || /^[-+]+$/.test(l)) continue;
+    const row = psql ? / \| /.test(l) || /^ \S/.test(l) : l.startsWith("|");
+    if (row) {
+      const cells = (psql ? l.split("|") : l.split("|").slice(1, -1)).map((x) => x.trim()).filter(Boolean);
+      facts.push({ where: "row", all: cells });
+    } else facts.push({ where: "line", all: [l.trim()] });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
+/**
+ * kubectl describe's facts: every field with its value, every line that goes
+ * on with a value (a label, a command word), every table row's cells; but for
+ * what the filter says it leaves out (container and image IDs, the
+ * last-applied-configuration annotation, the service account token volume).
+ */
+function describeFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  let skipUnder = -1;
+  for (const l of c.stdout.split("\n")) {
+    const indent = l.length - l.trimStart().length;
+    if (skipUnder >= 0 && l.trim() && indent > skipUnder) continue;
+    skipUnder = -1;
+    if (!l.trim() || /^\s*-+(\s+-+)*\s*$/.test(l)) continue;
+    if (/^\s*kube-api-access-\w+:$/.test(l)) {
+      skipUnder = indent;
+      continue;
+    }
+    if (/kubectl\.kubernetes\.io\/last-applied-configuration:$/.test(l)) {
+      skipUnder = indent;
+      continue;
+    }
+    if (/^\s*\{"apiVersion"|serviceaccount from kube-api-access-|^\s*(?:Container|Image) ID:/.test(l)) continue;
+    const f = /^\s*([^\s:](?:[^: ]| (?! ))*):(?:\s+(\S.*?))?\s*$/.exec(l);
+    if (f) facts.push({ where: "field", all: f[2] ? [`${f[1]}:`, f[2]] : [`${f[1]}:`] });
+    else facts.push({ where: "row", all: l.trim().split(/ {2,}/) });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
+/** A patch's facts: every file it touches, every hunk's line numbers, every added and removed line. */
+function patchFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  for (const l of c.stdout.split("\n")) {
+    const file = /^diff --git a\/(\S+) b\/(\S+)$/.exec(l);
+    if (file) facts.push({ where: "file", all: [file[2]!] });
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
+    if (hunk) facts.push({ where: "hunk", all: [hunk[0]] });
+    if (/^[+-](?![+-]{2} )/.test(l) && l.trim().length > 1) facts.push({ where: "changed line", all: [l] });
+  }
+  return facts;
+}
+
+/**
+ * The AWS CLI's facts: every cell of a table's rows together and every title;
+ * every transfer's kind with the object's key (the part after the bucket);
+ * any other output line whole; every stderr line.
+ */
+function awsFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  for (const raw of c.stdout.split("\n")) {
+    const l = raw.slice(raw.lastIndexOf("\r") + 1);
+    if (!l.trim() || /^[-+|]+$/.test(l) || /^Completed .* remaining$/.test(l)) continue;
+    const t = /^(upload|download|copy|move): \S+ to s3:\/\/[^/]+\/(\S+)$/.exec(l) ?? /^(delete): (\S+)$/.exec(l);
+    if (t) facts.push({ where: "transfer", all: [t[1]!, t[2]!] });
+    else if (l.startsWith("|"))
+      facts.push({
+        where: "row",
+        all: l
+          .split("|")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      });
+    else facts.push({ where: "line", all: [l] });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
+/** A run's log: every step's job and name, every line after its timestamp that is not blank (error lines, the verdict). */
+function runLogFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const seen = new Set<string>();
+  for (const l of stripVTControlCharacters(c.stdout).split("\n").filter(Boolean)) {
+    const [job, step, rest] = l.split("\t");
+    if (!seen.has(`${job}\t${step}`)) facts.push({ where: "step", all: [`${job} / ${step}`] });
+    seen.add(`${job}\t${step}`);
+    const text = rest!.replace(/^\S+Z ?/, "");
+    if (text.trim()) facts.push({ where: "line", all: [text.trim()] });
+  }
+  return facts;
+}
+
+/** A release's facts: every field and NOTES line whole, every resource row's name with its status cells (read as kubectl's tables are). */
+function releaseFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const [before, after] = c.stdout.split("RESOURCES:\n");
+  const resources = after?.split(/^(?=[A-Z][A-Z ]+:)/m)[0] ?? "";
+  const rest = after ? after.slice(resources.length) : "";
+  for (const l of (before + rest).split("\n").filter((x) => x.trim())) facts.push({ where: "line", all: [l.trim()] });
+  for (const block of resources.split(/^==> .*\n/m)) {
+    for (const row of tableRows(block)) {
+      const with_ = TABLE_FACTS["kubectl"]!.with.filter((k) => row[k] !== undefined && row[k] !== "" && row[k] !== "<none>").map((k) => row[k]!);
+      facts.push({ where: `resource ${row["NAME"]}`, all: [row["NAME"]!, ...with_] });
+    }
+  }
+  for (const l of resources.split("\n").filter((x) => x.startsWith("==> "))) facts.push({ where: "kind", all: [l] });
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
+/** az's table: every row's cells (cut at the dash rule's columns) together; any other output's lines whole; every stderr line. */
+function azFacts(c: ToolCase): Fact[] {
+  const lines = c.stdout.split("\n").filter((l) => l.trim());
+  const facts: Fact[] = [];
+  if (lines.length > 1 && /^[- ]+$/.test(lines[1]!)) {
+    const starts = [...lines[1]!.matchAll(/-+/g)].map((m) => m.index!);
+    for (const l of lines.slice(2)) facts.push({ where: "row", all: starts.map((s, i) => l.slice(s, starts[i + 1] ?? l.length).trim()).filter(Boolean) });
+  } else for (const l of lines) facts.push({ where: "line", all: [l.trim()] });
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   const tool = c.argv[0]!;
+  if (filter === "table.az") return azFacts(c);
+  if (filter === "helm.release") return releaseFacts(c);
+  if (filter === "gh.log") return runLogFacts(c);
+  if (filter === "aws") return awsFacts(c);
+  if (filter === "git.diff") return patchFacts(c);
+  if (filter === "kubectl.describe") return describeFacts(c);
+  if (filter === "sql.psql" || filter === "sql.mysql") return sqlFacts(c);
   // A view: every field with a value, every body line.
   if (filter === "gh.view")
     return c.stdout
@@ -170,7 +312,9 @@ export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   }
   const facts: Fact[] = [];
   const spec = TABLE_FACTS[tool];
-  if (spec) {
+  // gcloud's output the user shaped (JSON, YAML): every line whole.
+  if (tool === "gcloud" && !/^[A-Z][A-Z_]* {2}/.test(c.stdout)) for (const l of c.stdout.split("\n").filter((x) => x.trim())) facts.push({ where: "line", all: [l.trim()] });
+  else if (spec) {
     for (const row of tableRows(c.stdout)) {
       const id = spec.id.map((k) => row[k]).find((v) => v !== undefined)!;
       const cells = spec.with.filter((k) => row[k] !== undefined && row[k] !== "" && k !== "PORTS").map((k) => (k.endsWith(" ID") ? row[k]!.slice(0, 12) : row[k]!));

@@ -16,10 +16,11 @@ import { repoRoot } from "../support/corpus.js";
 import { launch, type Run } from "../support/launch.js";
 import { filterOf, replay, toolCases, type ToolCase } from "../support/replay.js";
 import { factsOf, linesStoodFor, lostFacts, unbraced } from "./services-facts.js";
+import { loadTokenizer, type Tokenizer } from "../../bench/inputs/tokenizer.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
-export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform"];
+export const SERVICE_TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql", "aws", "gcloud", "az"];
 
 before(() => {
   if (process.env["RTK_TEST_BUILT"] !== "1") {
@@ -45,6 +46,7 @@ function writeConfig(text: string): string {
 }
 
 const cases = SERVICE_TOOLS.flatMap((t) => toolCases(t));
+let tokenizer: Tokenizer | undefined;
 const named = (name: string) => cases.find((c) => c.name === name)!;
 
 for (const c of cases) {
@@ -84,6 +86,11 @@ for (const c of cases) {
       const raw = Buffer.byteLength(c.stdout) + Buffer.byteLength(c.stderr);
       const compact = Buffer.byteLength(r.stdout) + Buffer.byteLength(r.stderr);
       assert.ok(compact <= raw, `compact ${compact} bytes > raw ${raw} bytes`);
+      // Nor in tokens (o200k): padding costs few, so a compact form can lose there while it wins in bytes.
+      tokenizer ??= await loadTokenizer();
+      const rawTokens = tokenizer.count(c.stdout + c.stderr);
+      const compactTokens = tokenizer.count(r.stdout + r.stderr);
+      assert.ok(compactTokens <= rawTokens, `compact ${compactTokens} tokens > raw ${rawTokens} tokens (${tokenizer.name})`);
     });
   });
 }
@@ -104,23 +111,45 @@ const REWRITES: readonly [string, string][] = [
   ["kubectl get pods -n shop", "rtk kubectl get pods -n shop"],
   ["kubectl -n shop logs deploy/api --since 1h", "rtk kubectl -n shop logs deploy/api --since 1h"],
   ["helm list -A", "rtk helm list -A"],
+  ["helm status shop-api -n shop --show-resources", "rtk helm status shop-api -n shop --show-resources"],
+  ["helm upgrade --install shop-api ./chart -n shop", "rtk helm upgrade --install shop-api ./chart -n shop"],
   ["kubectl apply -f k8s/", "rtk kubectl apply -f k8s/"],
+  ["kubectl describe pod api-7d9f8b6c5d-x2k4p -n shop", "rtk kubectl describe pod api-7d9f8b6c5d-x2k4p -n shop"],
   ["kubectl rollout status deployment/api -n shop", "rtk kubectl rollout status deployment/api -n shop"],
   ["gh pr list", "rtk gh pr list"],
   ["gh issue list --label bug", "rtk gh issue list --label bug"],
   ["gh run list --limit 20", "rtk gh run list --limit 20"],
   ["gh pr checks 1473", "rtk gh pr checks 1473"],
   ["gh pr view 1478", "rtk gh pr view 1478"],
+  ["gh pr diff 1478", "rtk gh pr diff 1478"],
+  ["az vm list -d -o table", "rtk az vm list -d -o table"],
+  ["gh run view 12087734521 --log-failed", "rtk gh run view 12087734521 --log-failed"],
+  ["aws s3 sync dist/ s3://shop-web-prod/ --delete", "rtk aws s3 sync dist/ s3://shop-web-prod/ --delete"],
+  ["aws --profile prod ec2 describe-instances --output table", "rtk aws --profile prod ec2 describe-instances --output table"],
+  ["aws logs tail /ecs/shop-api --since 1h", "rtk aws logs tail /ecs/shop-api --since 1h"],
   ["gh issue view 2210 --comments", "rtk gh issue view 2210 --comments"],
   ["terraform plan", "rtk terraform plan"],
   ["terraform -chdir=infra plan -out tfplan", "rtk terraform -chdir=infra plan -out tfplan"],
   ["tofu apply -auto-approve", "rtk tofu apply -auto-approve"],
   ["curl -s https://api.example.com/v1/orders", "rtk curl -s https://api.example.com/v1/orders"],
   ["wget https://example.com/a.tar.gz", "rtk wget https://example.com/a.tar.gz"],
+  ["psql -h localhost -U app -d shop -c 'SELECT * FROM orders'", "rtk psql -h localhost -U app -d shop -c 'SELECT * FROM orders'"],
+  ['mysql -t -u app shop -e "SHOW TABLES"', 'rtk mysql -t -u app shop -e "SHOW TABLES"'],
 ];
 
 /** Commands whose output another program reads, or that have no filter: never rewritten. */
-const NOT_REWRITTEN = ["curl -s https://api.example.com | jq .", "gh api repos/acme/shop/pulls", "kubectl logs api | grep ERROR", "kubectl exec -it api -- sh", "docker run --rm alpine echo hi"];
+const NOT_REWRITTEN = [
+  "aws configure",
+  "gcloud compute instances list --project acme-shop",
+  "az login",
+  "aws sso login --profile prod",
+  "aws ssm start-session --target i-0abc",
+  "curl -s https://api.example.com | jq .",
+  "gh api repos/acme/shop/pulls",
+  "kubectl logs api | grep ERROR",
+  "kubectl exec -it api -- sh",
+  "docker run --rm alpine echo hi",
+];
 
 describe("rewrite", () => {
   const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, HOME: "/nonexistent", RTK_NO_TRACK: "1" };
@@ -208,5 +237,89 @@ describe("tables", () => {
     assert.ok(m, r.stdout);
     const shown = r.stdout.split("\n").filter((l) => /: \S+ \S+$/.test(l) && !l.includes("left out")).length;
     assert.equal(shown + Number(m[1]), c.stdout.trimEnd().split("\n").length - 1);
+  });
+});
+
+describe("SQL result tables", () => {
+  test("a table past the list budget keeps its header, first and last rows, and counts the rest", async () => {
+    const c = named("psql/medium-select");
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 150\n") });
+    const m = /^… \+(\d+) more rows \[rtk recall [0-9a-f]+\]$/m.exec(r.stdout);
+    assert.ok(m, r.stdout);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.equal(lines[0], "id | customer | status | total | items | created_at");
+    const shown = lines.filter((l) => /^\d+ \| /.test(l)).length;
+    assert.equal(shown + Number(m[1]), 64);
+    assert.match(lines.at(-2)!, /^64 \| /);
+    assert.equal(lines.at(-1), "(64 rows)");
+  });
+
+  test("a cell that spans lines makes the output print as psql printed it", async () => {
+    // Recorded from psql 15.18: a value holding a line break.
+    const raw = " id |    note     | state \n----+-------------+-------\n  1 | first line +| ok\n    | second line | \n(1 row)\n\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), raw);
+    const c = named("psql/medium-select");
+    const r = await replay({ ...c, dir, stdout: raw, stderr: "" });
+    assert.equal(r.stdout, raw);
+  });
+
+  for (const [name, argv] of [
+    ["psql/medium-select", ["psql", "-X", "-At", "-c", "SELECT 1"]],
+    ["psql/medium-select", ["psql", "-X", "--csv", "-c", "SELECT 1"]],
+    ["psql/medium-select", ["psql", "-qx", "-c", "SELECT 1"]],
+    ["mysql/medium-select", ["mysql", "-B", "-e", "SELECT 1"]],
+    ["mysql/medium-select", ["mysql", "-psecret", "--vertical", "-e", "SELECT 1"]],
+  ] as const) {
+    test(`${argv.join(" ")} passes through`, async () => {
+      const c = named(name);
+      const r = await replay({ ...c, argv: [...argv] });
+      assert.equal(r.stdout, c.stdout);
+    });
+  }
+
+  test("a value after -c is not read as flags", async () => {
+    const c = named("psql/medium-select");
+    const r = await replay({ ...c, argv: ["psql", "-c", "-x"] });
+    assert.notEqual(r.stdout, c.stdout);
+  });
+
+  // Against a live server only when one answers through the PG* variables (none in CI).
+  const live = spawnSync("psql", ["-X", "-Atc", "SELECT 1"], { encoding: "utf8", timeout: 5000 });
+  test("psql against a live server", { skip: live.stdout !== "1\n" && "no PostgreSQL server reachable" }, async () => {
+    const sql = "SELECT n AS id, 'row ' || n AS label FROM generate_series(1, 12) AS n";
+    const raw = spawnSync("psql", ["-X", "-c", sql], { encoding: "utf8" });
+    const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, RTK_NO_TRACK: "1" };
+    const r = await launch(["psql", "-X", "-c", sql], { cwd: tmpdir(), env: { ...process.env, ...env } as Record<string, string> });
+    assert.equal(r.status, 0, r.stderr);
+    const rows = Array.from({ length: 12 }, (_, i) => `${i + 1} | row ${i + 1}`);
+    assert.equal(r.stdout, ["id | label", ...rows, "(12 rows)", ""].join("\n") + "\n");
+    assert.ok(r.stdout.length < raw.stdout.length);
+  });
+});
+
+describe("aws", () => {
+  test("a sync past the list budget names its first files and counts the rest", async () => {
+    const c = named("aws/medium-s3-sync");
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 100\n") });
+    const line = r.stdout.split("\n").find((l) => l.startsWith("upload dist/ → s3://shop-web-prod/ (43): "))!;
+    const m = /… \+(\d+) more files \[rtk recall [0-9a-f]+\]$/.exec(line);
+    assert.ok(m, r.stdout);
+    const shown = line
+      .replace(/ … .*$/, "")
+      .split(": ")[1]!
+      .split(", ").length;
+    assert.equal(shown + Number(m[1]), 43);
+  });
+
+  test("JSON and text output print as the CLI printed them", async () => {
+    for (const argv of [
+      ["aws", "sts", "get-caller-identity", "--output", "text"],
+      ["aws", "s3", "cp", "a", "s3://b/", "--output", "json"],
+    ]) {
+      const c = named("aws/sts-json");
+      const r = await replay({ ...c, argv });
+      assert.equal(r.stdout, c.stdout);
+    }
   });
 });

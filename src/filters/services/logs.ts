@@ -104,7 +104,8 @@ class Kept {
   }
 }
 
-function stream(budget: number): { push(line: string): void; lines(recall: RecallRef): string[] } {
+/** A log stream within `budget`: repeats counted, the head, the severe lines between and the tail kept. */
+export function logStream(budget: number): { push(line: string): void; lines(recall: RecallRef): string[] } {
   const kept = new Kept(budget);
   const runs = new Runs((l) => kept.push(l));
   return {
@@ -121,8 +122,8 @@ export const logs: Filter = {
   inherits: (input) => hasOption(argsAfterSub(input), ["-f", "--follow"]),
   start(_input, ctx): FilterRun {
     const budget = limitsOf(ctx).content;
-    const out = stream(budget);
-    const err = stream(budget);
+    const out = logStream(budget);
+    const err = logStream(budget);
     return {
       line(s, text) {
         (s === "out" ? out : err).push(text);

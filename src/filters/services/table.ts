@@ -33,7 +33,7 @@ export interface TableRules {
   braces?: boolean;
 }
 
-interface Column {
+export interface Column {
   name: string;
   start: number;
 }
@@ -49,7 +49,7 @@ function columnsOf(header: string): Column[] {
 }
 
 /** The cells of a row by the header's positions; null when the row does not fit them (a cell ran into the next). */
-function cellsOf(row: string, cols: readonly Column[]): string[] | null {
+export function cellsOf(row: string, cols: readonly Column[]): string[] | null {
   if (row.includes("\t")) {
     const parts = row.split("\t").map((c) => c.trim());
     while (parts.length > cols.length && parts[parts.length - 1] === "") parts.pop();
@@ -65,7 +65,7 @@ function cellsOf(row: string, cols: readonly Column[]): string[] | null {
   return cells;
 }
 
-interface Table {
+export interface Table {
   header: string;
   cols: Column[];
   rows: string[][];
@@ -134,7 +134,7 @@ export function tableFilter(spec: TableFilterSpec): Filter {
   };
 }
 
-function render(tables: readonly Table[], rules: TableRules, budget: number, marker: (n: number) => string, recall: () => string): string[] {
+export function render(tables: readonly Table[], rules: TableRules, budget: number, marker: (n: number) => string, recall: () => string): string[] {
   const out: string[] = [];
   let used = 0;
   let hidden = 0;
@@ -244,7 +244,7 @@ export const kubectlTable = tableFilter({
     return (o !== null && o !== "wide") || hasOption(args, ["--show-labels", "-L", "--label-columns"]);
   },
   follows: (input) => hasOption(argsAfterSub(input), ["-w", "--watch", "--watch-only"]),
-  rules: () => ({ identity: ["NAMESPACE", "NAME"], drop: ["AGE"], shortId: [], braces: true }),
+  rules: () => KUBECTL_RULES,
 });
 
 export const helmTable = tableFilter({
@@ -256,3 +256,30 @@ export const helmTable = tableFilter({
   },
   rules: () => ({ identity: ["NAME", "NAMESPACE"], drop: ["UPDATED"], shortId: [] }),
 });
+
+/**
+ * One block of column tables (a `helm status` resource list) compacted as the
+ * tools' own tables are; null when a line of it is not a table's row.
+ */
+export function compactTables(lines: readonly string[], rules: TableRules, budget: number, marker: (n: number) => string, recall: () => string): string[] | null {
+  const tables: Table[] = [];
+  let current: Table | null = null;
+  for (const text of lines) {
+    if (text.trim() === "") {
+      current = null;
+      continue;
+    }
+    if (!current && HEADER.test(text)) {
+      current = { header: text, cols: columnsOf(text), rows: [] };
+      tables.push(current);
+      continue;
+    }
+    const cells = current && cellsOf(text, current.cols);
+    if (!current || !cells) return null;
+    current.rows.push(cells);
+  }
+  return tables.some((t) => t.rows.length) ? render(tables, rules, budget, marker, recall) : null;
+}
+
+/** kubectl's rules for its resource tables (`helm status` shows the same). */
+export const KUBECTL_RULES: TableRules = { identity: ["NAMESPACE", "NAME"], drop: ["AGE"], shortId: [], braces: true };
