@@ -163,3 +163,45 @@ export function failures(store: Store, f: Filter): FailureRow[] {
 export function tornLines(store: Store): number {
   return Number(store.db.all("SELECT value FROM meta WHERE key = 'torn'")[0]?.["value"] ?? 0);
 }
+
+export interface HookCoverage {
+  /** Commands the hooks were asked about. */
+  decisions: number;
+  /** Handed back rewritten (some part runs through rtk). */
+  rewritten: number;
+  /** Left as written, each counted once under `keptByReason`. */
+  kept: number;
+  /** Of the kept ones, those the hook denied. */
+  denied: number;
+  /** Kept commands by the reason of their first part (`unread` when the hook could not read the command), most first. */
+  keptByReason: { reason: string; decisions: number }[];
+}
+
+/** What the hooks saw: rewritten vs kept raw, and why they were kept. */
+export function hookCoverage(store: Store, f: Filter): HookCoverage {
+  const w = filterSql(f);
+  const cov: HookCoverage = { decisions: 0, rewritten: 0, kept: 0, denied: 0, keptByReason: [] };
+  const reasons = new Map<string, number>();
+  // Grouped by the reason lists as stored: few distinct lists, however many decisions.
+  for (const r of store.db.all(`SELECT rewritten IS NOT NULL AS rw, verdict = 'deny' AS denied, reasons, count(*) AS n FROM hooks ${w.sql} GROUP BY 1, 2, 3`, w.params)) {
+    const n = Number(r["n"]);
+    cov.decisions += n;
+    if (Number(r["rw"])) {
+      cov.rewritten += n;
+      continue;
+    }
+    cov.kept += n;
+    if (Number(r["denied"])) cov.denied += n;
+    let list: unknown;
+    try {
+      list = JSON.parse(String(r["reasons"]));
+    } catch {
+      list = [];
+    }
+    const ids = Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
+    const reason = ids.find((x) => x !== "routed") ?? ids[0] ?? "unread";
+    reasons.set(reason, (reasons.get(reason) ?? 0) + n);
+  }
+  cov.keptByReason = [...reasons].map(([reason, decisions]) => ({ reason, decisions })).sort((a, b) => b.decisions - a.decisions || a.reason.localeCompare(b.reason));
+  return cov;
+}
