@@ -16,6 +16,8 @@ export interface Totals {
   /** `rtk recall` runs: each an omission that cost the agent a second call. */
   recalls: number;
   fellBack: number;
+  /** Runs whose raw tokens were counted exactly (the raw text was still in the recall store); the others' are estimated. */
+  exactRuns: number;
 }
 
 export interface RouteRow extends Totals {
@@ -40,6 +42,8 @@ export interface HistoryRow {
   fellBack: boolean;
   omitted: number;
   recallId: string | null;
+  /** Its raw tokens were counted exactly, not estimated. */
+  exact: boolean;
 }
 
 export interface FailureRow {
@@ -55,7 +59,7 @@ export interface FailureRow {
 export type Period = "daily" | "weekly" | "monthly";
 
 const SUMS = `count(*) AS runs, coalesce(sum(raw_tokens),0) AS raw, coalesce(sum(out_tokens),0) AS out, coalesce(sum(saved_tokens),0) AS saved,
-  coalesce(sum(omitted),0) AS omitted, coalesce(sum(fell_back),0) AS fell_back`;
+  coalesce(sum(omitted),0) AS omitted, coalesce(sum(fell_back),0) AS fell_back, coalesce(sum(exact),0) AS exact`;
 
 function and(w: { sql: string }, cond: string): string {
   return w.sql ? `${w.sql} AND ${cond}` : `WHERE ${cond}`;
@@ -73,6 +77,7 @@ function totalsOf(r: Record<string, unknown>, recalls: number): Totals {
     omitted: Number(r["omitted"] ?? 0),
     recalls,
     fellBack: Number(r["fell_back"] ?? 0),
+    exactRuns: Number(r["exact"] ?? 0),
   };
 }
 
@@ -83,7 +88,7 @@ export function routeSums(store: Store, f: Filter): Record<string, unknown>[] {
 }
 
 export function totals(store: Store, f: Filter, sums: Record<string, unknown>[] = routeSums(store, f)): Totals {
-  const all: Record<string, number> = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0 };
+  const all: Record<string, number> = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0, exact: 0 };
   let recalls = 0;
   for (const r of sums) {
     if (r["route"] === "recall") {
@@ -123,7 +128,7 @@ export function byPeriod(store: Store, f: Filter, period: Period): PeriodRow[] {
   const run = (col: string) => `coalesce(sum(CASE WHEN route <> 'recall' THEN ${col} END), 0)`;
   const rows = store.db.all(
     `SELECT ${PERIOD_SQL[period]} AS p, sum(route <> 'recall') AS runs, ${run("raw_tokens")} AS raw, ${run("out_tokens")} AS out, ${run("saved_tokens")} AS saved,
-       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY p ORDER BY p`,
+       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, ${run("exact")} AS exact, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY p ORDER BY p`,
     w.params,
   );
   return rows.map((r) => ({ period: String(r["p"]), ...totalsOf(r, Number(r["recalls"])) }));
@@ -145,6 +150,7 @@ export function history(store: Store, f: Filter, limit: number): HistoryRow[] {
     fellBack: Number(r["fell_back"]) === 1,
     omitted: Number(r["omitted"]),
     recallId: r["recall_id"] === null ? null : String(r["recall_id"]),
+    exact: Number(r["exact"]) === 1,
   }));
 }
 

@@ -186,6 +186,7 @@ function text(d: Data, g: GainArgs, filter: Filter): string {
     `commands: ${int(t.runs)}   tokens: ${int(t.rawTokens)} raw → ${int(t.outTokens)} printed   saved: ${colourSaved(t.savedTokens, int(t.savedTokens))} (${pct(t.savedPct)})`,
     `items omitted: ${int(t.omitted)}   recalls: ${int(t.recalls)}   raw fallbacks: ${int(t.fellBack)}`,
   );
+  if (t.runs) out.push(`raw tokens counted exactly: ${int(t.exactRuns)} runs (their raw output still in the recall store), estimated: ${int(t.runs - t.exactRuns)}`);
   if (d.torn) out.push(`torn spool lines skipped: ${int(d.torn)}`);
   out.push("");
   if (d.periods && g.period)
