@@ -26,7 +26,8 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
+/** 1,234,567: by hand, as toLocaleString's first call loads the locale data (tens of ms). */
+const int = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const pct = (n: number) => `${n.toFixed(1)}%`;
 
 interface Bar {

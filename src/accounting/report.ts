@@ -115,23 +115,37 @@ export function byRoute(store: Store, f: Filter, sums: Record<string, unknown>[]
   return out.sort((a, b) => b.savedTokens - a.savedTokens || b.runs - a.runs || a.route.localeCompare(b.route));
 }
 
-const PERIOD_SQL: Record<Period, string> = {
-  daily: "strftime('%Y-%m-%d', time / 1000, 'unixepoch', 'localtime')",
-  // Weeks from Monday: the week of the Monday on or before the day.
-  weekly: "strftime('%Y-%m-%d', time / 1000, 'unixepoch', 'localtime', '-6 days', 'weekday 1')",
-  monthly: "strftime('%Y-%m', time / 1000, 'unixepoch', 'localtime')",
-};
+/** Runs are summed per quarter hour in SQL (an index holds them in that order); every UTC offset in use is a whole number of quarter hours, so each falls in one local day. */
+const QUARTER_MS = 900_000;
 
-/** Totals per day, week (named by its Monday) or month, oldest first; one scan. */
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** The local day, week (named by its Monday) or month a time falls in. */
+export function periodOf(time: number, period: Period): string {
+  const d = new Date(time);
+  if (period === "monthly") return `${d.getFullYear()}-${pad(d.getMonth() + 1)}`;
+  if (period === "weekly") d.setDate(d.getDate() - ((d.getDay() + 6) % 7));
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** Totals per day, week (named by its Monday) or month, in local time, oldest first. */
 export function byPeriod(store: Store, f: Filter, period: Period): PeriodRow[] {
   const w = filterSql(f);
   const run = (col: string) => `coalesce(sum(CASE WHEN route <> 'recall' THEN ${col} END), 0)`;
   const rows = store.db.all(
-    `SELECT ${PERIOD_SQL[period]} AS p, sum(route <> 'recall') AS runs, ${run("raw_tokens")} AS raw, ${run("out_tokens")} AS out, ${run("saved_tokens")} AS saved,
-       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, ${run("exact")} AS exact, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY p ORDER BY p`,
+    `SELECT time / ${QUARTER_MS} AS q, sum(route <> 'recall') AS runs, ${run("raw_tokens")} AS raw, ${run("out_tokens")} AS out, ${run("saved_tokens")} AS saved,
+       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, ${run("exact")} AS exact, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY time / ${QUARTER_MS}`,
     w.params,
   );
-  return rows.map((r) => ({ period: String(r["p"]), ...totalsOf(r, Number(r["recalls"])) }));
+  const keys = ["runs", "raw", "out", "saved", "omitted", "fell_back", "exact", "recalls"] as const;
+  const sums = new Map<string, Record<(typeof keys)[number], number>>();
+  for (const r of rows) {
+    const p = periodOf(Number(r["q"]) * QUARTER_MS, period);
+    let acc = sums.get(p);
+    if (!acc) sums.set(p, (acc = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0, exact: 0, recalls: 0 }));
+    for (const k of keys) acc[k] += Number(r[k] ?? 0);
+  }
+  return [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, acc]) => ({ period: p, ...totalsOf(acc, acc.recalls) }));
 }
 
 /** The latest `limit` runs (recalls included), newest first. */

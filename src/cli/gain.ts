@@ -156,7 +156,8 @@ function gather(store: Store, filter: Filter, g: GainArgs) {
   };
 }
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
+/** 1,234,567: by hand, as toLocaleString's first call loads the locale data (tens of ms). */
+const int = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const pct = (n: number) => `${n.toFixed(1)}%`;
 
 function table(head: readonly string[], rows: readonly (readonly string[])[], leftCols = 1): string {
