@@ -16,6 +16,8 @@ export interface Totals {
   /** `rtk recall` runs: each an omission that cost the agent a second call. */
   recalls: number;
   fellBack: number;
+  /** Runs whose raw tokens were counted exactly (the raw text was still in the recall store); the others' are estimated. */
+  exactRuns: number;
 }
 
 export interface RouteRow extends Totals {
@@ -40,6 +42,8 @@ export interface HistoryRow {
   fellBack: boolean;
   omitted: number;
   recallId: string | null;
+  /** Its raw tokens were counted exactly, not estimated. */
+  exact: boolean;
 }
 
 export interface FailureRow {
@@ -55,7 +59,7 @@ export interface FailureRow {
 export type Period = "daily" | "weekly" | "monthly";
 
 const SUMS = `count(*) AS runs, coalesce(sum(raw_tokens),0) AS raw, coalesce(sum(out_tokens),0) AS out, coalesce(sum(saved_tokens),0) AS saved,
-  coalesce(sum(omitted),0) AS omitted, coalesce(sum(fell_back),0) AS fell_back`;
+  coalesce(sum(omitted),0) AS omitted, coalesce(sum(fell_back),0) AS fell_back, coalesce(sum(exact),0) AS exact`;
 
 function and(w: { sql: string }, cond: string): string {
   return w.sql ? `${w.sql} AND ${cond}` : `WHERE ${cond}`;
@@ -73,6 +77,7 @@ function totalsOf(r: Record<string, unknown>, recalls: number): Totals {
     omitted: Number(r["omitted"] ?? 0),
     recalls,
     fellBack: Number(r["fell_back"] ?? 0),
+    exactRuns: Number(r["exact"] ?? 0),
   };
 }
 
@@ -83,7 +88,7 @@ export function routeSums(store: Store, f: Filter): Record<string, unknown>[] {
 }
 
 export function totals(store: Store, f: Filter, sums: Record<string, unknown>[] = routeSums(store, f)): Totals {
-  const all: Record<string, number> = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0 };
+  const all: Record<string, number> = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0, exact: 0 };
   let recalls = 0;
   for (const r of sums) {
     if (r["route"] === "recall") {
@@ -110,23 +115,37 @@ export function byRoute(store: Store, f: Filter, sums: Record<string, unknown>[]
   return out.sort((a, b) => b.savedTokens - a.savedTokens || b.runs - a.runs || a.route.localeCompare(b.route));
 }
 
-const PERIOD_SQL: Record<Period, string> = {
-  daily: "strftime('%Y-%m-%d', time / 1000, 'unixepoch', 'localtime')",
-  // Weeks from Monday: the week of the Monday on or before the day.
-  weekly: "strftime('%Y-%m-%d', time / 1000, 'unixepoch', 'localtime', '-6 days', 'weekday 1')",
-  monthly: "strftime('%Y-%m', time / 1000, 'unixepoch', 'localtime')",
-};
+/** Runs are summed per quarter hour in SQL (an index holds them in that order); every UTC offset in use is a whole number of quarter hours, so each falls in one local day. */
+const QUARTER_MS = 900_000;
 
-/** Totals per day, week (named by its Monday) or month, oldest first; one scan. */
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** The local day, week (named by its Monday) or month a time falls in. */
+export function periodOf(time: number, period: Period): string {
+  const d = new Date(time);
+  if (period === "monthly") return `${d.getFullYear()}-${pad(d.getMonth() + 1)}`;
+  if (period === "weekly") d.setDate(d.getDate() - ((d.getDay() + 6) % 7));
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** Totals per day, week (named by its Monday) or month, in local time, oldest first. */
 export function byPeriod(store: Store, f: Filter, period: Period): PeriodRow[] {
   const w = filterSql(f);
   const run = (col: string) => `coalesce(sum(CASE WHEN route <> 'recall' THEN ${col} END), 0)`;
   const rows = store.db.all(
-    `SELECT ${PERIOD_SQL[period]} AS p, sum(route <> 'recall') AS runs, ${run("raw_tokens")} AS raw, ${run("out_tokens")} AS out, ${run("saved_tokens")} AS saved,
-       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY p ORDER BY p`,
+    `SELECT time / ${QUARTER_MS} AS q, sum(route <> 'recall') AS runs, ${run("raw_tokens")} AS raw, ${run("out_tokens")} AS out, ${run("saved_tokens")} AS saved,
+       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, ${run("exact")} AS exact, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY time / ${QUARTER_MS}`,
     w.params,
   );
-  return rows.map((r) => ({ period: String(r["p"]), ...totalsOf(r, Number(r["recalls"])) }));
+  const keys = ["runs", "raw", "out", "saved", "omitted", "fell_back", "exact", "recalls"] as const;
+  const sums = new Map<string, Record<(typeof keys)[number], number>>();
+  for (const r of rows) {
+    const p = periodOf(Number(r["q"]) * QUARTER_MS, period);
+    let acc = sums.get(p);
+    if (!acc) sums.set(p, (acc = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0, exact: 0, recalls: 0 }));
+    for (const k of keys) acc[k] += Number(r[k] ?? 0);
+  }
+  return [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, acc]) => ({ period: p, ...totalsOf(acc, acc.recalls) }));
 }
 
 /** The latest `limit` runs (recalls included), newest first. */
@@ -145,6 +164,7 @@ export function history(store: Store, f: Filter, limit: number): HistoryRow[] {
     fellBack: Number(r["fell_back"]) === 1,
     omitted: Number(r["omitted"]),
     recallId: r["recall_id"] === null ? null : String(r["recall_id"]),
+    exact: Number(r["exact"]) === 1,
   }));
 }
 
@@ -162,4 +182,46 @@ export function failures(store: Store, f: Filter): FailureRow[] {
 /** Torn spool lines skipped over the store's life. */
 export function tornLines(store: Store): number {
   return Number(store.db.all("SELECT value FROM meta WHERE key = 'torn'")[0]?.["value"] ?? 0);
+}
+
+export interface HookCoverage {
+  /** Commands the hooks were asked about. */
+  decisions: number;
+  /** Handed back rewritten (some part runs through rtk). */
+  rewritten: number;
+  /** Left as written, each counted once under `keptByReason`. */
+  kept: number;
+  /** Of the kept ones, those the hook denied. */
+  denied: number;
+  /** Kept commands by the reason of their first part (`unread` when the hook could not read the command), most first. */
+  keptByReason: { reason: string; decisions: number }[];
+}
+
+/** What the hooks saw: rewritten vs kept raw, and why they were kept. */
+export function hookCoverage(store: Store, f: Filter): HookCoverage {
+  const w = filterSql(f);
+  const cov: HookCoverage = { decisions: 0, rewritten: 0, kept: 0, denied: 0, keptByReason: [] };
+  const reasons = new Map<string, number>();
+  // Grouped by the reason lists as stored: few distinct lists, however many decisions.
+  for (const r of store.db.all(`SELECT rewritten IS NOT NULL AS rw, verdict = 'deny' AS denied, reasons, count(*) AS n FROM hooks ${w.sql} GROUP BY 1, 2, 3`, w.params)) {
+    const n = Number(r["n"]);
+    cov.decisions += n;
+    if (Number(r["rw"])) {
+      cov.rewritten += n;
+      continue;
+    }
+    cov.kept += n;
+    if (Number(r["denied"])) cov.denied += n;
+    let list: unknown;
+    try {
+      list = JSON.parse(String(r["reasons"]));
+    } catch {
+      list = [];
+    }
+    const ids = Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
+    const reason = ids.find((x) => x !== "routed") ?? ids[0] ?? "unread";
+    reasons.set(reason, (reasons.get(reason) ?? 0) + n);
+  }
+  cov.keptByReason = [...reasons].map(([reason, decisions]) => ({ reason, decisions })).sort((a, b) => b.decisions - a.decisions || a.reason.localeCompare(b.reason));
+  return cov;
 }

@@ -11,7 +11,8 @@ import { loadConfig, setting } from "../config/load.js";
 import { dataDir, type Env } from "../config/paths.js";
 import { SPOOL_NAME } from "./spool.js";
 import { openDb, type Db, type Row } from "./sqlite.js";
-import { charsOf, estimateTokens, savedTokens } from "./tokens.js";
+import { readRecallText, recallDir } from "../runtime/recall.js";
+import { charsOf, charsOfBytes, estimateTokens, EXACT_BOUND_BYTES, exactTokens, savedTokens } from "./tokens.js";
 import type { HookRecord, HookVerdict, RunRecord } from "./types.js";
 
 export const RETENTION_DAYS = 90;
@@ -21,7 +22,7 @@ const SETTLED_MS = 60_000;
 const INGESTING = /^spool\.\d+\.\d+\.[a-z0-9]+\.ingesting$/;
 
 /** Each migration takes the schema from its index to the next version. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE runs (
      id INTEGER PRIMARY KEY,
      time INTEGER NOT NULL,
@@ -58,6 +59,13 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX hooks_tool_use ON hooks(tool_use_id);
    CREATE TABLE spool_files (name TEXT PRIMARY KEY, offset INTEGER NOT NULL);
    CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);`,
+  // 1 where the raw tokens were counted exactly (the raw text was still in the recall store), else estimated.
+  `ALTER TABLE runs ADD COLUMN exact INTEGER NOT NULL DEFAULT 0;`,
+  // Covering indexes for the reports' sums, so that none sorts or reads the table's rows:
+  // by route, by quarter hour (report.ts makes days, weeks and months of them), and the hooks by outcome.
+  `CREATE INDEX runs_route_sums ON runs(route, time, project, raw_tokens, out_tokens, saved_tokens, omitted, fell_back, exact);
+   CREATE INDEX runs_quarter_sums ON runs(time / 900000, time, project, route, raw_tokens, out_tokens, saved_tokens, omitted, fell_back, exact);
+   CREATE INDEX hooks_outcome ON hooks(reasons, verdict, rewritten IS NOT NULL, time, project);`,
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -269,9 +277,10 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
     // Files removed after an earlier commit no longer need their offsets.
     for (const name of offsets.keys()) if (!names.includes(name)) db.run("DELETE FROM spool_files WHERE name = ?", [name]);
     const insertRun = db.prepare(
-      "INSERT INTO runs (time, project, route, command, exit_code, duration_ms, raw_bytes, out_bytes, raw_tokens, out_tokens, saved_tokens, fell_back, omitted, recall_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+      "INSERT INTO runs (time, project, route, command, exit_code, duration_ms, raw_bytes, out_bytes, raw_tokens, out_tokens, saved_tokens, fell_back, omitted, recall_id, exact) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     );
     const insertHook = db.prepare("INSERT INTO hooks (time, host, session, tool_use_id, project, command, rewritten, verdict, reasons) VALUES (?,?,?,?,?,?,?,?,?)");
+    const runRow = rowMaker(recallDir(env));
     const setOffset = db.prepare("INSERT INTO spool_files (name, offset) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET offset = excluded.offset");
     for (const name of names) {
       const path = join(dir, name);
@@ -335,11 +344,22 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
   return result;
 }
 
-function runRow(r: RunRecord): (number | string | null)[] {
-  const rawTokens = estimateTokens(r.rawFeatures, r.rawBytes);
-  const outTokens = r.fellBack ? rawTokens : estimateTokens(r.outFeatures, r.outBytes);
-  const saved = savedTokens({ fellBack: r.fellBack, rawTokens, rawChars: charsOf(r.rawFeatures, r.rawBytes), outTokens });
-  return [r.time, r.project, r.route, r.command, r.exitCode, r.durationMs, r.rawBytes, r.outBytes, rawTokens, outTokens, saved, r.fellBack ? 1 : 0, r.omitted, r.recallId];
+/**
+ * A run's row. Its raw tokens are counted exactly where the recall store still
+ * holds the whole raw output (up to EXACT_BOUND_BYTES), else estimated from its
+ * features; the printed output is not kept, so its tokens are always estimated.
+ */
+function rowMaker(recall: string): (r: RunRecord) => (number | string | null)[] {
+  return (r) => {
+    const text = r.recallId !== null && r.route !== "recall" && r.rawBytes > 0 && r.rawBytes <= EXACT_BOUND_BYTES ? readRecallText(recall, r.recallId) : null;
+    const counted = text !== null && text.length === r.rawBytes ? exactTokens(text.toString("utf8")) : null;
+    const exact = counted !== null;
+    const rawTokens = counted ?? estimateTokens(r.rawFeatures, r.rawBytes);
+    const rawChars = exact ? charsOfBytes(text!) : charsOf(r.rawFeatures, r.rawBytes);
+    const outTokens = r.fellBack ? rawTokens : estimateTokens(r.outFeatures, r.outBytes);
+    const saved = savedTokens({ fellBack: r.fellBack, rawTokens, rawChars, outTokens });
+    return [r.time, r.project, r.route, r.command, r.exitCode, r.durationMs, r.rawBytes, r.outBytes, rawTokens, outTokens, saved, r.fellBack ? 1 : 0, r.omitted, r.recallId, exact ? 1 : 0];
+  };
 }
 
 /** A spool line as a record; a line that two writers' bytes share (one killed mid-line) yields the whole record that ends it. */

@@ -1,15 +1,17 @@
 // `rtk gain`: what rtk saved, from the history store (spec/tracking.md). The
 // spool is ingested first; the figures come from accounting/report.ts, and this
-// file only prints them: a text report, a bar chart, JSON or CSV.
+// file only prints them: a text report, a bar chart, JSON, CSV or a page.
 import kleur from "kleur";
-import { resolve } from "node:path";
-import { byPeriod, byRoute, failures, history, routeSums, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
+import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { renderPage } from "../accounting/page.js";
+import { byPeriod, byRoute, failures, history, hookCoverage, routeSums, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
 import { projectOf } from "../accounting/spool.js";
 import { configuredDatabase, ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
 import { usageError } from "./help.js";
 import { unknownWord } from "./suggest.js";
 
-const FLAGS = ["--daily", "--weekly", "--monthly", "--history", "--project", "--since", "--graph", "--failures", "--json", "--csv", "--help"];
+const FLAGS = ["--daily", "--weekly", "--monthly", "--history", "--project", "--since", "--graph", "--failures", "--json", "--csv", "--html", "--help"];
 
 interface GainArgs {
   period: Period | null;
@@ -18,12 +20,14 @@ interface GainArgs {
   since: number | null;
   graph: boolean;
   failures: boolean;
-  format: "text" | "json" | "csv";
+  format: "text" | "json" | "csv" | "html";
+  /** The page's file (absolute), with --html. */
+  html: string | null;
 }
 
 /** The options, or a usage problem. `--history` and `--project` take an optional value. */
 export function parseGainArgs(args: readonly string[], cwd: string, now = Date.now()): GainArgs | string {
-  const g: GainArgs = { period: null, history: null, project: null, since: null, graph: false, failures: false, format: "text" };
+  const g: GainArgs = { period: null, history: null, project: null, since: null, graph: false, failures: false, format: "text", html: null };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const eq = a.indexOf("=");
@@ -72,9 +76,16 @@ export function parseGainArgs(args: readonly string[], cwd: string, now = Date.n
         break;
       case "--json":
       case "--csv":
-        if (g.format !== "text") return "one of --json, --csv at a time";
-        g.format = name === "--json" ? "json" : "csv";
+      case "--html": {
+        if (g.format !== "text") return "one of --json, --csv, --html at a time";
+        g.format = name.slice(2) as GainArgs["format"];
+        if (name !== "--html") break;
+        const v = inline ?? (next !== undefined ? (i++, next) : undefined);
+        if (v === undefined || v === "") return "--html needs the file to write the page to";
+        if (v === "-") return "--html writes a file, not stdout: give it a file name (`rtk gain --html gain.html`)";
+        g.html = resolve(cwd, v);
         break;
+      }
       default:
         return a.startsWith("-") ? unknownWord("option", name, FLAGS) : `unexpected argument \`${a}\``;
     }
@@ -109,6 +120,7 @@ export function gainCli(args: string[], env: NodeJS.ProcessEnv = process.env): n
     const ingested = ingest(store, env);
     const filter: Filter = { ...(parsed.since !== null ? { since: parsed.since } : {}), ...(parsed.project !== null ? { project: parsed.project } : {}) };
     const data = gather(store, filter, parsed);
+    if (parsed.html !== null) return writePage(parsed.html, data, parsed, filter);
     process.stdout.write(parsed.format === "json" ? json(data, filter, ingested.torn) : parsed.format === "csv" ? csv(data, parsed) : text(data, parsed, filter));
     return 0;
   } catch (e) {
@@ -135,15 +147,17 @@ function gather(store: Store, filter: Filter, g: GainArgs) {
   return {
     totals: totals(store, filter, sums),
     routes: byRoute(store, filter, sums),
-    periods: g.period || g.graph ? byPeriod(store, filter, g.period ?? "daily") : null,
-    history: g.history !== null ? history(store, filter, g.history) : null,
+    periods: g.period || g.graph || g.html !== null ? byPeriod(store, filter, g.period ?? "daily") : null,
+    hooks: hookCoverage(store, filter),
+    history: g.history !== null || g.html !== null ? history(store, filter, g.history ?? 20) : null,
     failures: g.failures ? failures(store, filter) : null,
     torn: tornLines(store),
     driver: store.db.driver,
   };
 }
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
+/** 1,234,567: by hand, as toLocaleString's first call loads the locale data (tens of ms). */
+const int = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const pct = (n: number) => `${n.toFixed(1)}%`;
 
 function table(head: readonly string[], rows: readonly (readonly string[])[], leftCols = 1): string {
@@ -162,9 +176,7 @@ const totalCells = (t: Totals) => [int(t.runs), int(t.rawTokens), int(t.outToken
 function text(d: Data, g: GainArgs, filter: Filter): string {
   kleur.enabled = Boolean(process.stdout.isTTY) && !process.env["NO_COLOR"];
   const t = d.totals;
-  const scope = [filter.project ? `project ${filter.project}` : "", filter.since !== undefined ? `since ${new Date(filter.since).toISOString().slice(0, 16).replace("T", " ")}` : ""]
-    .filter(Boolean)
-    .join(", ");
+  const scope = scopeOf(filter);
   const out: string[] = [];
   out.push(kleur.bold(`rtk gain${scope ? ` (${scope})` : ""}`));
   if (!t.runs && !t.recalls) {
@@ -175,6 +187,7 @@ function text(d: Data, g: GainArgs, filter: Filter): string {
     `commands: ${int(t.runs)}   tokens: ${int(t.rawTokens)} raw → ${int(t.outTokens)} printed   saved: ${colourSaved(t.savedTokens, int(t.savedTokens))} (${pct(t.savedPct)})`,
     `items omitted: ${int(t.omitted)}   recalls: ${int(t.recalls)}   raw fallbacks: ${int(t.fellBack)}`,
   );
+  if (t.runs) out.push(`raw tokens counted exactly: ${int(t.exactRuns)} runs (their raw output still in the recall store), estimated: ${int(t.runs - t.exactRuns)}`);
   if (d.torn) out.push(`torn spool lines skipped: ${int(d.torn)}`);
   out.push("");
   if (d.periods && g.period)
@@ -220,6 +233,43 @@ function text(d: Data, g: GainArgs, filter: Filter): string {
   return out.join("\n");
 }
 
+function scopeOf(filter: Filter): string {
+  return [filter.project ? `project ${filter.project}` : "", filter.since !== undefined ? `since ${new Date(filter.since).toISOString().slice(0, 16).replace("T", " ")}` : ""]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/** The page goes to a temporary file beside its place, renamed over it once whole: never a half-written page. */
+function writePage(file: string, d: Data, g: GainArgs, filter: Filter): number {
+  const page = renderPage({
+    totals: d.totals,
+    routes: d.routes,
+    periods: d.periods ?? [],
+    period: g.period ?? "daily",
+    hooks: d.hooks,
+    history: d.history ?? [],
+    scope: scopeOf(filter),
+    generated: Date.now(),
+  });
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, page, { flag: "wx", mode: 0o600 });
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never made
+    }
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such folder" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EISDIR" ? "it is a folder" : e instanceof Error ? e.message : String(e);
+    process.stderr.write(`rtk gain: cannot write the page to ${file}: ${why}\n`);
+    return 1;
+  }
+  process.stdout.write(`rtk gain: wrote ${file} (${int(d.totals.runs)} runs, ${int(d.totals.savedTokens)} tokens saved)\n`);
+  return 0;
+}
+
 function colourSaved(n: number, s: string): string {
   return n < 0 ? kleur.red(s) : kleur.green(s);
 }
@@ -250,6 +300,7 @@ function json(d: Data, filter: Filter, tornNow: number): string {
         ...(d.periods ? { periods: d.periods } : {}),
         ...(d.history ? { history: d.history } : {}),
         ...(d.failures ? { failures: d.failures } : {}),
+        hooks: d.hooks,
         tornLines: d.torn,
         tornThisIngestion: tornNow,
         driver: d.driver,

@@ -92,18 +92,19 @@ export const COMMANDS: readonly CommandHelp[] = [
   {
     name: "gain",
     summary: "what rtk saved: tokens raw → printed, by route, over time (from the history it records)",
-    usage: ["rtk gain [--daily|--weekly|--monthly] [--history [N]] [--project [PATH]] [--since DATE] [--graph] [--failures] [--json|--csv]"],
+    usage: ["rtk gain [--daily|--weekly|--monthly] [--history [N]] [--project [PATH]] [--since DATE] [--graph] [--failures] [--json|--csv|--html FILE]"],
     options: [
       ["--daily, --weekly, --monthly", "totals per day, week (named by its Monday) or month, in local time"],
-      ["--history [N]", "the latest N runs (20)"],
+      ["--history [N]", "the latest N runs (20; with --html, how many the page lists)"],
       ["--project [PATH]", "only runs in this project (the current one when no PATH)"],
       ["--since DATE", "only runs from DATE on: YYYY-MM-DD, an ISO time, or 7d for the last seven days"],
       ["--graph", "a bar chart of the tokens saved per day (or per --weekly/--monthly period)"],
       ["--failures", "routes whose filter fell back to the raw output, and how often"],
       ["--json, --csv", "the figures for scripts (CSV: one table, the one asked for)"],
+      ["--html FILE", "writes a page that opens offline: totals, savings per day (or per --weekly/--monthly period), by route, hook coverage, recalls"],
       HELP_OPTION,
     ],
-    examples: ["rtk gain", "rtk gain --daily --graph --since 30d", "rtk gain --project --json"],
+    examples: ["rtk gain", "rtk gain --daily --graph --since 30d", "rtk gain --project --json", "rtk gain --since 30d --html gain.html"],
     exits: "0 printed, 1 the history database cannot be read or written (the message says why), 2 usage error",
   },
   {

@@ -201,6 +201,30 @@ describe("rtk gain", () => {
     assert.doesNotMatch(graph, /\x1b\[/, "no colours off a terminal");
   });
 
+  test("--daily, --weekly and --monthly in local time, in a zone half an hour off the hour (Asia/Kolkata, UTC+5:30)", () => {
+    const b = sandbox("rtk-gain-tz-", { TZ: "Asia/Kolkata" });
+    // A recent Sunday (UTC midnight); 18:20 UTC is 23:50 there, 18:40 UTC is 00:10 on Monday.
+    let sunday = today - 3 * DAY;
+    while (new Date(sunday).getUTCDay() !== 0) sunday -= DAY;
+    const at = [sunday + 18 * 3600_000 + 20 * 60_000, sunday + 18 * 3600_000 + 40 * 60_000, sunday + DAY + 18 * 3600_000 + 40 * 60_000];
+    mkdirSync(join(b.data, "rtk"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(b.data, "rtk", "spool.jsonl"), at.map((time) => JSON.stringify(rec("status", { time })) + "\n").join(""));
+    const day = (utcMidnight: number) => new Date(utcMidnight).toISOString().slice(0, 10);
+    const rows = (period: string) =>
+      gain(b, [period, "--csv"])
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",").slice(0, 2).join(" "));
+    assert.deepEqual(rows("--daily"), [`${day(sunday)} 1`, `${day(sunday + DAY)} 1`, `${day(sunday + 2 * DAY)} 1`]);
+    assert.deepEqual(rows("--weekly"), [`${day(sunday - 6 * DAY)} 1`, `${day(sunday + DAY)} 2`]);
+    const months = [day(sunday), day(sunday + DAY), day(sunday + 2 * DAY)].map((d) => d.slice(0, 7));
+    assert.deepEqual(
+      rows("--monthly"),
+      [...new Set(months)].map((m) => `${m} ${months.filter((x) => x === m).length}`),
+    );
+  });
+
   test("usage: --help, an unknown option named with the closest one, a bad date", () => {
     const b = world();
     assert.match(gain(b, ["--help"]), /^rtk gain — /);

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { MIGRATIONS, SCHEMA_VERSION } from "../../src/accounting/store.js";
 import { ensureBuilt } from "../support/build.js";
 import { launch, launchSync, RTK } from "../support/launch.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
@@ -68,7 +69,7 @@ describe("ingestion", () => {
     assert.equal(gainJson(b).totals.runs, 1);
     const db = reports().openDb(dbPath(b), { readOnly: true });
     try {
-      assert.equal(Number(db.all("PRAGMA user_version")[0]?.["user_version"]), 1);
+      assert.equal(Number(db.all("PRAGMA user_version")[0]?.["user_version"]), SCHEMA_VERSION);
       assert.equal(Number(db.all("SELECT count(*) AS n FROM hooks")[0]?.["n"]), 1);
     } finally {
       db.close();
@@ -86,8 +87,32 @@ describe("ingestion", () => {
     const before = readFileSync(dbPath(b));
     const r = launchSync(["gain"], { cwd: b.cwd, env: b.env });
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /^rtk gain: the history database was made by a newer rtk \(schema 99, this rtk knows 1\); it is left as it is\n$/);
+    assert.match(r.stderr, new RegExp(`^rtk gain: the history database was made by a newer rtk \\(schema 99, this rtk knows ${SCHEMA_VERSION}\\); it is left as it is\n$`));
     assert.deepEqual(readFileSync(dbPath(b)), before);
+  });
+
+  test("a store of the first schema is migrated in place: its rows kept, the new columns filled", () => {
+    const b = box();
+    mkdirSync(rtkDir(b), { recursive: true, mode: 0o700 });
+    const db = reports().openDb(dbPath(b));
+    db.exec(MIGRATIONS[0]!);
+    db.exec(
+      `INSERT INTO runs (time, project, route, command, exit_code, duration_ms, raw_bytes, out_bytes, raw_tokens, out_tokens, saved_tokens, fell_back, omitted, recall_id)
+       VALUES (${Date.now() - 1000}, '/p', 'git.log', 'git log', 0, 5, 400, 100, 100, 25, 75, 0, 3, NULL)`,
+    );
+    db.exec("PRAGMA user_version = 1");
+    db.close();
+    spoolLines(b, [run()]);
+    const j = gainJson(b) as unknown as { totals: { runs: number; exactRuns: number }; routes: { route: string; savedTokens: number }[] };
+    assert.deepEqual([j.totals.runs, j.totals.exactRuns], [2, 0]);
+    assert.equal(j.routes.find((r) => r.route === "git.log")?.savedTokens, 75);
+    const after = reports().openDb(dbPath(b), { readOnly: true });
+    try {
+      assert.equal(Number(after.all("PRAGMA user_version")[0]?.["user_version"]), SCHEMA_VERSION);
+    } finally {
+      after.close();
+    }
+    assert.equal(integrity(b), "ok");
   });
 });
 

@@ -109,6 +109,7 @@ describe("npm pack", () => {
       "dist/lib.d.ts",
       "dist/lib.mjs",
       "dist/node-sqlite3-wasm.wasm",
+      "dist/o200k_base.json.gz",
       "dist/rtk-hot.cjs",
       "dist/rtk-main.cjs",
       "dist/rtk-report.cjs",
