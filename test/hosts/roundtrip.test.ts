@@ -101,11 +101,20 @@ function userFiles(host: HostInstall): Record<string, string | null> {
 
 const SCOPES: Scope[] = ["global", "project"];
 
+// Every host meets a file of the user's; each kind of file (JSON, TOML, a rules block) meets
+// all its variants through the first host that writes it (the editing code is the kind's).
+const FIRST_OF_KIND = new Set(["json", "toml", "block", "file"].map((k) => INSTALLS.find((h) => h.target.kind === k)?.name));
+
+function variantsFor(host: HostInstall): [string, string | null][] {
+  const all = Object.entries(userFiles(host));
+  return FIRST_OF_KIND.has(host.name) ? all : all.slice(0, 2);
+}
+
 describe("init / uninstall round trip on the user's own files", { concurrency: true }, () => {
   for (const host of INSTALLS) {
     for (const scope of SCOPES) {
       if (!host.scopes[scope]) continue;
-      for (const [variant, original] of Object.entries(userFiles(host))) {
+      for (const [variant, original] of variantsFor(host)) {
         test(`${host.name} --${scope}, ${variant}`, async () => {
           const w = world();
           const file = host.scopes[scope]!({ env: w.env, cwd: w.project });

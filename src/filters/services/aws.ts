@@ -11,9 +11,8 @@
 // JSON and text output (the default and `--output text`) are the agent's to
 // parse: printed as they are. stderr is kept whole.
 import { limitsOf } from "../budget.js";
-import { ErrorLines } from "../kit.js";
-import { linesText, omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
-import { allArgs, optionValue } from "./common.js";
+import { omitted, type RecallRef } from "../types.js";
+import { allArgs, optionValue, wholeStdout } from "./common.js";
 
 const PROGRESS = /^Completed (?:[\d.]+ \w+\/~?[\d.]+ \w+ \([\d.]+ \w+\/s\)|\d+ file\(s\)) with ~?\d+ file\(s\) remaining\s*$/;
 const TRANSFER = /^(upload|download|copy|move|delete): (\S+)(?: to (\S+))?$/;
@@ -93,27 +92,8 @@ function table(lines: readonly string[]): string[] | null {
   return rows ? out : null;
 }
 
-export const aws: Filter = {
-  id: "aws",
-  start(input, ctx): FilterRun {
-    const args = allArgs(input);
-    const tableOut = optionValue(args, ["--output"]) === "table";
-    const s3 = input.argv[input.subIndex] === "s3";
-    const lines: string[] = [];
-    const errors = new ErrorLines();
-    let chars = 0;
-    return {
-      line(stream, text) {
-        if (stream === "err") return errors.add(text);
-        chars += text.length + 1;
-        lines.push(text);
-      },
-      end() {
-        const out = tableOut ? table(lines) : s3 ? transfers(lines, limitsOf(ctx).list, ctx.recall) : null;
-        if (!out) return null;
-        const stdout = linesText(out);
-        return stdout.length < chars ? { stdout, stderr: errors.text(ctx.recall) } : null;
-      },
-    };
-  },
-};
+export const aws = wholeStdout("aws", (input, ctx) => {
+  const tableOut = optionValue(allArgs(input), ["--output"]) === "table";
+  const s3 = input.argv[input.subIndex] === "s3";
+  return (lines) => (tableOut ? table(lines) : s3 ? transfers(lines, limitsOf(ctx).list, ctx.recall) : null);
+});

@@ -4,9 +4,8 @@
 // one line, an empty cell `-`). JSON (the default), YAML, TSV and anything
 // else print as they are; stderr is kept whole.
 import { limitsOf } from "../budget.js";
-import { ErrorLines } from "../kit.js";
-import { linesText, omitted, type Filter, type FilterRun } from "../types.js";
-import { allArgs, optionValue } from "./common.js";
+import { omitted } from "../types.js";
+import { allArgs, optionValue, wholeStdout } from "./common.js";
 import { cellsOf, render, type Column, type Table } from "./table.js";
 
 /** The columns a dash rule marks: where each run of dashes starts, named by the header above it. */
@@ -20,40 +19,24 @@ function columnsOfRule(header: string, rule: string): Column[] | null {
   return cols.length ? cols : null;
 }
 
-export const azTable: Filter = {
-  id: "table.az",
-  start(input, ctx): FilterRun {
-    const table = optionValue(allArgs(input), ["-o", "--output"]) === "table";
-    const lines: string[] = [];
-    const errors = new ErrorLines();
-    let chars = 0;
-    return {
-      line(stream, text) {
-        if (stream === "err") return errors.add(text);
-        if (!table) return;
-        chars += text.length + 1;
-        lines.push(text);
-      },
-      end() {
-        if (!table || lines.length < 3 || !/^-+(?: +-+)*$/.test(lines[1]!)) return null;
-        const cols = columnsOfRule(lines[0]!, lines[1]!);
-        if (!cols) return null;
-        const t: Table = { header: lines[0]!, cols, rows: [] };
-        for (const l of lines.slice(2)) {
-          const cells = l.trim() ? cellsOf(l, cols) : null;
-          if (!cells) return null;
-          t.rows.push(cells);
-        }
-        const out = render(
-          [t],
-          { identity: ["Name"], drop: [], shortId: [] },
-          limitsOf(ctx).list,
-          (n) => omitted(n, n === 1 ? "row" : "rows", ctx.recall),
-          () => ctx.recall.id(),
-        );
-        const stdout = linesText(out);
-        return stdout.length < chars ? { stdout, stderr: errors.text(ctx.recall) } : null;
-      },
-    };
-  },
-};
+export const azTable = wholeStdout("table.az", (input, ctx) => {
+  if (optionValue(allArgs(input), ["-o", "--output"]) !== "table") return null;
+  return (lines) => {
+    if (lines.length < 3 || !/^-+(?: +-+)*$/.test(lines[1]!)) return null;
+    const cols = columnsOfRule(lines[0]!, lines[1]!);
+    if (!cols) return null;
+    const t: Table = { header: lines[0]!, cols, rows: [] };
+    for (const l of lines.slice(2)) {
+      const cells = l.trim() ? cellsOf(l, cols) : null;
+      if (!cells) return null;
+      t.rows.push(cells);
+    }
+    return render(
+      [t],
+      { identity: ["Name"], drop: [], shortId: [] },
+      limitsOf(ctx).list,
+      (n) => omitted(n, n === 1 ? "row" : "rows", ctx.recall),
+      () => ctx.recall.id(),
+    );
+  };
+});

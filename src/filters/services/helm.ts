@@ -5,59 +5,42 @@
 // the user shaped (`-o json|yaml`), dry runs and `--debug` (the rendered
 // manifests and values are data) print as they are; stderr is kept whole.
 import { limitsOf } from "../budget.js";
-import { ErrorLines } from "../kit.js";
-import { linesText, omitted, type Filter, type FilterRun } from "../types.js";
-import { argsAfterSub, hasOption } from "./common.js";
+import { omitted } from "../types.js";
+import { argsAfterSub, hasOption, wholeStdout } from "./common.js";
 import { compactTables, KUBECTL_RULES } from "./table.js";
 
-export const helmRelease: Filter = {
-  id: "helm.release",
-  start(input, ctx): FilterRun {
-    const passThrough = hasOption(argsAfterSub(input), ["-o", "--output", "--dry-run", "--debug"]);
-    const lines: string[] = [];
-    const errors = new ErrorLines();
-    let chars = 0;
-    return {
-      line(stream, text) {
-        if (stream === "err") return errors.add(text);
-        if (passThrough) return;
-        chars += text.length + 1;
-        lines.push(text);
-      },
-      end() {
-        if (passThrough) return null;
-        const start = lines.indexOf("RESOURCES:");
-        if (start < 0) return null;
-        let end = lines.findIndex((l, i) => i > start && /^[A-Z][A-Z ]+:/.test(l) && !l.startsWith("==>"));
-        if (end < 0) end = lines.length;
-        const out = lines.slice(0, start + 1);
-        const budget = limitsOf(ctx).list;
-        let block: string[] = [];
-        let kind: string | null = null;
-        const flush = () => {
-          if (kind === null) return;
-          const compact = compactTables(
-            block,
-            KUBECTL_RULES,
-            budget,
-            (n) => omitted(n, n === 1 ? "row" : "rows", ctx.recall),
-            () => ctx.recall.id(),
-          );
-          out.push(kind, ...(compact ? [...compact, ""] : block));
-        };
-        for (const l of lines.slice(start + 1, end)) {
-          if (l.startsWith("==> ")) {
-            flush();
-            kind = l;
-            block = [];
-          } else if (kind === null) out.push(l);
-          else block.push(l);
-        }
-        flush();
-        out.push(...lines.slice(end));
-        const stdout = linesText(out);
-        return stdout.length < chars ? { stdout, stderr: errors.text(ctx.recall) } : null;
-      },
+export const helmRelease = wholeStdout("helm.release", (input, ctx) => {
+  if (hasOption(argsAfterSub(input), ["-o", "--output", "--dry-run", "--debug"])) return null;
+  return (lines) => {
+    const start = lines.indexOf("RESOURCES:");
+    if (start < 0) return null;
+    let end = lines.findIndex((l, i) => i > start && /^[A-Z][A-Z ]+:/.test(l) && !l.startsWith("==>"));
+    if (end < 0) end = lines.length;
+    const out = lines.slice(0, start + 1);
+    const budget = limitsOf(ctx).list;
+    let block: string[] = [];
+    let kind: string | null = null;
+    const flush = () => {
+      if (kind === null) return;
+      const compact = compactTables(
+        block,
+        KUBECTL_RULES,
+        budget,
+        (n) => omitted(n, n === 1 ? "row" : "rows", ctx.recall),
+        () => ctx.recall.id(),
+      );
+      out.push(kind, ...(compact ? [...compact, ""] : block));
     };
-  },
-};
+    for (const l of lines.slice(start + 1, end)) {
+      if (l.startsWith("==> ")) {
+        flush();
+        kind = l;
+        block = [];
+      } else if (kind === null) out.push(l);
+      else block.push(l);
+    }
+    flush();
+    out.push(...lines.slice(end));
+    return out;
+  };
+});
