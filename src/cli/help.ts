@@ -2,7 +2,7 @@
 // how a usage error is reported: one table of commands. Loaded only when help
 // is asked for or a usage error is reported.
 import { HOOK_HOSTS as HOOK_ADAPTERS, INSTALLS } from "../hosts/index.js";
-import { FAMILIES, toolFamilies } from "../routes/registry.js";
+import { toolFamilies, toolsByTable } from "../routes/registry.js";
 import { activeRegistry } from "../routing.js";
 import { RTK_OPTION_LIST } from "../runtime/options.js";
 import { VERSION } from "../version.js";
@@ -198,22 +198,13 @@ export function commandHelp(name: string): string | null {
  * `git (status, log, …)`, `ls, tree, find`.
  */
 function routedTools(): string[] {
-  const active = activeRegistry();
-  const families = toolFamilies(active);
-  const lines: string[] = [];
-  const shown = new Set<string>();
-  for (const table of FAMILIES) {
-    const items: string[] = [];
-    for (const tool of families) {
-      if (shown.has(tool) || !table.routes.some((r) => r.tool === tool)) continue;
-      shown.add(tool);
-      const rows = active.byTool.get(tool)!;
+  return toolsByTable(activeRegistry()).map((tools) => {
+    const items = tools.map(({ tool, rows }) => {
       const subs = [...new Set(rows.filter((r) => r.sub?.length).map((r) => r.sub!.map((w) => (typeof w === "string" ? w : w[0])).join(" ")))];
-      items.push(subs.length && !rows.some((r) => !r.sub?.length) ? `${tool} (${subs.join(", ")})` : tool);
-    }
-    if (items.length) lines.push(`  ${items.join(", ")}`);
-  }
-  return lines;
+      return subs.length && !rows.some((r) => !r.sub?.length) ? `${tool} (${subs.join(", ")})` : tool;
+    });
+    return `  ${items.join(", ")}`;
+  });
 }
 
 /** The line that counts the routed tool families (`rtk help`, `rtk init --show`). */

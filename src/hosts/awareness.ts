@@ -2,7 +2,7 @@
 // filter: the rules block of rules-only hosts and the sample doctor runs. Host
 // files name no tool, so neither can promise a tool rtk does not filter.
 import type { RouteRow } from "../routes/types.js";
-import { FAMILIES } from "../routes/registry.js";
+import { toolsByTable } from "../routes/registry.js";
 import { activeRegistry } from "../routing.js";
 
 /** A route as a command an agent would type: the tool and the first form of each subcommand word. */
@@ -25,25 +25,10 @@ export function sampleCommand(): string | null {
  * one list per family of the registry, a tool under the first family that routes it.
  */
 export function activeTools(): string[][] {
-  const active = activeRegistry();
-  const seen = new Set<string>();
-  const families: string[][] = [];
-  for (const family of FAMILIES) {
-    const out: string[] = [];
-    for (const tool of family.routes.map((r) => r.tool)) {
-      const rows = active.byTool.get(tool);
-      if (seen.has(tool) || !rows?.length) continue;
-      seen.add(tool);
-      // A row without a subcommand routes every use of the tool.
-      if (rows.some((r) => !r.sub?.length)) {
-        out.push(`\`${tool}\``);
-        continue;
-      }
-      out.push(`\`${tool}\` (${subcommands(tool, rows).join(", ")})`);
-    }
-    if (out.length) families.push(out);
-  }
-  return families;
+  return toolsByTable(activeRegistry()).map((tools) =>
+    // A row without a subcommand routes every use of the tool.
+    tools.map(({ tool, rows }) => (rows.some((r) => !r.sub?.length) ? `\`${tool}\`` : `\`${tool}\` (${subcommands(tool, rows).join(", ")})`)),
+  );
 }
 
 /** A tool's routed subcommands, those under one word sharing it (`compose ps/logs/build`), so the block stays short as routes grow. */

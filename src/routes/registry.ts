@@ -55,6 +55,26 @@ export function toolFamilies(registry: Registry): string[] {
   return [...registry.byTool.keys()];
 }
 
+/**
+ * The tools `registry` routes, with all their rows, one list per table of
+ * FAMILIES: each tool under the first table that names it.
+ */
+export function toolsByTable(registry: Registry): { tool: string; rows: readonly RouteRow[] }[][] {
+  const seen = new Set<string>();
+  const tables: { tool: string; rows: readonly RouteRow[] }[][] = [];
+  for (const family of FAMILIES) {
+    const tools: { tool: string; rows: readonly RouteRow[] }[] = [];
+    for (const { tool } of family.routes) {
+      const rows = registry.byTool.get(tool);
+      if (seen.has(tool) || !rows?.length) continue;
+      seen.add(tool);
+      tools.push({ tool, rows });
+    }
+    if (tools.length) tables.push(tools);
+  }
+  return tables;
+}
+
 export function allRoutes(): RouteRow[] {
   return FAMILIES.flatMap((f) => f.routes);
 }
