@@ -91,7 +91,10 @@ function timeBars(id: string, title: string, periods: readonly PeriodRow[]): str
   const bottom = Math.max(0, ...values.map((v) => -v));
   const span = Math.max(1, top + bottom);
   const zero = 10 + Math.round((top / span) * plotH);
-  const width = left + periods.length * w + 10;
+  // Room under the axis for a period's label (`2026-12-03`), however few the bars.
+  const labelW = 80;
+  const plotW = periods.length * w;
+  const width = left + Math.max(plotW, labelW) + 10;
   const height = plotH + 50;
   const bars = periods.map((p, i) => {
     const hgt = p.savedTokens === 0 ? 0 : Math.max(1, Math.round((Math.abs(p.savedTokens) / span) * plotH));
@@ -101,12 +104,12 @@ function timeBars(id: string, title: string, periods: readonly PeriodRow[]): str
       `<title>${escapeHtml(p.period)}: ${int(p.savedTokens)} tokens saved, ${int(p.runs)} runs</title></rect>`
     );
   });
-  // The first and last period under the axis; a label for each would not fit.
+  // The first and last period under the axis (the last where the two do not meet); a label for each would not fit.
   const first = periods[0]!.period;
   const last = periods[periods.length - 1]!.period;
   const labels =
     `<text x="${left}" y="${plotH + 35}">${escapeHtml(first)}</text>` +
-    (periods.length > 1 ? `<text x="${left + periods.length * w - gap}" y="${plotH + 35}" text-anchor="end">${escapeHtml(last)}</text>` : "") +
+    (periods.length > 1 && plotW >= 2 * labelW ? `<text x="${left + plotW - gap}" y="${plotH + 35}" text-anchor="end">${escapeHtml(last)}</text>` : "") +
     `<text x="${left - 6}" y="14" text-anchor="end">${int(top)}</text>` +
     `<text x="${left - 6}" y="${zero + 4}" text-anchor="end">0</text>` +
     (bottom ? `<text x="${left - 6}" y="${10 + plotH}" text-anchor="end">${int(-bottom)}</text>` : "");

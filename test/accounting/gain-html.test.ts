@@ -306,6 +306,15 @@ describe("rtk gain --html", () => {
       await tab.screenshot({ path: join(b.root, "page.png"), fullPage: true });
       assert.deepEqual(errors, []);
       assert.deepEqual(requests, [`file://${file}`]);
+      // No label runs past its chart's edge: here, and on a page of a single day (one bar).
+      page(b, ["--since", new Date(NOW - 3_600_000).toISOString()], "hour.html");
+      for (const name of ["gain.html", "hour.html"]) {
+        await tab.goto(`file://${join(b.root, name)}`, { waitUntil: "load" });
+        const cut = await tab.evaluate(
+          `[...document.querySelectorAll("svg text")].filter((t) => { const s = t.ownerSVGElement.getBoundingClientRect(); const r = t.getBoundingClientRect(); return r.left < s.left - 0.5 || r.right > s.right + 0.5; }).map((t) => t.textContent)`,
+        );
+        assert.deepEqual(cut, [], `${name}: labels cut off at the chart's edge`);
+      }
     } finally {
       await browser.close();
     }
