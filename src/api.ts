@@ -1,6 +1,7 @@
 // The rewrite as rtk itself runs it: the active registry, the user's config, the
 // environment's RTK_DISABLED, and the host's permission rules.
-import { loadHookConfig, type Env } from "./config/hooks.js";
+import { hookConfigOf, loadHookConfig, type Env } from "./config/hooks.js";
+import type { EffectiveConfig } from "./config/load.js";
 import type { Registry } from "./routes/registry.js";
 import { registryFor } from "./routing.js";
 import { hostPermissions } from "./permissions/host.js";
@@ -14,6 +15,8 @@ export interface RewriteCallOptions {
   /** The folder whose project rules and config apply. */
   cwd?: string;
   env?: Env;
+  /** The config that applies to `cwd`, when the caller has loaded it already. */
+  config?: EffectiveConfig;
   /** Where warnings go (a broken config file, an unreadable settings file). */
   warn?: (msg: string) => void;
   registry?: Registry;
@@ -30,7 +33,7 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
   const rules = hostNamed(host)?.rules;
   if (!rules) throw new UnknownHostError(host);
   const cwd = opts.cwd ?? process.cwd();
-  const config = disabled ? null : loadHookConfig(env, warn, cwd);
+  const config = disabled ? null : opts.config ? hookConfigOf(opts.config, env, warn) : loadHookConfig(env, warn, cwd);
   const transparentPrefixes = config?.transparentPrefixes ?? [];
   const registry = opts.registry ?? registryFor(env);
   return rewriteCommand(command, {

@@ -42,10 +42,11 @@ export function eventIds(event: unknown): { session: string | null; toolUseId: s
   return { session: str("session_id", "sessionId", "conversation_id", "thread_id"), toolUseId: str("tool_use_id", "toolUseId", "tool_call_id", "toolCallId", "call_id") };
 }
 
-export function recordHook(env: Env, d: { host: string; command: string; cwd: string | undefined; outcome: Outcome; result: RewriteResult | null; event: unknown }): void {
+export function recordHook(env: Env, d: { host: string; command: string; cwd: string | undefined; outcome: Outcome; result: RewriteResult | null; event: unknown; tracking?: boolean }): void {
   try {
     const cwd = d.cwd ?? process.cwd();
-    if (!tracking(env, cwd)) return;
+    // The hook read the config already: `tracking` is its setting (RTK_NO_TRACK is part of it).
+    if (!(d.tracking ?? tracking(env, cwd))) return;
     const rec: HookRecord = {
       kind: "hook",
       time: Date.now(),

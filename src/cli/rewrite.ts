@@ -8,6 +8,7 @@ import { resultJson, rewrite, UnknownHostError } from "../api.js";
 import { hostNames } from "../hosts/index.js";
 import { ON_PATH_FIX, rewriteRunnable } from "../hosts/on-path.js";
 import { recordHook } from "../accounting/record.js";
+import { setting, tryLoadConfig } from "../config/load.js";
 import type { Outcome } from "../hosts/types.js";
 import { writeFd } from "./out.js";
 import { unknownWord } from "./suggest.js";
@@ -38,9 +39,11 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
     writeFd(2, `rtk: cannot read the command: ${(e as Error).message}\n`);
     return 1;
   }
+  // Read once for the rewrite and for the accounting of the decision.
+  const config = tryLoadConfig(process.env, process.cwd());
   let r;
   try {
-    r = rewrite(src, { host: opts["host"] as string | undefined, warn: (m) => writeFd(2, m + "\n") });
+    r = rewrite(src, { host: opts["host"] as string | undefined, warn: (m) => writeFd(2, m + "\n"), config });
   } catch (e) {
     if (!(e instanceof UnknownHostError)) throw e;
     return usage(unknownWord("host", e.host, hostNames()));
@@ -60,7 +63,15 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
       : r.command !== null && (r.exitCode === 0 || r.exitCode === 3)
         ? { kind: "rewrite", command: r.command, allow: r.exitCode === 0, ask: r.exitCode === 3 }
         : { kind: "pass" };
-  recordHook(process.env, { host: (opts["host"] as string | undefined) ?? "cli", command: src, cwd: undefined, outcome, result: r, event: null });
+  recordHook(process.env, {
+    host: (opts["host"] as string | undefined) ?? "cli",
+    command: src,
+    cwd: undefined,
+    outcome,
+    result: r,
+    event: null,
+    tracking: config && setting(config, "tracking", "enabled"),
+  });
   if (opts["json"]) {
     writeFd(1, JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
   } else if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {

@@ -3,7 +3,7 @@
 // keys it concerns keep their defaults.
 import type { Exclusion } from "../rewrite/mark.js";
 import { configFromToml, fileSetting } from "./file.js";
-import { issueWarning, loadConfig, setting, warnConfigProblems } from "./load.js";
+import { issueWarning, loadConfig, setting, warnConfigProblems, type EffectiveConfig } from "./load.js";
 import type { Env } from "./paths.js";
 
 export type { Env } from "./paths.js";
@@ -15,7 +15,11 @@ export interface HookConfig {
 }
 
 export function loadHookConfig(env: Env, warn: (msg: string) => void, cwd: string = process.cwd()): HookConfig {
-  const cfg = loadConfig(env, cwd);
+  return hookConfigOf(loadConfig(env, cwd), env, warn);
+}
+
+/** The `[hooks]` part of a config already loaded (its problems are warned about once). */
+export function hookConfigOf(cfg: EffectiveConfig, env: Env, warn: (msg: string) => void): HookConfig {
   warnConfigProblems(cfg, warn, env);
   return hookConfig(setting(cfg, "hooks", "exclude_commands"), setting(cfg, "hooks", "transparent_prefixes"));
 }

@@ -54,6 +54,15 @@ export interface LoadOptions {
   builtins?: () => readonly FilterDef[];
 }
 
+/** The config for `cwd`, or undefined when it cannot be read (whoever reads it next says why). */
+export function tryLoadConfig(env: Env, cwd: string): EffectiveConfig | undefined {
+  try {
+    return loadConfig(env, cwd);
+  } catch {
+    return undefined;
+  }
+}
+
 export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): EffectiveConfig {
   const userPath = userConfigPath(env);
   const issues: ConfigIssue[] = [];

@@ -115,6 +115,12 @@ describe("run records", () => {
     writeFileSync(join(box.config, "rtk", "config.toml"), "[tracking]\nenabled = false\n");
     launchSync(["git", "status"], { cwd: box.repo, env: box.env });
     launchSync(["rewrite", "git status"], { cwd: box.repo, env: box.env });
+    const h = launchSync(["hook", "claude"], {
+      cwd: box.repo,
+      env: box.env,
+      input: JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, cwd: box.repo }),
+    });
+    assert.match(h.stdout, /rtk git status/);
     assert.equal(existsSync(spool(box)), false);
   });
 
