@@ -5,6 +5,7 @@
 // Loaded by the reports only: the run and hook paths write the spool.
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 
 export type Value = number | string | null | bigint | Uint8Array;
 export type Row = Record<string, Value>;
@@ -60,6 +61,10 @@ function nodeSqlite(): NodeSqlite | null {
 }
 
 function wasmSqlite(): WasmSqlite {
+  // V8's baseline WebAssembly code only: a report runs for a fraction of a second, and
+  // optimising the 1.5 MB SQLite module cost it more CPU than it saved (2.5 times the
+  // report's whole time), then held the exit until the compile threads were done.
+  setFlagsFromString("--liftoff-only");
   // A require, not an import: bundled, and evaluated (its WebAssembly compiled) only when this driver is the one used.
   // Where this module runs unbundled as ESM (the tests), there is no `require`: resolve it from here.
   return (typeof require === "function" ? require("node-sqlite3-wasm") : load("node-sqlite3-wasm")) as WasmSqlite;
