@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const args = process.argv.slice(2);
@@ -128,7 +128,11 @@ for (const [blob, entry] of blobs) {
     process.stderr.write(`build: no startup snapshot ${blob} (rtk starts from the plain bundle): ${snap.stderr}\n`);
   }
 }
+for (const f of readdirSync("dist")) if (f.endsWith(".cache")) rmSync(join("dist", f), { force: true });
 if (built) {
+  // Meta-commands load the full CLI (and gain the reports) from the runtime's snapshot start: their code caches sit beside that blob.
+  const cache = spawnSync(process.execPath, ["dist/snapshot-build.cjs", "--code-cache", resolve("dist"), resolve("dist")], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  if (cache.status !== 0) process.stderr.write(`build: no code cache (meta-commands compile their bundles): ${cache.stderr}\n`);
   writeFileSync("dist/rtk.blob.node", process.execPath + "\n");
   // To the nanosecond, as the launcher compares it (utimes from JavaScript rounds it).
   spawnSync("touch", ["-r", process.execPath, "dist/rtk.blob.node"]);

@@ -1,7 +1,7 @@
 // The rtk command line: a thin dispatcher; each command lives in its own module.
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { VERSION } from "../version.js";
+import { cacheBeside, requireCached } from "./code-cache.js";
 import { finish } from "./finish.js";
 import { readCommandArg, readExactCommand, wantsHelp } from "./input.js";
 
@@ -97,7 +97,8 @@ export async function main(argv: string[]): Promise<number> {
  * out of the bundle every other command loads.
  */
 function reports(): typeof import("./reports.js") {
-  return createRequire(__filename)(join(__dirname, "rtk-report.cjs")) as typeof import("./reports.js");
+  const bundle = join(__dirname, "rtk-report.cjs");
+  return requireCached(bundle, cacheBeside(process.execArgv, bundle)) as typeof import("./reports.js");
 }
 
 /** Runs the command line and sets the process exit code. */

@@ -2,7 +2,6 @@
 // with execa, the filters and the registry loaded before the heap is saved, so
 // a filtered run pays no bundle compile. Meta-commands load the full CLI bundle.
 // In a snapshot start, process.argv is [node, ...args].
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import v8 from "node:v8";
 import { FILTERS } from "../filters/catalog.js";
@@ -14,6 +13,7 @@ import { META_COMMANDS } from "./meta.js";
 import { finish } from "./finish.js";
 import { warmUpRun } from "./warm-run.js";
 import { restoreLauncherEnv } from "./launcher-env.js";
+import { cacheBeside, requireCached } from "./code-cache.js";
 
 // Evaluated now, kept in the heap: the modules a run needs (execa comes with runTool).
 void FILTERS.size;
@@ -33,5 +33,5 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   const self = process.env["RTK_SELF"];
   const dist = self ? resolve(dirname(self), "..", "dist") : __dirname;
   const main = join(dist, "rtk-main.cjs");
-  (createRequire(main)(main) as { run(argv: string[]): void }).run(argv);
+  (requireCached(main, cacheBeside(process.execArgv, main)) as { run(argv: string[]): void }).run(argv);
 });

@@ -154,6 +154,7 @@ export function buildSnapshots(entry: string, node: string, dist: string, spawnS
       sameTime(node, side, spawnSync);
       renameSync(side, `${blob}.ok`);
     }
+    codeCache(entry, node, dist, spawnSync);
     rmSync(join(entry, "failed"), { force: true });
     return { ok: true };
   } catch (e) {
@@ -168,6 +169,15 @@ export function buildSnapshots(entry: string, node: string, dist: string, spawnS
     for (const t of tmps) rmSync(t, { force: true });
     rmSync(lock, { force: true });
   }
+}
+
+/** The code caches of the full CLI and the reports beside the runtime's blob (src/cli/code-cache.ts); without them meta-commands compile their bundles. */
+function codeCache(entry: string, node: string, dist: string, spawnSync: typeof import("node:child_process").spawnSync): void {
+  spawnSync(node, [join(dist, "snapshot-build.cjs"), "--code-cache", dist, entry], {
+    stdio: "ignore",
+    timeout: 60_000,
+    env: { ...process.env, RTK_DISABLED: "", RTK_NO_TRACK: "1", RTK_SNAPSHOT_ENTRY: "", RTK_SNAPSHOT_NODE: "" },
+  });
 }
 
 /**

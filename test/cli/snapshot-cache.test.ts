@@ -133,7 +133,9 @@ describe("the snapshot cache of an installed rtk", () => {
       assert.equal(statSync(blob).mode & 0o777, 0o600);
       assert.equal(statSync(`${blob}.ok`).mode & 0o777, 0o600);
     }
-    assert.deepEqual(readdirSync(entry).sort(), ["rtk-run.blob", "rtk-run.blob.ok", "rtk.blob", "rtk.blob.ok"], "no temporary file, lock or failure left");
+    // The code caches of the full CLI and the reports, beside the blob meta-commands start from (src/cli/code-cache.ts).
+    for (const c of ["rtk-main.cache", "rtk-report.cache"]) assert.equal(statSync(join(entry, c)).mode & 0o777, 0o600);
+    assert.deepEqual(readdirSync(entry).sort(), ["rtk-main.cache", "rtk-report.cache", "rtk-run.blob", "rtk-run.blob.ok", "rtk.blob", "rtk.blob.ok"], "no temporary file, lock or failure left");
   });
 
   test("then rtk starts from it: rewrite, hook and a run answer without the plain bundle", () => {
@@ -208,7 +210,7 @@ describe("two first runs at once", () => {
     for (const r of runs) assert.deepEqual(r, { out: "rtk git status", status: 3 });
     waitForSnapshots(p);
     const entry = entryOf(p);
-    assert.deepEqual(readdirSync(entry).sort(), ["rtk-run.blob", "rtk-run.blob.ok", "rtk.blob", "rtk.blob.ok"]);
+    assert.deepEqual(readdirSync(entry).sort(), ["rtk-main.cache", "rtk-report.cache", "rtk-run.blob", "rtk-run.blob.ok", "rtk.blob", "rtk.blob.ok"]);
     for (const k of ["rtk", "rtk-run"]) {
       const side = JSON.parse(readFileSync(join(entry, `${k}.blob.ok`), "utf8")) as { size: number };
       assert.equal(statSync(join(entry, `${k}.blob`)).size, side.size);
