@@ -45,6 +45,7 @@ import { dockerBuild } from "./services/docker-build.js";
 import { gh, ghView } from "./services/gh.js";
 import { ghLog } from "./services/gh-log.js";
 import { aws } from "./services/aws.js";
+import { awsLs } from "./services/aws-ls.js";
 import { kubectlAction } from "./services/kubectl-action.js";
 import { kubectlDescribe } from "./services/kubectl-describe.js";
 import { http } from "./services/http.js";
@@ -120,6 +121,7 @@ const CATALOG: readonly Filter[] = [
   dockerBuild,
   kubectlAction,
   aws,
+  awsLs,
   kubectlDescribe,
   psql,
   mysql,

@@ -77,6 +77,7 @@ export const services: RouteFamily = {
     { id: "terraform.plan", tool: "terraform", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "tofu.plan", tool: "tofu", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "aws.s3", tool: "aws", sub: ["s3", ["cp", "sync", "mv", "rm"]], filter: "aws", savings: 60, pipeSafe: false },
+    { id: "aws.s3.ls", tool: "aws", sub: ["s3", "ls"], filter: "aws.ls", savings: 30, pipeSafe: false },
     { id: "aws.logs.tail", tool: "aws", sub: ["logs", "tail"], filter: "logs", savings: 50, pipeSafe: false },
     // The services' describe and list commands: a table output loses the box drawing; JSON and text print as they are. Sessions and waits keep the terminal.
     {

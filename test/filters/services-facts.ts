@@ -238,6 +238,31 @@ function awsFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/**
+ * `aws s3 ls`'s facts: every prefix; every object's date, time and size with
+ * its key, whole on its line or, for a folder of two or more objects, as the
+ * folder (its title's) and the name below it; every bucket line, the summary
+ * lines, every stderr line.
+ */
+function awsLsFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const objects: { date: string; time: string; size: string; key: string; dir: string }[] = [];
+  for (const l of c.stdout.split("\n")) {
+    const o = /^(\S+) (\S+) +(\d+|[\d.]+ [A-Za-z]+) (.+)$/.exec(l);
+    const p = /^ +PRE (.+)$/.exec(l);
+    if (o) objects.push({ date: o[1]!, time: o[2]!, size: o[3]!, key: o[4]!, dir: o[4]!.slice(0, o[4]!.lastIndexOf("/") + 1) });
+    else if (p) facts.push({ where: "prefix", all: [p[1]!] });
+    else if (l.trim()) facts.push({ where: "line", all: [l.trim()] });
+  }
+  const inDir = (dir: string) => objects.filter((o) => o.dir === dir).length;
+  for (const o of objects) {
+    const key = inDir(o.dir) > 1 ? [o.dir, o.key.slice(o.dir.length)].filter(Boolean) : [o.key];
+    facts.push({ where: `object ${o.key}`, all: [...key, o.date, o.time, o.size] });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 /** A run's log: every step's job and name, every line after its timestamp that is not blank (error lines, the verdict). */
 function runLogFacts(c: ToolCase): Fact[] {
   const facts: Fact[] = [];
@@ -288,6 +313,7 @@ export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   if (filter === "helm.release") return releaseFacts(c);
   if (filter === "gh.log") return runLogFacts(c);
   if (filter === "aws") return awsFacts(c);
+  if (filter === "aws.ls") return awsLsFacts(c);
   if (filter === "git.diff") return patchFacts(c);
   if (filter === "kubectl.describe") return describeFacts(c);
   if (filter === "sql.psql" || filter === "sql.mysql") return sqlFacts(c);

@@ -126,6 +126,8 @@ const REWRITES: readonly [string, string][] = [
   ["gh run view 12087734521 --log-failed", "rtk gh run view 12087734521 --log-failed"],
   ["aws s3 sync dist/ s3://shop-web-prod/ --delete", "rtk aws s3 sync dist/ s3://shop-web-prod/ --delete"],
   ["aws --profile prod ec2 describe-instances --output table", "rtk aws --profile prod ec2 describe-instances --output table"],
+  ["aws s3 ls s3://shop-web-prod/ --recursive --human-readable --summarize", "rtk aws s3 ls s3://shop-web-prod/ --recursive --human-readable --summarize"],
+  ["aws --profile prod s3 ls", "rtk aws --profile prod s3 ls"],
   ["aws logs tail /ecs/shop-api --since 1h", "rtk aws logs tail /ecs/shop-api --since 1h"],
   ["gh issue view 2210 --comments", "rtk gh issue view 2210 --comments"],
   ["terraform plan", "rtk terraform plan"],
@@ -145,6 +147,7 @@ const NOT_REWRITTEN = [
   "aws sso login --profile prod",
   "aws ssm start-session --target i-0abc",
   "curl -s https://api.example.com | jq .",
+  "aws s3 ls s3://shop-logs/ --recursive | grep 2026/11/21",
   "gh api repos/acme/shop/pulls",
   "kubectl logs api | grep ERROR",
   "kubectl exec -it api -- sh",
@@ -310,6 +313,27 @@ describe("aws", () => {
       .split(": ")[1]!
       .split(", ").length;
     assert.equal(shown + Number(m[1]), 43);
+  });
+
+  test("a listing past the list budget counts each folder's objects it does not show", async () => {
+    const c = named("aws/medium-s3-ls-logs");
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 150\n") });
+    const lines = r.stdout.split("\n");
+    const titled = lines.filter((l) => / \(\d+; [\d-]+\):$/.test(l)).reduce((n, l) => n + Number(/\((\d+);/.exec(l)![1]), 0);
+    const shown = lines.filter((l) => /^ {2}\d\d:\d\d:\d\d \d+ /.test(l)).length;
+    const hidden = lines.reduce((n, l) => n + Number(/^ {2}… \+(\d+) more objects? \[rtk recall [0-9a-f]+\]$/.exec(l)?.[1] ?? 0), 0);
+    assert.ok(hidden > 0, r.stdout);
+    assert.equal(shown + hidden, titled);
+    assert.equal(titled + lines.filter((l) => /^\d{4}-/.test(l)).length, c.stdout.trimEnd().split("\n").length);
+  });
+
+  test("a line that is not part of a listing makes it print as the CLI printed it", async () => {
+    const c = named("aws/s3-ls");
+    const raw = c.stdout + "Unexpected line\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), raw);
+    const r = await replay({ ...c, dir, stdout: raw, stderr: "" });
+    assert.equal(r.stdout, raw);
   });
 
   test("JSON and text output print as the CLI printed them", async () => {
