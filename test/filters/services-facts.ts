@@ -263,6 +263,32 @@ function awsLsFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/**
+ * A gcloud deploy's or build's facts: each stage of the progress tracker with
+ * how it ended; every other line whole (the service, revision and URL, the
+ * Dockerfile steps and what they print, the image, digest and verdict, the
+ * build's row, every error) but for the per-layer pull and push lines, the
+ * intermediate containers, gsutil's copy meter, the build-context upload, the
+ * polling note and rule lines, which are progress.
+ */
+function gcloudProgressFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const progress =
+    /^(?:[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Preparing|Pushed|Layer already exists)| ---> |Removing intermediate container |Sending build context |[-\\|/] \[\d+ files\]|Waiting for build to complete|-{20,})/;
+  for (const [stream, text] of [
+    ["stdout", c.stdout],
+    ["stderr", c.stderr],
+  ] as const) {
+    for (const l of text.split("\n")) {
+      if (!l.trim() || progress.test(l)) continue;
+      const staged = /^(.+?)\.{4,}(done|failed)?$/.exec(l);
+      if (staged) facts.push({ where: `${stream} stage`, all: [staged[1]!, ...(staged[2] ? [staged[2]] : [])] });
+      else facts.push({ where: stream, all: [l.replace(/^-+ (.+?) -+$/, "$1").trim()] });
+    }
+  }
+  return facts;
+}
+
 /** A run's log: every step's job and name, every line after its timestamp that is not blank (error lines, the verdict). */
 function runLogFacts(c: ToolCase): Fact[] {
   const facts: Fact[] = [];
@@ -314,6 +340,7 @@ export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   if (filter === "gh.log") return runLogFacts(c);
   if (filter === "aws") return awsFacts(c);
   if (filter === "aws.ls") return awsLsFacts(c);
+  if (filter === "gcloud.run.deploy" || filter === "gcloud.builds.submit") return gcloudProgressFacts(c);
   if (filter === "git.diff") return patchFacts(c);
   if (filter === "kubectl.describe") return describeFacts(c);
   if (filter === "sql.psql" || filter === "sql.mysql") return sqlFacts(c);

@@ -128,6 +128,8 @@ const REWRITES: readonly [string, string][] = [
   ["aws --profile prod ec2 describe-instances --output table", "rtk aws --profile prod ec2 describe-instances --output table"],
   ["aws s3 ls s3://shop-web-prod/ --recursive --human-readable --summarize", "rtk aws s3 ls s3://shop-web-prod/ --recursive --human-readable --summarize"],
   ["aws --profile prod s3 ls", "rtk aws --profile prod s3 ls"],
+  ["gcloud run deploy shop-api --source . --region europe-west1", "rtk gcloud run deploy shop-api --source . --region europe-west1"],
+  ["gcloud --project acme-shop builds submit --tag gcr.io/acme-shop/api", "rtk gcloud --project acme-shop builds submit --tag gcr.io/acme-shop/api"],
   ["aws logs tail /ecs/shop-api --since 1h", "rtk aws logs tail /ecs/shop-api --since 1h"],
   ["gh issue view 2210 --comments", "rtk gh issue view 2210 --comments"],
   ["terraform plan", "rtk terraform plan"],
@@ -143,6 +145,8 @@ const REWRITES: readonly [string, string][] = [
 const NOT_REWRITTEN = [
   "aws configure",
   "gcloud compute instances list --project acme-shop",
+  "gcloud run services list",
+  "gcloud builds list",
   "az login",
   "aws sso login --profile prod",
   "aws ssm start-session --target i-0abc",
