@@ -54,7 +54,7 @@ import { helmRelease } from "./services/helm.js";
 import { terraform } from "./services/terraform.js";
 import { mysql, psql } from "./services/sql.js";
 import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
-import { azTable } from "./services/az.js";
+import { azDeployment, azTable } from "./services/az.js";
 import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
 import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
 import { pipInstall, pipList, poetryInstall, uvInstall } from "./packages/python.js";
@@ -111,6 +111,7 @@ const CATALOG: readonly Filter[] = [
   kubectlTable,
   helmTable,
   azTable,
+  azDeployment,
   helmRelease,
   gh,
   ghView,

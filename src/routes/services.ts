@@ -115,6 +115,16 @@ export const services: RouteFamily = {
       pipeSafe: false,
       indirectIf: ["start-session", "execute-command", "wait", "help", "--cli-auto-prompt", "--generate-cli-skeleton"],
     },
+    // A deployment's resource as JSON, minified; asking to confirm a what-if first keeps the terminal.
+    {
+      id: "az.deployment.create",
+      tool: "az",
+      sub: ["deployment", ["group", "sub", "mg", "tenant"], "create"],
+      filter: "az.deployment",
+      savings: 20,
+      pipeSafe: false,
+      indirectIf: ["--confirm-with-what-if", "-c", "--what-if", "--proceed-if-no-change"],
+    },
     // az's tables (gcloud's, padded by two spaces only, cost no more tokens than a compact form would: not routed). Logins, sessions and watches keep the terminal.
     { id: "az", tool: "az", filter: "table.az", savings: 35, pipeSafe: false, indirectIf: ["login", "ssh", "interactive", "configure", "init", "serial-console", "tunnel", "--watch"] },
     { id: "psql", tool: "psql", filter: "sql.psql", savings: 40, pipeSafe: false },

@@ -289,6 +289,25 @@ function gcloudProgressFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/**
+ * A deployment's facts, read from its JSON: the provisioning state, every
+ * output's name and value, every resource id it lists, the error when there
+ * is one, each as JSON text (a string with its quotes); every stderr line.
+ */
+function azDeploymentFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  if (c.stdout.trim()) {
+    const d = JSON.parse(c.stdout) as { id: string; properties: { provisioningState: string; outputs?: Record<string, { value: unknown }>; outputResources?: { id: string }[]; error: unknown } };
+    const p = d.properties;
+    facts.push({ where: "deployment", all: [JSON.stringify(d.id), JSON.stringify(p.provisioningState)] });
+    for (const [name, o] of Object.entries(p.outputs ?? {})) facts.push({ where: `output ${name}`, all: [JSON.stringify(name), JSON.stringify(o.value)] });
+    for (const r of p.outputResources ?? []) facts.push({ where: "resource", all: [JSON.stringify(r.id)] });
+    if (p.error) facts.push({ where: "error", all: [JSON.stringify(p.error)] });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 /** A run's log: every step's job and name, every line after its timestamp that is not blank (error lines, the verdict). */
 function runLogFacts(c: ToolCase): Fact[] {
   const facts: Fact[] = [];
@@ -340,6 +359,7 @@ export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   if (filter === "gh.log") return runLogFacts(c);
   if (filter === "aws") return awsFacts(c);
   if (filter === "aws.ls") return awsLsFacts(c);
+  if (filter === "az.deployment") return azDeploymentFacts(c);
   if (filter === "gcloud.run.deploy" || filter === "gcloud.builds.submit") return gcloudProgressFacts(c);
   if (filter === "git.diff") return patchFacts(c);
   if (filter === "kubectl.describe") return describeFacts(c);

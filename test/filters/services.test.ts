@@ -123,6 +123,7 @@ const REWRITES: readonly [string, string][] = [
   ["gh pr view 1478", "rtk gh pr view 1478"],
   ["gh pr diff 1478", "rtk gh pr diff 1478"],
   ["az vm list -d -o table", "rtk az vm list -d -o table"],
+  ["az deployment group create -g rg-shop-prod -f infra/main.bicep", "rtk az deployment group create -g rg-shop-prod -f infra/main.bicep"],
   ["gh run view 12087734521 --log-failed", "rtk gh run view 12087734521 --log-failed"],
   ["aws s3 sync dist/ s3://shop-web-prod/ --delete", "rtk aws s3 sync dist/ s3://shop-web-prod/ --delete"],
   ["aws --profile prod ec2 describe-instances --output table", "rtk aws --profile prod ec2 describe-instances --output table"],
@@ -148,6 +149,7 @@ const NOT_REWRITTEN = [
   "gcloud run services list",
   "gcloud builds list",
   "az login",
+  "az deployment group create -g rg-shop-prod -f infra/main.bicep --confirm-with-what-if",
   "aws sso login --profile prod",
   "aws ssm start-session --target i-0abc",
   "curl -s https://api.example.com | jq .",
@@ -349,5 +351,37 @@ describe("aws", () => {
       const r = await replay({ ...c, argv });
       assert.equal(r.stdout, c.stdout);
     }
+  });
+});
+
+describe("az deployment create", () => {
+  test("the deployment's JSON prints minified: the same value, every string and number as printed", async () => {
+    const c = named("az/medium-deployment-group-create");
+    const r = await played(c);
+    assert.equal(r.stdout.split("\n").length, 2);
+    assert.deepEqual(JSON.parse(r.stdout), JSON.parse(c.stdout));
+    // Escapes, exponents and integers past 2^53 stay as written (a parse and a print would change them).
+    const raw =
+      '{\n  "name": "main",\n  "properties": {\n    "outputs": {\n      "note": { "type": "String", "value": "a \\"quoted\\" word,\\n and\\ta tab" },\n      "big": { "type": "Int", "value": 12345678901234567890 },\n      "ratio": { "type": "Object", "value": 1.50e3 }\n    },\n    "provisioningState": "Succeeded"\n  }\n}\n';
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), raw);
+    const m = await replay({ ...c, dir, stdout: raw, stderr: "" });
+    assert.equal(
+      m.stdout,
+      '{"name":"main","properties":{"outputs":{"note":{"type":"String","value":"a \\"quoted\\" word,\\n and\\ta tab"},"big":{"type":"Int","value":12345678901234567890},"ratio":{"type":"Object","value":1.50e3}},"provisioningState":"Succeeded"}}\n',
+    );
+  });
+
+  test("an output the user chose, or text that is not JSON, prints as the CLI printed it", async () => {
+    const c = named("az/medium-deployment-group-create");
+    for (const extra of [["-o", "json"], ["--query", "properties.outputs"], ["--output=yamlc"]]) {
+      const r = await replay({ ...c, argv: [...c.argv, ...extra] });
+      assert.equal(r.stdout, c.stdout, extra.join(" "));
+    }
+    const raw = "Resource and property changes are indicated with this symbol:\n  + Create\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), raw);
+    const r = await replay({ ...c, dir, stdout: raw, stderr: "" });
+    assert.equal(r.stdout, raw);
   });
 });
