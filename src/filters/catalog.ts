@@ -45,6 +45,7 @@ import { dockerBuild } from "./services/docker-build.js";
 import { gh, ghView } from "./services/gh.js";
 import { ghLog } from "./services/gh-log.js";
 import { aws } from "./services/aws.js";
+import { awsLs } from "./services/aws-ls.js";
 import { kubectlAction } from "./services/kubectl-action.js";
 import { kubectlDescribe } from "./services/kubectl-describe.js";
 import { http } from "./services/http.js";
@@ -53,7 +54,7 @@ import { helmRelease } from "./services/helm.js";
 import { terraform } from "./services/terraform.js";
 import { mysql, psql } from "./services/sql.js";
 import { dockerTable, helmTable, kubectlTable } from "./services/table.js";
-import { azTable } from "./services/az.js";
+import { azDeployment, azTable } from "./services/az.js";
 import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
 import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
 import { pipInstall, pipList, poetryInstall, uvInstall } from "./packages/python.js";
@@ -110,6 +111,7 @@ const CATALOG: readonly Filter[] = [
   kubectlTable,
   helmTable,
   azTable,
+  azDeployment,
   helmRelease,
   gh,
   ghView,
@@ -120,6 +122,7 @@ const CATALOG: readonly Filter[] = [
   dockerBuild,
   kubectlAction,
   aws,
+  awsLs,
   kubectlDescribe,
   psql,
   mysql,

@@ -22,6 +22,7 @@ export const library: RouteFamily = {
     unzip: {},
     alembic: { valueOptions: ["-c", "--config", "-n", "--name", "-x"], flagOptions: ["--raiseerr"] },
     pulumi: { valueOptions: ["-C", "--cwd", "--color"], flagOptions: ["--non-interactive", "--emoji", "--disable-integrity-checking"] },
+    gcloud: { valueOptions: ["--project", "--account", "--configuration", "--verbosity", "--impersonate-service-account"], flagOptions: ["-q", "--quiet"] },
     dbt: { valueOptions: ["--log-level", "--profiles-dir", "--project-dir"], flagOptions: ["-d", "--debug", "-q", "--quiet", "--no-use-colors", "--use-colors"] },
   },
   routes: [
@@ -40,6 +41,9 @@ export const library: RouteFamily = {
     row("sphinx-build", "sphinx-build", null, 70),
     row("alembic", "alembic", [["upgrade", "downgrade", "stamp"]], 45),
     row("helm.lint", "helm", ["lint"], 30),
+    // The deploys and builds whose progress is line-based; gcloud's tables are not routed (padded by two spaces, they cost no more raw).
+    row("gcloud.run.deploy", "gcloud", ["run", "deploy"], 25),
+    row("gcloud.builds.submit", "gcloud", ["builds", "submit"], 55),
     row("flyway", "flyway", [["migrate", "validate", "repair", "baseline", "info"]], 30),
     row("mix", "mix", [["deps.get", "deps.update", "deps.compile", "compile"]], 45),
     row("configure", "configure", null, 85),

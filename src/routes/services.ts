@@ -77,6 +77,7 @@ export const services: RouteFamily = {
     { id: "terraform.plan", tool: "terraform", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "tofu.plan", tool: "tofu", sub: [["plan", "apply", "destroy", "init"]], filter: "terraform", savings: 75, pipeSafe: false },
     { id: "aws.s3", tool: "aws", sub: ["s3", ["cp", "sync", "mv", "rm"]], filter: "aws", savings: 60, pipeSafe: false },
+    { id: "aws.s3.ls", tool: "aws", sub: ["s3", "ls"], filter: "aws.ls", savings: 30, pipeSafe: false },
     { id: "aws.logs.tail", tool: "aws", sub: ["logs", "tail"], filter: "logs", savings: 50, pipeSafe: false },
     // The services' describe and list commands: a table output loses the box drawing; JSON and text print as they are. Sessions and waits keep the terminal.
     {
@@ -113,6 +114,16 @@ export const services: RouteFamily = {
       savings: 30,
       pipeSafe: false,
       indirectIf: ["start-session", "execute-command", "wait", "help", "--cli-auto-prompt", "--generate-cli-skeleton"],
+    },
+    // A deployment's resource as JSON, minified; asking to confirm a what-if first keeps the terminal.
+    {
+      id: "az.deployment.create",
+      tool: "az",
+      sub: ["deployment", ["group", "sub", "mg", "tenant"], "create"],
+      filter: "az.deployment",
+      savings: 20,
+      pipeSafe: false,
+      indirectIf: ["--confirm-with-what-if", "-c", "--what-if", "--proceed-if-no-change"],
     },
     // az's tables (gcloud's, padded by two spaces only, cost no more tokens than a compact form would: not routed). Logins, sessions and watches keep the terminal.
     { id: "az", tool: "az", filter: "table.az", savings: 35, pipeSafe: false, indirectIf: ["login", "ssh", "interactive", "configure", "init", "serial-console", "tunnel", "--watch"] },

@@ -139,6 +139,9 @@ const REWRITES: readonly [string, string][] = [
   ["mvn -B package", "rtk mvn -B package"],
   ["./mvnw -q compile 2>&1 | tail -40", "rtk ./mvnw -q compile 2>&1 | tail -40"],
   ["./gradlew build", "rtk ./gradlew build"],
+  ["./gradlew --no-daemon -q clean build", "rtk ./gradlew --no-daemon -q clean build"],
+  ["cd backend && ../gradlew assemble", "cd backend && rtk ../gradlew assemble"],
+  ["./mvnw -B package -DskipTests", "rtk ./mvnw -B package -DskipTests"],
   ["dotnet build", "rtk dotnet build"],
   ["npx next build", "rtk npx next build"],
   ["npx vite build", "rtk npx vite build"],
@@ -269,4 +272,45 @@ test("a watching build runs on the terminal as the tool prints it", async () => 
   const c = cases.find((x) => x.name === "vite/medium-build")!;
   const r = await replay({ ...c, argv: ["vite", "build", "--watch"] });
   assert.equal(r.stdout, c.stdout);
+});
+
+describe("a project's wrapper script (./gradlew, ./mvnw) is run from the project, its output filtered as the tool's", () => {
+  /** A project folder whose wrapper prints a recorded run, writes the arguments it got one a line, and exits with the run's code. */
+  function project(c: ToolCase, wrapper: string): string {
+    const dir = mkdtempSync(join(tmpdir(), "rtk-wrapper-"));
+    writeFileSync(
+      join(dir, wrapper),
+      `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > "$(dirname "$0")/args.txt"\ncat '${join(c.dir, "stdout")}'\ncat '${join(c.dir, "stderr")}' >&2\nexit ${c.exit}\n`,
+      { mode: 0o755 },
+    );
+    return dir;
+  }
+
+  // No gradle or mvn on PATH: only the wrapper can answer.
+  const env = { PATH: "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1", LC_ALL: "C", TZ: "UTC", NO_COLOR: "1" };
+  for (const [tool, name, wrapper] of [
+    ["gradle", "gradle/compile-errors", "gradlew"],
+    ["gradle", "gradle/test-fail", "gradlew"],
+    ["mvn", "mvn/compile-errors", "mvnw"],
+  ] as const) {
+    test(`./${wrapper} ${name}`, async () => {
+      const c = toolCases(tool).find((x) => x.name === name)!;
+      const dir = project(c, wrapper);
+      try {
+        const args = [...c.argv.slice(1), "-Dmessage=two words"];
+        const r = await launch([`./${wrapper}`, ...args], { cwd: dir, env });
+        assert.equal(r.status, c.exit, r.stderr);
+        assert.deepEqual(readFileSync(join(dir, "args.txt"), "utf8").split("\n").slice(0, -1), args);
+        // The same compact output as the tool's own command gives.
+        const direct = await played(c);
+        assert.equal(normalise(r.stdout), normalise(direct.stdout));
+        assert.notEqual(r.stdout, c.stdout);
+        assert.ok(r.stdout.length + r.stderr.length < c.stdout.length + c.stderr.length);
+        const ex = await launch(["explain", `./${wrapper} ${c.argv.slice(1).join(" ")}`], { cwd: dir, env });
+        assert.match(ex.stdout, new RegExp(`rewrite +- +${tool}\\.\\w+ +\\./${wrapper} `));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -238,6 +238,76 @@ function awsFacts(c: ToolCase): Fact[] {
   return facts;
 }
 
+/**
+ * `aws s3 ls`'s facts: every prefix; every object's date, time and size with
+ * its key, whole on its line or, for a folder of two or more objects, as the
+ * folder (its title's) and the name below it; every bucket line, the summary
+ * lines, every stderr line.
+ */
+function awsLsFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const objects: { date: string; time: string; size: string; key: string; dir: string }[] = [];
+  for (const l of c.stdout.split("\n")) {
+    const o = /^(\S+) (\S+) +(\d+|[\d.]+ [A-Za-z]+) (.+)$/.exec(l);
+    const p = /^ +PRE (.+)$/.exec(l);
+    if (o) objects.push({ date: o[1]!, time: o[2]!, size: o[3]!, key: o[4]!, dir: o[4]!.slice(0, o[4]!.lastIndexOf("/") + 1) });
+    else if (p) facts.push({ where: "prefix", all: [p[1]!] });
+    else if (l.trim()) facts.push({ where: "line", all: [l.trim()] });
+  }
+  const inDir = (dir: string) => objects.filter((o) => o.dir === dir).length;
+  for (const o of objects) {
+    const key = inDir(o.dir) > 1 ? [o.dir, o.key.slice(o.dir.length)].filter(Boolean) : [o.key];
+    facts.push({ where: `object ${o.key}`, all: [...key, o.date, o.time, o.size] });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
+/**
+ * A gcloud deploy's or build's facts: each stage of the progress tracker with
+ * how it ended; every other line whole (the service, revision and URL, the
+ * Dockerfile steps and what they print, the image, digest and verdict, the
+ * build's row, every error) but for the per-layer pull and push lines, the
+ * intermediate containers, gsutil's copy meter, the build-context upload, the
+ * polling note and rule lines, which are progress.
+ */
+function gcloudProgressFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  const progress =
+    /^(?:[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Preparing|Pushed|Layer already exists)| ---> |Removing intermediate container |Sending build context |[-\\|/] \[\d+ files\]|Waiting for build to complete|-{20,})/;
+  for (const [stream, text] of [
+    ["stdout", c.stdout],
+    ["stderr", c.stderr],
+  ] as const) {
+    for (const l of text.split("\n")) {
+      if (!l.trim() || progress.test(l)) continue;
+      const staged = /^(.+?)\.{4,}(done|failed)?$/.exec(l);
+      if (staged) facts.push({ where: `${stream} stage`, all: [staged[1]!, ...(staged[2] ? [staged[2]] : [])] });
+      else facts.push({ where: stream, all: [l.replace(/^-+ (.+?) -+$/, "$1").trim()] });
+    }
+  }
+  return facts;
+}
+
+/**
+ * A deployment's facts, read from its JSON: the provisioning state, every
+ * output's name and value, every resource id it lists, the error when there
+ * is one, each as JSON text (a string with its quotes); every stderr line.
+ */
+function azDeploymentFacts(c: ToolCase): Fact[] {
+  const facts: Fact[] = [];
+  if (c.stdout.trim()) {
+    const d = JSON.parse(c.stdout) as { id: string; properties: { provisioningState: string; outputs?: Record<string, { value: unknown }>; outputResources?: { id: string }[]; error: unknown } };
+    const p = d.properties;
+    facts.push({ where: "deployment", all: [JSON.stringify(d.id), JSON.stringify(p.provisioningState)] });
+    for (const [name, o] of Object.entries(p.outputs ?? {})) facts.push({ where: `output ${name}`, all: [JSON.stringify(name), JSON.stringify(o.value)] });
+    for (const r of p.outputResources ?? []) facts.push({ where: "resource", all: [JSON.stringify(r.id)] });
+    if (p.error) facts.push({ where: "error", all: [JSON.stringify(p.error)] });
+  }
+  for (const l of c.stderr.split("\n").filter((x) => x.trim())) facts.push({ where: "stderr", all: [l] });
+  return facts;
+}
+
 /** A run's log: every step's job and name, every line after its timestamp that is not blank (error lines, the verdict). */
 function runLogFacts(c: ToolCase): Fact[] {
   const facts: Fact[] = [];
@@ -288,6 +358,9 @@ export function factsOf(c: ToolCase, filter: string | null = null): Fact[] {
   if (filter === "helm.release") return releaseFacts(c);
   if (filter === "gh.log") return runLogFacts(c);
   if (filter === "aws") return awsFacts(c);
+  if (filter === "aws.ls") return awsLsFacts(c);
+  if (filter === "az.deployment") return azDeploymentFacts(c);
+  if (filter === "gcloud.run.deploy" || filter === "gcloud.builds.submit") return gcloudProgressFacts(c);
   if (filter === "git.diff") return patchFacts(c);
   if (filter === "kubectl.describe") return describeFacts(c);
   if (filter === "sql.psql" || filter === "sql.mysql") return sqlFacts(c);

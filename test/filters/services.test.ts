@@ -123,9 +123,14 @@ const REWRITES: readonly [string, string][] = [
   ["gh pr view 1478", "rtk gh pr view 1478"],
   ["gh pr diff 1478", "rtk gh pr diff 1478"],
   ["az vm list -d -o table", "rtk az vm list -d -o table"],
+  ["az deployment group create -g rg-shop-prod -f infra/main.bicep", "rtk az deployment group create -g rg-shop-prod -f infra/main.bicep"],
   ["gh run view 12087734521 --log-failed", "rtk gh run view 12087734521 --log-failed"],
   ["aws s3 sync dist/ s3://shop-web-prod/ --delete", "rtk aws s3 sync dist/ s3://shop-web-prod/ --delete"],
   ["aws --profile prod ec2 describe-instances --output table", "rtk aws --profile prod ec2 describe-instances --output table"],
+  ["aws s3 ls s3://shop-web-prod/ --recursive --human-readable --summarize", "rtk aws s3 ls s3://shop-web-prod/ --recursive --human-readable --summarize"],
+  ["aws --profile prod s3 ls", "rtk aws --profile prod s3 ls"],
+  ["gcloud run deploy shop-api --source . --region europe-west1", "rtk gcloud run deploy shop-api --source . --region europe-west1"],
+  ["gcloud --project acme-shop builds submit --tag gcr.io/acme-shop/api", "rtk gcloud --project acme-shop builds submit --tag gcr.io/acme-shop/api"],
   ["aws logs tail /ecs/shop-api --since 1h", "rtk aws logs tail /ecs/shop-api --since 1h"],
   ["gh issue view 2210 --comments", "rtk gh issue view 2210 --comments"],
   ["terraform plan", "rtk terraform plan"],
@@ -141,10 +146,14 @@ const REWRITES: readonly [string, string][] = [
 const NOT_REWRITTEN = [
   "aws configure",
   "gcloud compute instances list --project acme-shop",
+  "gcloud run services list",
+  "gcloud builds list",
   "az login",
+  "az deployment group create -g rg-shop-prod -f infra/main.bicep --confirm-with-what-if",
   "aws sso login --profile prod",
   "aws ssm start-session --target i-0abc",
   "curl -s https://api.example.com | jq .",
+  "aws s3 ls s3://shop-logs/ --recursive | grep 2026/11/21",
   "gh api repos/acme/shop/pulls",
   "kubectl logs api | grep ERROR",
   "kubectl exec -it api -- sh",
@@ -312,6 +321,27 @@ describe("aws", () => {
     assert.equal(shown + Number(m[1]), 43);
   });
 
+  test("a listing past the list budget counts each folder's objects it does not show", async () => {
+    const c = named("aws/medium-s3-ls-logs");
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\nlist_tokens = 150\n") });
+    const lines = r.stdout.split("\n");
+    const titled = lines.filter((l) => / \(\d+; [\d-]+\):$/.test(l)).reduce((n, l) => n + Number(/\((\d+);/.exec(l)![1]), 0);
+    const shown = lines.filter((l) => /^ {2}\d\d:\d\d:\d\d \d+ /.test(l)).length;
+    const hidden = lines.reduce((n, l) => n + Number(/^ {2}… \+(\d+) more objects? \[rtk recall [0-9a-f]+\]$/.exec(l)?.[1] ?? 0), 0);
+    assert.ok(hidden > 0, r.stdout);
+    assert.equal(shown + hidden, titled);
+    assert.equal(titled + lines.filter((l) => /^\d{4}-/.test(l)).length, c.stdout.trimEnd().split("\n").length);
+  });
+
+  test("a line that is not part of a listing makes it print as the CLI printed it", async () => {
+    const c = named("aws/s3-ls");
+    const raw = c.stdout + "Unexpected line\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), raw);
+    const r = await replay({ ...c, dir, stdout: raw, stderr: "" });
+    assert.equal(r.stdout, raw);
+  });
+
   test("JSON and text output print as the CLI printed them", async () => {
     for (const argv of [
       ["aws", "sts", "get-caller-identity", "--output", "text"],
@@ -321,5 +351,37 @@ describe("aws", () => {
       const r = await replay({ ...c, argv });
       assert.equal(r.stdout, c.stdout);
     }
+  });
+});
+
+describe("az deployment create", () => {
+  test("the deployment's JSON prints minified: the same value, every string and number as printed", async () => {
+    const c = named("az/medium-deployment-group-create");
+    const r = await played(c);
+    assert.equal(r.stdout.split("\n").length, 2);
+    assert.deepEqual(JSON.parse(r.stdout), JSON.parse(c.stdout));
+    // Escapes, exponents and integers past 2^53 stay as written (a parse and a print would change them).
+    const raw =
+      '{\n  "name": "main",\n  "properties": {\n    "outputs": {\n      "note": { "type": "String", "value": "a \\"quoted\\" word,\\n and\\ta tab" },\n      "big": { "type": "Int", "value": 12345678901234567890 },\n      "ratio": { "type": "Object", "value": 1.50e3 }\n    },\n    "provisioningState": "Succeeded"\n  }\n}\n';
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), raw);
+    const m = await replay({ ...c, dir, stdout: raw, stderr: "" });
+    assert.equal(
+      m.stdout,
+      '{"name":"main","properties":{"outputs":{"note":{"type":"String","value":"a \\"quoted\\" word,\\n and\\ta tab"},"big":{"type":"Int","value":12345678901234567890},"ratio":{"type":"Object","value":1.50e3}},"provisioningState":"Succeeded"}}\n',
+    );
+  });
+
+  test("an output the user chose, or text that is not JSON, prints as the CLI printed it", async () => {
+    const c = named("az/medium-deployment-group-create");
+    for (const extra of [["-o", "json"], ["--query", "properties.outputs"], ["--output=yamlc"]]) {
+      const r = await replay({ ...c, argv: [...c.argv, ...extra] });
+      assert.equal(r.stdout, c.stdout, extra.join(" "));
+    }
+    const raw = "Resource and property changes are indicated with this symbol:\n  + Create\n";
+    const dir = mkdtempSync(join(tmpdir(), "rtk-services-"));
+    writeFileSync(join(dir, "stdout"), raw);
+    const r = await replay({ ...c, dir, stdout: raw, stderr: "" });
+    assert.equal(r.stdout, raw);
   });
 });

@@ -48,7 +48,7 @@ export function scenarios(): Record<string, Scenario> {
     keptBackground: { command: "pytest -v &", kind: "kept", reason: "background", output: "[1] 4242\n", exit: 0 },
     noRoutePython: { command: "python3 script.py", kind: "no-route", unrouted: ["python3"], output: "done\n", exit: 0 },
     noRouteDocker: { command: "docker compose up -d", kind: "no-route", unrouted: ["docker compose"], output: "Started\n", exit: 0 },
-    noRouteChain: { command: "cd infra && aws s3 ls && gcloud config list", kind: "no-route", unrouted: ["aws s3", "gcloud config"], output: "No changes.\n", exit: 0 },
+    noRouteChain: { command: "cd infra && aws s3 mb s3://infra-scratch && gcloud config list", kind: "no-route", unrouted: ["aws s3", "gcloud config"], output: "No changes.\n", exit: 0 },
     noRouteBuiltin: { command: "echo hi", kind: "no-route", unrouted: [], output: "hi", exit: 0 },
     unread: { command: "if then (", kind: "unread", output: "bash: syntax error near unexpected token `then'", exit: 2 },
   };

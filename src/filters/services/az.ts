@@ -3,9 +3,16 @@
 // compacted as the other tools' tables are (rows alike but for their name on
 // one line, an empty cell `-`). JSON (the default), YAML, TSV and anything
 // else print as they are; stderr is kept whole.
+//
+// `az deployment … create` prints the whole deployment resource as indented
+// JSON (every dependency, provider and output resource, nulls included): a
+// fifth of its tokens is the layout. Its default output prints minified —
+// the whitespace between tokens goes, every key, string and number stays as
+// printed, so it parses to the same value. An output the user chose
+// (`-o`, `--query`) prints as it is.
 import { limitsOf } from "../budget.js";
 import { omitted } from "../types.js";
-import { allArgs, optionValue, wholeStdout } from "./common.js";
+import { allArgs, hasOption, optionValue, wholeStdout } from "./common.js";
 import { cellsOf, render, type Column, type Table } from "./table.js";
 
 /** The columns a dash rule marks: where each run of dashes starts, named by the header above it. */
@@ -38,5 +45,33 @@ export const azTable = wholeStdout("table.az", (input, ctx) => {
       (n) => omitted(n, n === 1 ? "row" : "rows", ctx.recall),
       () => ctx.recall.id(),
     );
+  };
+});
+
+/** JSON text without the whitespace between its tokens (strings and numbers as written); null when the text is not one JSON value. */
+export function minifiedJson(text: string): string | null {
+  try {
+    JSON.parse(text);
+  } catch {
+    return null;
+  }
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      const start = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      out += text.slice(start, i + 1);
+    } else if (c !== " " && c !== "\n" && c !== "\r" && c !== "\t") out += c;
+  }
+  return out;
+}
+
+export const azDeployment = wholeStdout("az.deployment", (input) => {
+  const args = allArgs(input);
+  if (optionValue(args, ["-o", "--output"]) !== null || hasOption(args, ["--query"])) return null;
+  return (lines) => {
+    const json = minifiedJson(lines.join("\n"));
+    return json === null ? null : [json];
   };
 });
