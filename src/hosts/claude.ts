@@ -91,15 +91,13 @@ export function claudeHook(tools: readonly string[]): HookAdapter<ClaudeCtx> {
  * the `rtk …` form as the suggestion, and doctor looks for it on stderr.
  */
 export function claudeGateHost(h: Pick<Host, "name" | "title" | "aliases"> & { tools: readonly string[]; install: NonNullable<Host["install"]>; sample: HostDoctor["sample"] }): Host {
+  const { tools, sample, ...named } = h;
   return {
-    name: h.name,
-    title: h.title,
+    ...named,
     tier: "gate",
-    ...(h.aliases ? { aliases: h.aliases } : {}),
     rules: NO_RULES,
-    hook: { decode: (event) => decodeClaudeShape(event, h.tools), ...GATE_ANSWERS },
-    install: h.install,
-    doctor: { sample: h.sample, answered: gateAnswered },
+    hook: { decode: (event) => decodeClaudeShape(event, tools), ...GATE_ANSWERS },
+    doctor: { sample, answered: gateAnswered },
   };
 }
 
