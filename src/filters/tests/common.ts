@@ -180,6 +180,7 @@ export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filte
   };
   const watching = (input: Parameters<typeof toolArgs>[0]) => (spec.watch?.(toolArgs(input)) ?? false) && !machine(input);
   const keepErr = typeof spec.stderr === "function" ? spec.stderr : () => true;
+  const same = spec.stderr === "same";
   const inherits = spec.inherits;
   return {
     id: spec.id,
@@ -195,7 +196,7 @@ export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filte
         return {
           line(s, t) {
             stream = s;
-            if (s === "out" || spec.stderr === "same") out.line(t, s);
+            if (s === "out" || same) out.line(t, s);
             else if (err) err.line(t, s);
             else if (keepErr(t)) ctx.emit.err(t);
           },
@@ -216,7 +217,7 @@ export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filte
         line(s, t) {
           raw.add(t);
           if (pass) return;
-          if (s === "out" || spec.stderr === "same") out.line(t, s);
+          if (s === "out" || same) out.line(t, s);
           else if (err) err.line(t, s);
           else if (keepErr(t)) kept.err.push(t);
         },
