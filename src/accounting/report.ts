@@ -2,6 +2,7 @@
 // page report all read these): totals, routes, periods, latest runs, failures.
 // Every function reads the store after the caller has ingested the spool.
 import { filterSql, type Filter, type Store } from "./store.js";
+import type { RunRecord } from "./types.js";
 
 export interface Totals {
   /** Runs of `rtk <tool>` (recalls not included). */
@@ -29,19 +30,11 @@ export interface PeriodRow extends Totals {
   period: string;
 }
 
-export interface HistoryRow {
-  time: number;
-  project: string;
-  route: string;
-  command: string;
-  exitCode: number;
-  durationMs: number;
+/** A run as its record has it, with tokens where the record has bytes. */
+export interface HistoryRow extends Pick<RunRecord, "time" | "project" | "route" | "command" | "exitCode" | "durationMs" | "fellBack" | "omitted" | "recallId"> {
   rawTokens: number;
   outTokens: number;
   savedTokens: number;
-  fellBack: boolean;
-  omitted: number;
-  recallId: string | null;
   /** Its raw tokens were counted exactly, not estimated. */
   exact: boolean;
 }

@@ -46,9 +46,10 @@ export function largestFit(max: number, budget: number, cost: (k: number) => num
 
 /**
  * The first and last items of a stream within a budget: everything while the
- * whole fits; past it the head keeps what fits in half the budget and the
- * tail the newest items that fit in the rest (at least one). Memory holds the
- * head and the tail only. `hide` sees each item as it leaves the tail, in order.
+ * whole fits; past it the head keeps what fits in half the budget (or
+ * `headBudget`) and the tail the newest items that fit in the rest (or in
+ * `tailBudget`; at least one). Memory holds the head and the tail only.
+ * `hide` sees each item as it leaves the tail, in order.
  */
 export class HeadTail<T> {
   readonly head: T[] = [];
@@ -64,12 +65,14 @@ export class HeadTail<T> {
     private readonly budget: number,
     private readonly size: (item: T) => number,
     private readonly hide: (item: T) => void = () => {},
+    private readonly headBudget = budget / 2,
+    private readonly tailBudget: number | null = null,
   ) {}
 
   push(item: T): void {
     const n = this.size(item);
     this.total++;
-    if (this.headOpen && this.headChars + n <= this.budget / 2) {
+    if (this.headOpen && this.headChars + n <= this.headBudget) {
       this.head.push(item);
       this.headChars += n;
       return;
@@ -77,7 +80,7 @@ export class HeadTail<T> {
     this.headOpen = false;
     this.ring.push(item);
     this.tailChars += n;
-    while (this.ring.length - this.start > 1 && this.headChars + this.tailChars > this.budget) {
+    while (this.ring.length - this.start > 1 && this.tailChars > (this.tailBudget ?? this.budget - this.headChars)) {
       const gone = this.ring[this.start++]!;
       this.tailChars -= this.size(gone);
       this.hidden++;

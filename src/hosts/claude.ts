@@ -1,8 +1,24 @@
 // Claude Code: PreToolUse hook for the Bash tool. Also the answer shape of
 // Copilot's Claude-style events and of Codex.
-import { CLAUDE_RULES } from "../permissions/sources.js";
+import { CLAUDE_RULES, NO_RULES } from "../permissions/sources.js";
 import { commandHook, dotFolder } from "./targets.js";
-import { answerIn, claudeLikeSample, json, obj, SILENT, str, type Decoded, type Host, type HookAnswer, type Outcome } from "./types.js";
+import {
+  answerIn,
+  claudeLikeSample,
+  GATE_ANSWERS,
+  gateAnswered,
+  json,
+  obj,
+  SILENT,
+  str,
+  type Decoded,
+  type HookAdapter,
+  type HookAnswer,
+  type Host,
+  type HostDoctor,
+  type JsonTarget,
+  type Outcome,
+} from "./types.js";
 
 export const REWRITE_REASON = "rtk: token-optimised rewrite";
 
@@ -46,13 +62,42 @@ export function claudeAnswer(outcome: Outcome, ctx: ClaudeCtx, allowAlways = fal
   });
 }
 
-/** A Claude-shaped settings file: our command under `hooks.PreToolUse`, for the Bash tool (Codex's hooks.json has the same shape). */
-export function preToolUseTarget(timeout?: number) {
+/**
+ * A Claude-shaped settings file: our command in a matcher group under
+ * `hooks.PreToolUse` (or `arrayPath`), for the tools `matcher` names (Codex's
+ * hooks.json and the Claude-compatible hosts' files have the same shape).
+ */
+export function preToolUseTarget(timeout?: number, matcher = "Bash", arrayPath: readonly string[] = ["hooks", "PreToolUse"]): JsonTarget {
   return {
-    kind: "json" as const,
-    arrayPath: ["hooks", "PreToolUse"],
+    kind: "json",
+    arrayPath,
     skeleton: {},
-    entries: (command: string) => [{ matcher: "Bash", hooks: [commandHook(command, timeout)] }],
+    entries: (command: string) => [{ matcher, hooks: [commandHook(command, timeout)] }],
+  };
+}
+
+/** The hook of a host that sends Claude Code's events for its shell tools `tools` and reads Claude Code's answers. */
+export function claudeHook(tools: readonly string[]): HookAdapter<ClaudeCtx> {
+  return {
+    decode: (event) => decodeClaudeShape(event, tools),
+    encode: (outcome, ctx) => claudeAnswer(outcome, ctx),
+    passThrough: SILENT,
+  };
+}
+
+/**
+ * A gate (spec/hosts.md) whose hook gets Claude Code's events for its shell
+ * tools `tools` and has no command rules of its own: it can only block, with
+ * the `rtk …` form as the suggestion, and doctor looks for it on stderr.
+ */
+export function claudeGateHost(h: Pick<Host, "name" | "title" | "aliases"> & { tools: readonly string[]; install: NonNullable<Host["install"]>; sample: HostDoctor["sample"] }): Host {
+  const { tools, sample, ...named } = h;
+  return {
+    ...named,
+    tier: "gate",
+    rules: NO_RULES,
+    hook: { decode: (event) => decodeClaudeShape(event, tools), ...GATE_ANSWERS },
+    doctor: { sample, answered: gateAnswered },
   };
 }
 
@@ -62,11 +107,7 @@ export const claude: Host = {
   tier: "hook",
   aliases: ["claude-code"],
   rules: CLAUDE_RULES,
-  hook: {
-    decode: (event) => decodeClaudeShape(event, ["Bash"]),
-    encode: (outcome, ctx: ClaudeCtx) => claudeAnswer(outcome, ctx),
-    passThrough: SILENT,
-  },
+  hook: claudeHook(["Bash"]),
   install: {
     target: preToolUseTarget(10),
     scopes: dotFolder(".claude", ["settings.json"], "CLAUDE_CONFIG_DIR"),

@@ -4,8 +4,8 @@
 // Devin reads Claude Code's settings, so Claude Code's rules are its rules.
 import { join } from "node:path";
 import { CLAUDE_RULES } from "../permissions/sources.js";
-import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
-import { commandHook, configHome } from "./targets.js";
+import { claudeAnswer, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
+import { configHome } from "./targets.js";
 import { SILENT, type Host } from "./types.js";
 
 const SHELL_TOOLS = ["exec"];
@@ -25,12 +25,7 @@ export const devin: Host = {
   },
   install: {
     // The user's hooks live under the `hooks` key of Devin's config.json; a project's .devin/hooks.v1.json has another layout, which rtk does not write.
-    target: {
-      kind: "json",
-      arrayPath: ["hooks", "PreToolUse"],
-      skeleton: {},
-      entries: (command) => [{ matcher: SHELL_TOOLS.join("|"), hooks: [commandHook(command, 10)] }],
-    },
+    target: preToolUseTarget(10, SHELL_TOOLS.join("|")),
     scopes: { global: (w) => join(configHome(w), "devin", "config.json") },
     defaultScope: "global",
   },

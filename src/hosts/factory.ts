@@ -5,9 +5,9 @@
 // typed: a command they name is left to Droid unchanged.
 import { join } from "node:path";
 import { FACTORY_RULES } from "../permissions/sources.js";
-import { claudeAnswer, decodeClaudeShape, type ClaudeCtx } from "./claude.js";
-import { commandHook, home, project } from "./targets.js";
-import { claudeLikeSample, SILENT, type Host } from "./types.js";
+import { claudeHook, preToolUseTarget } from "./claude.js";
+import { home, project } from "./targets.js";
+import { claudeLikeSample, type Host } from "./types.js";
 
 const SHELL_TOOLS = ["Execute"];
 
@@ -17,19 +17,10 @@ export const factory: Host = {
   tier: "hook",
   aliases: ["droid"],
   rules: FACTORY_RULES,
-  hook: {
-    decode: (event) => decodeClaudeShape(event, SHELL_TOOLS),
-    encode: (outcome, ctx: ClaudeCtx) => claudeAnswer(outcome, ctx),
-    passThrough: SILENT,
-  },
+  hook: claudeHook(SHELL_TOOLS),
   install: {
     // Droid's hook files sit beside its settings and are keyed by event name (a `hooks` key in settings.json is read only when there is no hooks.json).
-    target: {
-      kind: "json",
-      arrayPath: ["PreToolUse"],
-      skeleton: {},
-      entries: (command) => [{ matcher: SHELL_TOOLS.join("|"), hooks: [commandHook(command, 10)] }],
-    },
+    target: preToolUseTarget(10, SHELL_TOOLS.join("|"), ["PreToolUse"]),
     scopes: {
       global: (w) => join(home(w), ".factory", "hooks.json"),
       project: (w) => join(project(w, ".factory"), ".factory", "hooks.json"),

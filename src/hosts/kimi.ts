@@ -4,23 +4,15 @@
 // re-issues the `rtk …` form, which is already rewritten (no loop). Its hooks are
 // `[[hooks]]` tables in config.toml, which allow only documented fields.
 import { join } from "node:path";
-import { NO_RULES } from "../permissions/sources.js";
-import { decodeClaudeShape } from "./claude.js";
+import { claudeGateHost } from "./claude.js";
 import { home } from "./targets.js";
-import { GATE_ANSWERS, gateAnswered, type Host } from "./types.js";
+import type { Host } from "./types.js";
 
-const SHELL_TOOLS = ["Bash"];
-
-export const kimi: Host = {
+export const kimi: Host = claudeGateHost({
   name: "kimi",
   title: "Kimi Code",
-  tier: "gate",
   aliases: ["kimi-code"],
-  rules: NO_RULES,
-  hook: {
-    decode: (event) => decodeClaudeShape(event, SHELL_TOOLS),
-    ...GATE_ANSWERS,
-  },
+  tools: ["Bash"],
   install: {
     target: {
       kind: "toml",
@@ -30,8 +22,5 @@ export const kimi: Host = {
     scopes: { global: (w) => join(home(w), ".kimi-code", "config.toml") },
     defaultScope: "global",
   },
-  doctor: {
-    sample: (command, cwd) => JSON.stringify({ hook_event_name: "PreToolUse", session_id: "rtk-doctor", cwd, tool_name: "Bash", tool_input: { command }, tool_call_id: "rtk-doctor" }),
-    answered: gateAnswered,
-  },
-};
+  sample: (command, cwd) => JSON.stringify({ hook_event_name: "PreToolUse", session_id: "rtk-doctor", cwd, tool_name: "Bash", tool_input: { command }, tool_call_id: "rtk-doctor" }),
+});

@@ -7,6 +7,7 @@
 // library cannot be imported, it falls back to `rtk rewrite`.
 import { join } from "node:path";
 import { OPENCODE_RULES } from "../permissions/sources.js";
+import { rewriteCore } from "./plugin-text.js";
 import { configHome, project } from "./targets.js";
 import type { Host, RtkPaths } from "./types.js";
 
@@ -32,43 +33,25 @@ import { spawnSync } from "node:child_process";
 const RTK_LIB = ${JSON.stringify(paths.lib)};
 const RTK_BIN = ${JSON.stringify(paths.bin)};
 
-type Rewrite = (
-  command: string,
-  opts: { host: string; cwd?: string; warn: (m: string) => void },
-) => { command: string | null; exitCode: number; asked?: boolean; verdict?: string; activeDeny?: boolean };
-
+${rewriteCore({
+  host: '"opencode"',
+  answerFields: "; verdict?: string; activeDeny?: boolean",
+  declarations: `
 /** Thrown to stop a command OpenCode's own rules cannot see. */
 class RtkDenied extends Error {}
-
-let loaded: Promise<Rewrite | null> | undefined;
-function library(): Promise<Rewrite | null> {
-  loaded ??= import(RTK_LIB).then((m) => (typeof m.rewrite === "function" ? (m.rewrite as Rewrite) : null), () => null);
-  return loaded;
-}
-
-/** The rewritten command, or null to leave it as it is. */
-async function rewriteCommand(command: string, cwd: string | undefined): Promise<string | null> {
-  const rewrite = await library();
-  if (rewrite) {
-    const r = rewrite(command, { host: "opencode", cwd, warn: () => {} });
-    if (r.verdict === "deny" && r.activeDeny) {
+`,
+  onAnswer: `    if (r.verdict === "deny" && r.activeDeny) {
       throw new RtkDenied("rtk: your OpenCode permissions deny this command; the \`rtk\` prefix does not change what it runs, so OpenCode cannot see it: run it without \`rtk\`");
     }
     // An ask rule would not see the rewritten command: OpenCode asks about it as typed.
-    return r.exitCode === 0 || (r.exitCode === 3 && !r.asked) ? r.command : null;
-  }
-  const r = spawnSync(RTK_BIN, ["rewrite", "--json", "--host", "opencode", command], { cwd, encoding: "utf8", timeout: 5000 });
-  let out: { rewritten?: unknown; verdict?: unknown; activeDeny?: unknown } = {};
-  try {
-    out = JSON.parse(r.stdout);
-  } catch {
-    return null;
-  }
-  if (out.verdict === "deny" && out.activeDeny === true) throw new RtkDenied("rtk: your OpenCode permissions deny this command; run it without \`rtk\`");
+`,
+  spawn: `  const r = spawnSync(RTK_BIN, ["rewrite", "--json", "--host", "opencode", command], { cwd, encoding: "utf8", timeout: 5000 });
+`,
+  replyFields: "; activeDeny?: unknown",
+  onReply: `  if (out.verdict === "deny" && out.activeDeny === true) throw new RtkDenied("rtk: your OpenCode permissions deny this command; run it without \`rtk\`");
   // Allowed, or no rule at all: an ask rule's verdict is "ask".
-  const taken = r.status === 0 || (r.status === 3 && out.verdict === "default");
-  return taken && typeof out.rewritten === "string" ? out.rewritten : null;
-}
+`,
+})}
 
 export const RtkPlugin = async ({ directory }: { directory?: string } = {}) => ({
   "tool.execute.before": async (input: { tool?: string }, output: { args?: { command?: unknown } }) => {

@@ -10,6 +10,7 @@
 // subprocess per command) and falls back to `rtk rewrite` if that fails.
 import { join } from "node:path";
 import { NO_RULES } from "../permissions/sources.js";
+import { rewriteCore } from "./plugin-text.js";
 import { home, project } from "./targets.js";
 import type { Host, RtkPaths } from "./types.js";
 
@@ -45,36 +46,13 @@ const RTK_LIB = ${JSON.stringify(paths.lib)};
 const RTK_BIN = ${JSON.stringify(paths.bin)};
 const HOST = ${JSON.stringify(host)};
 
-type Rewrite = (
-  command: string,
-  opts: { host: string; cwd?: string; warn: (m: string) => void },
-) => { command: string | null; exitCode: number; asked?: boolean };
-
-let loaded: Promise<Rewrite | null> | undefined;
-function library(): Promise<Rewrite | null> {
-  loaded ??= import(RTK_LIB).then((m) => (typeof m.rewrite === "function" ? (m.rewrite as Rewrite) : null), () => null);
-  return loaded;
-}
-
-/** The rewritten command, or null to leave it as it is. */
-async function rewriteCommand(command: string, cwd: string | undefined): Promise<string | null> {
-  const rewrite = await library();
-  if (rewrite) {
-    const r = rewrite(command, { host: HOST, cwd, warn: () => {} });
-    return r.exitCode === 0 || (r.exitCode === 3 && !r.asked) ? r.command : null;
-  }
-  // Someone else's checkout of a project: the \`rtk\` on PATH.
+${rewriteCore({
+  host: "HOST",
+  spawn: `  // Someone else's checkout of a project: the \`rtk\` on PATH.
   const bin = existsSync(RTK_BIN) ? RTK_BIN : "rtk";
   const r = spawnSync(bin, ["rewrite", "--json", "--host", HOST, command], { cwd, encoding: "utf8", timeout: 5000 });
-  let out: { rewritten?: unknown; verdict?: unknown } = {};
-  try {
-    out = JSON.parse(r.stdout);
-  } catch {
-    return null;
-  }
-  const taken = r.status === 0 || (r.status === 3 && out.verdict === "default");
-  return taken && typeof out.rewritten === "string" ? out.rewritten : null;
-}
+`,
+})}
 
 interface ToolCall {
   toolName?: unknown;

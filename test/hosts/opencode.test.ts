@@ -5,13 +5,14 @@
 // imports rtk's library in-process and falls back to `rtk rewrite` only when
 // that import fails; it never decides a permission.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { ensureBuilt } from "../support/build.js";
-import { launchSync, RTK } from "../support/launch.js";
+import { launchSync } from "../support/launch.js";
+import { inProcessEnv, loggingBin, pluginVariant } from "../support/plugin.js";
 
 type Handler = (input: { tool?: string; sessionID?: string; callID?: string }, output: { args?: Record<string, unknown> }) => Promise<void>;
 type Hooks = Record<string, Handler>;
@@ -20,7 +21,7 @@ let home: string;
 let project: string;
 let pluginFile: string;
 let pluginText: string;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: () => void = () => {};
 
 before(() => {
   ensureBuilt();
@@ -34,19 +35,11 @@ before(() => {
   pluginFile = join(home, ".config", "opencode", "plugins", "rtk.ts");
   assert.ok(existsSync(pluginFile), `the plugin is written to $XDG_CONFIG_HOME/opencode/plugins/rtk.ts`);
   pluginText = readFileSync(pluginFile, "utf8");
-  // The plugin runs inside this process: give it the same hermetic environment as the CLI tests.
-  for (const [k, v] of Object.entries({ RTK_ROUTES: "all", HOME: home, XDG_CONFIG_HOME: join(home, ".config") })) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  delete process.env["RTK_DISABLED"];
+  restoreEnv = inProcessEnv(home);
 });
 
 after(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
@@ -60,33 +53,8 @@ async function load(file: string, directory = project): Promise<Hooks> {
   return hooks;
 }
 
-/** A copy of the installed plugin with some constants replaced. */
-function variant(name: string, replace: { lib?: string; bin?: string }): string {
-  let text = pluginText;
-  if (replace.lib !== undefined) {
-    assert.match(text, /const RTK_LIB = "[^"]*";/);
-    text = text.replace(/const RTK_LIB = "[^"]*";/, `const RTK_LIB = ${JSON.stringify(replace.lib)};`);
-  }
-  if (replace.bin !== undefined) {
-    assert.match(text, /const RTK_BIN = "[^"]*";/);
-    text = text.replace(/const RTK_BIN = "[^"]*";/, `const RTK_BIN = ${JSON.stringify(replace.bin)};`);
-  }
-  const file = join(home, "variants", `${name}.ts`);
-  mkdirSync(join(home, "variants"), { recursive: true });
-  writeFileSync(file, text);
-  return file;
-}
-
-/** An `rtk` that logs each start, then runs the real launcher. */
-function loggingBin(name: string): { bin: string; log: string } {
-  const dir = join(home, "bins", name);
-  mkdirSync(dir, { recursive: true });
-  const bin = join(dir, "rtk");
-  const log = join(dir, "calls.log");
-  writeFileSync(bin, `#!/bin/sh\necho "$*" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(RTK)} "$@"\n`);
-  chmodSync(bin, 0o755);
-  return { bin, log };
-}
+/** A copy of the installed plugin with its library or launcher path replaced. */
+const variant = (name: string, replace: { lib?: string; bin?: string }) => pluginVariant(pluginText, home, name, replace);
 
 async function run(hooks: Hooks, tool: string, args: Record<string, unknown>) {
   const output = { args: { ...args } };
@@ -151,7 +119,7 @@ describe("the installed plugin (in-process library)", () => {
 
 describe("subprocess or not", () => {
   test("with the library importable, no `rtk` process is started per command", async () => {
-    const { bin, log } = loggingBin("in-process");
+    const { bin, log } = loggingBin(home, "in-process");
     const hooks = await load(variant("in-process", { bin }));
     const out = await run(hooks, "bash", { command: "git status" });
     assert.equal(out.args.command, "rtk git status");
@@ -159,7 +127,7 @@ describe("subprocess or not", () => {
   });
 
   test("fallback: with RTK_LIB pointing at a missing file, it still rewrites through `rtk rewrite`", async () => {
-    const { bin, log } = loggingBin("fallback");
+    const { bin, log } = loggingBin(home, "fallback");
     const hooks = await load(variant("fallback", { lib: join(home, "missing", "lib.mjs"), bin }));
     const out = await run(hooks, "bash", { command: "git status" });
     assert.equal(out.args.command, "rtk git status");

@@ -7,13 +7,14 @@
 // handler returns. The extension never blocks and never throws (a throwing
 // handler blocks the call in Oh My Pi). Then `rtk doctor` on that HOME.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { ensureBuilt } from "../support/build.js";
 import { launchSync, RTK } from "../support/launch.js";
+import { inProcessEnv, loggingBin, pluginVariant } from "../support/plugin.js";
 
 interface ToolCall {
   toolName?: unknown;
@@ -26,7 +27,7 @@ let home: string;
 let project: string;
 let env: Record<string, string>;
 const files = { pi: "", omp: "" };
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: () => void = () => {};
 
 before(() => {
   ensureBuilt();
@@ -44,18 +45,11 @@ before(() => {
     assert.ok(existsSync(file), `${host}: ${file}`);
     files[host] = file;
   }
-  for (const [k, v] of Object.entries({ RTK_ROUTES: "all", HOME: home, XDG_CONFIG_HOME: join(home, ".config") })) {
-    saved[k] = process.env[k];
-    process.env[k] = v;
-  }
-  delete process.env["RTK_DISABLED"];
+  restoreEnv = inProcessEnv(home);
 });
 
 after(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  restoreEnv();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
@@ -70,26 +64,7 @@ async function load(file: string): Promise<Handler> {
 }
 
 /** A copy of an installed extension with its library or launcher path replaced. */
-function variant(from: string, name: string, replace: { lib?: string; bin?: string }): string {
-  let text = readFileSync(from, "utf8");
-  if (replace.lib !== undefined) text = text.replace(/const RTK_LIB = "[^"]*";/, `const RTK_LIB = ${JSON.stringify(replace.lib)};`);
-  if (replace.bin !== undefined) text = text.replace(/const RTK_BIN = "[^"]*";/, `const RTK_BIN = ${JSON.stringify(replace.bin)};`);
-  const file = join(home, "variants", `${name}.ts`);
-  mkdirSync(join(home, "variants"), { recursive: true });
-  writeFileSync(file, text);
-  return file;
-}
-
-/** An `rtk` that logs each start, then runs the real launcher. */
-function loggingBin(name: string): { bin: string; log: string } {
-  const dir = join(home, "bins", name);
-  mkdirSync(dir, { recursive: true });
-  const bin = join(dir, "rtk");
-  const log = join(dir, "calls.log");
-  writeFileSync(bin, `#!/bin/sh\necho "$*" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(RTK)} "$@"\n`);
-  chmodSync(bin, 0o755);
-  return { bin, log };
-}
+const variant = (from: string, name: string, replace: { lib?: string; bin?: string }) => pluginVariant(readFileSync(from, "utf8"), home, name, replace);
 
 /** The documented bash tool call: `input` is `{ command, timeout? }`. */
 const bash = (command: unknown): ToolCall => ({ toolName: "bash", toolCallId: "toolu_01HxR8", input: { command, timeout: 120 } });
@@ -153,7 +128,7 @@ for (const host of ["pi", "omp"] as const) {
 
 describe("the extension without its library", () => {
   test("it rewrites through `rtk rewrite --host <host>`, with the launcher it names", async () => {
-    const { bin, log } = loggingBin("named");
+    const { bin, log } = loggingBin(home, "named");
     const handler = await load(variant(files.omp, "omp-fallback", { lib: join(home, "missing", "lib.mjs"), bin }));
     const event = bash("git status");
     assert.deepEqual(await handler(event, { cwd: project }), { input: { command: "rtk git status", timeout: 120 } });

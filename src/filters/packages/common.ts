@@ -53,6 +53,50 @@ export function asksForData(input: FilterInput, extra: readonly string[] = []): 
   return false;
 }
 
+/** How a package table is read: `tableFilter`. */
+export interface PackageTable {
+  /** Whether the cells of a line are the table's heading. */
+  heading(cells: readonly string[]): boolean;
+  /** A line after the heading as one line of the output; null drops it (a rule), undefined keeps it as printed (not a row). */
+  row(cells: readonly string[], heading: readonly string[]): string | null | undefined;
+  /** stdout from the rows and the other lines (kept first); null prints the raw output. */
+  end(rows: readonly string[], other: readonly string[], headed: boolean): readonly string[] | null;
+}
+
+/**
+ * A filter of a package table the tool prints (`Package  Current  Wanted …`),
+ * whitespace-aligned: each row after the heading made one line, other lines
+ * kept as printed, stderr held as it is. `data`: the tool's own options that
+ * ask for another format (passed through, as `asksForData`).
+ */
+export function tableFilter(id: string, data: readonly string[], table: PackageTable): Filter {
+  return {
+    id,
+    start(input): FilterRun {
+      if (asksForData(input, data)) return { line() {}, end: () => null };
+      const rows: string[] = [];
+      const other: string[] = [];
+      const err: string[] = [];
+      let heading: string[] | null = null;
+      return {
+        line(stream, text) {
+          if (stream === "err") return void err.push(text);
+          if (text.trim() === "") return;
+          const cells = text.trim().split(/\s+/);
+          if (!heading && table.heading(cells)) return void (heading = cells);
+          const row = heading ? table.row(cells, heading) : undefined;
+          if (row === undefined) other.push(text);
+          else if (row !== null) rows.push(row);
+        },
+        end() {
+          const stdout = table.end(rows, other, heading !== null);
+          return stdout && { stdout: linesText(stdout), stderr: linesText(err) };
+        },
+      };
+    },
+  };
+}
+
 /** A run's time, said at the end of a line (`in 7s`, `in 1m 2s`, `[1.41s]`, `in 234ms`): noise that differs every run. */
 const TIMING = / (?:in (?:\d+(?:\.\d+)?(?:ms|s|m|h)\s?)+|\[\d+(?:\.\d+)?m?s\])(?=\.?$|,| using )/;
 

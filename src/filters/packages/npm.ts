@@ -13,7 +13,7 @@
 // follow an audit summary are counted in the marker.
 import { dialectFilter, treeLine, untimed, type Dialect, type Verdict } from "./common.js";
 import { linesText, type Filter, type FilterRun } from "../types.js";
-import { asksForData } from "./common.js";
+import { asksForData, tableFilter } from "./common.js";
 
 const VERDICT = /^(?:added|removed|changed|up to date|audited) /;
 const VULNERABILITIES = /^(?:found \d+ vulnerabilit|\d+ (?:\w+ severity )?vulnerabilit)/;
@@ -131,35 +131,16 @@ export const packageTree: Filter = {
  * line; the location and dependent columns go (`--long` keeps them: passed).
  * Its exit code (1 when anything is outdated) is the tool's.
  */
-export const npmOutdated: Filter = {
-  id: "packages.outdated",
-  start(input): FilterRun {
-    if (asksForData(input, ["--long", "-l"])) return { line() {}, end: () => null };
-    const rows: string[] = [];
-    const other: string[] = [];
-    const err: string[] = [];
-    let header: string[] | null = null;
-    return {
-      line(stream, text) {
-        if (stream === "err") return void err.push(text);
-        if (text.trim() === "") return;
-        const cells = text.trim().split(/\s+/);
-        if (!header && cells[0] === "Package" && cells.includes("Current")) return void (header = cells);
-        if (header && cells.length >= 4) {
-          const col = (name: string) => cells[header!.indexOf(name)] ?? "";
-          const [current, wanted, latest] = [col("Current"), col("Wanted"), col("Latest")];
-          rows.push(`${cells[0]} ${current} → ${wanted}${latest !== wanted ? ` (latest ${latest})` : ""}`);
-          return;
-        }
-        other.push(text);
-      },
-      end() {
-        if (!header && !other.length) return null;
-        return { stdout: linesText([...other, ...rows]), stderr: linesText(err) };
-      },
-    };
+export const npmOutdated: Filter = tableFilter("packages.outdated", ["--long", "-l"], {
+  heading: (cells) => cells[0] === "Package" && cells.includes("Current"),
+  row(cells, heading) {
+    if (cells.length < 4) return undefined;
+    const col = (name: string) => cells[heading.indexOf(name)] ?? "";
+    const [current, wanted, latest] = [col("Current"), col("Wanted"), col("Latest")];
+    return `${cells[0]} ${current} → ${wanted}${latest !== wanted ? ` (latest ${latest})` : ""}`;
   },
-};
+  end: (rows, other, headed) => (headed || other.length ? [...other, ...rows] : null),
+});
 
 // ---------------------------------------------------------------- npm audit
 

@@ -9,8 +9,8 @@
 // and stays as it is; the collecting, downloading, building and
 // already-satisfied lines of dependencies are counted. Errors (a requirement
 // no version satisfies, a failed build with its output) stay whole.
-import { asksForData, dialectFilter, untimed, type Dialect, type Verdict } from "./common.js";
-import { linesText, type Filter, type FilterRun } from "../types.js";
+import { dialectFilter, tableFilter, untimed, type Dialect, type Verdict } from "./common.js";
+import type { Filter } from "../types.js";
 
 export function pipDialect(): Dialect {
   return {
@@ -47,40 +47,25 @@ export const pipInstall: Filter = dialectFilter("packages.pip", pipDialect);
  * padding go); `--outdated` rows as `name version → latest`. A format the
  * user asked for (`--format json`, `--format freeze`) passes.
  */
-export const pipList: Filter = {
-  id: "packages.pip-list",
-  start(input): FilterRun {
-    if (asksForData(input, ["--format=freeze", "--format=columns", "--format=legacy"])) return { line() {}, end: () => null };
-    const items: string[] = [];
-    const other: string[] = [];
-    const err: string[] = [];
-    let header: string[] | null = null;
-    return {
-      line(stream, text) {
-        if (stream === "err") return void err.push(text);
-        if (text.trim() === "") return;
-        const cells = text.trim().split(/\s+/);
-        if (!header && cells[0] === "Package" && cells[1] === "Version") return void (header = cells);
-        if (header && /^-+$/.test(cells[0]!)) return;
-        if (header && cells.length >= 2) {
-          const latest = header.indexOf("Latest");
-          let row = `${cells[0]} ${cells[1]}`;
-          if (latest >= 0 && cells[latest]) row += ` → ${cells[latest]}`;
-          // An editable project's location, or an outdated row's type: kept after the version.
-          else if (cells.length > 2) row += ` (${cells.slice(2).join(" ")})`;
-          return void items.push(row);
-        }
-        other.push(text);
-      },
-      end() {
-        if (!items.length && !other.length) return null;
-        const n = items.length;
-        const list = n ? [`${n} ${n === 1 ? "package" : "packages"}: ${items.join(", ")}`] : [];
-        return { stdout: linesText([...other, ...list]), stderr: linesText(err) };
-      },
-    };
+export const pipList: Filter = tableFilter("packages.pip-list", ["--format=freeze", "--format=columns", "--format=legacy"], {
+  heading: (cells) => cells[0] === "Package" && cells[1] === "Version",
+  row(cells, heading) {
+    if (/^-+$/.test(cells[0]!)) return null;
+    if (cells.length < 2) return undefined;
+    const latest = heading.indexOf("Latest");
+    let row = `${cells[0]} ${cells[1]}`;
+    if (latest >= 0 && cells[latest]) row += ` → ${cells[latest]}`;
+    // An editable project's location, or an outdated row's type: kept after the version.
+    else if (cells.length > 2) row += ` (${cells.slice(2).join(" ")})`;
+    return row;
   },
-};
+  end(items, other) {
+    if (!items.length && !other.length) return null;
+    const n = items.length;
+    const list = n ? [`${n} ${n === 1 ? "package" : "packages"}: ${items.join(", ")}`] : [];
+    return [...other, ...list];
+  },
+});
 
 /** uv: its resolver and installer lines (`Resolved 12 packages in 1.2s`) keep their counts; ` + name==1.0` lines are gathered. */
 export function uvDialect(): Dialect {

@@ -8,7 +8,7 @@
 // (while they fit a quarter of the budget), each where it stood. Each stream
 // is its own (docker hands the program's stderr on stderr). Followed logs
 // (`-f`) run on the terminal as they come.
-import { limitsOf } from "../budget.js";
+import { HeadTail, limitsOf } from "../budget.js";
 import { omitted, linesText, type Filter, type FilterRun, type RecallRef } from "../types.js";
 import { argsAfterSub, hasOption } from "./common.js";
 
@@ -58,49 +58,43 @@ class Runs {
 
 /** The head, the tail and the severe lines between, within a character budget; the rest counted. */
 class Kept {
-  private readonly head: string[] = [];
-  private headChars = 0;
-  private headOpen = true;
-  private readonly tail: string[] = [];
-  private tailChars = 0;
+  /** A quarter of the budget for the head, half for the tail. */
+  private readonly window: HeadTail<string>;
   /** Between head and tail: severe lines kept, each after the count of lines hidden before it. */
   private readonly middle: { before: number; line: string }[] = [];
   private middleChars = 0;
   private hidden = 0;
-  private totalChars = 0;
 
-  constructor(private readonly budget: number) {}
+  constructor(private readonly budget: number) {
+    this.window = new HeadTail(
+      budget,
+      (l) => l.length + 1,
+      (l) => this.hide(l),
+      budget / 4,
+      budget / 2,
+    );
+  }
 
   push(line: string): void {
-    const n = line.length + 1;
-    this.totalChars += n;
-    if (this.headOpen && this.headChars + n <= this.budget / 4) {
-      this.head.push(line);
-      this.headChars += n;
-      return;
-    }
-    this.headOpen = false;
-    this.tail.push(line);
-    this.tailChars += n;
-    while (this.tailChars > this.budget / 2 && this.tail.length > 1) {
-      const out = this.tail.shift()!;
-      this.tailChars -= out.length + 1;
-      if (SEVERE.test(out) && this.middleChars + out.length + 1 <= this.budget / 4) {
-        this.middle.push({ before: this.hidden, line: out });
-        this.middleChars += out.length + 1;
-        this.hidden = 0;
-      } else this.hidden++;
-    }
+    this.window.push(line);
+  }
+
+  private hide(out: string): void {
+    if (SEVERE.test(out) && this.middleChars + out.length + 1 <= this.budget / 4) {
+      this.middle.push({ before: this.hidden, line: out });
+      this.middleChars += out.length + 1;
+      this.hidden = 0;
+    } else this.hidden++;
   }
 
   lines(recall: RecallRef): string[] {
-    const out = [...this.head];
+    const out = [...this.window.head];
     for (const m of this.middle) {
       if (m.before) out.push(omitted(m.before, m.before === 1 ? "line" : "lines", recall));
       out.push(m.line);
     }
     if (this.hidden) out.push(omitted(this.hidden, this.hidden === 1 ? "line" : "lines", recall));
-    return [...out, ...this.tail];
+    return [...out, ...this.window.tail];
   }
 }
 

@@ -7,35 +7,36 @@
 // the banner, `(pass)`/`(skip)`/`(todo)` lines, source excerpts, separators,
 // library frames, the expect() call count, times. A reporter chosen by the user
 // passes through; a watch run is the tool's own.
-import { omitted, type Filter, type FilterRun } from "../types.js";
-import { capturedHead, finish, Frames, jsFrame, Kept, machineOutput, markRecall, RawSize, toolArgs } from "./common.js";
+import { omitted, type FilterContext } from "../types.js";
+import { capturedHead, Frames, jsFrame, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^--reporter(=.*)?$|^--reporter-outfile(=.*)?$/;
 const SUMMARY = /^\s*\d+ (pass|fail|skip|todo|error|errors|filtered out)$|^snapshots: |^Ran \d+ tests? across /;
 /** A duration after a result or the run's total: `[0.24ms]`. */
 const TIME = / \[[\d.]+m?s\]$/;
 
-export const bunTest: Filter = {
-  id: "test.bun",
-  // A watch run reruns until stopped: its output is the tool's own, live.
-  inherits: (input) => toolArgs(input).some((a) => a === "--watch" || a === "--hot"),
-  start(input, ctx): FilterRun {
-    const pass = machineOutput(toolArgs(input), MACHINE);
-    const raw = new RawSize();
-    const kept = new Kept();
-    const summary: string[] = [];
-    const consoleOut = new Kept();
-    const consoleCap = capturedHead();
-    const frames = new Frames(kept, "      ", ctx.recall);
-    let file: string | null = null;
-    let passed = 0;
+/** `results`: what bun reports (on stderr); the tests' console output (stdout) is held apart. */
+function bunReader(ctx: FilterContext, results: Kept) {
+  const summary: string[] = [];
+  const consoleOut = new Kept();
+  const consoleCap = capturedHead();
+  const frames = new Frames(results, "      ", ctx.recall);
+  let file: string | null = null;
+  let passed = 0;
 
-    const keep = (t: string) => {
-      if (file !== null) kept.push(file);
-      file = null;
-      kept.push(t);
-    };
-    const read = (stream: "out" | "err", t: string) => {
+  const keep = (t: string) => {
+    if (file !== null) results.push(file);
+    file = null;
+    results.push(t);
+  };
+  return {
+    summary,
+    consoleOut,
+    consoleCap,
+    get resultsDropped() {
+      return passed;
+    },
+    line(t: string, stream: "out" | "err"): void {
       if (t.trim() === "" || /^bun test v\d/.test(t) || /^-+$/.test(t) || /^\s*\d+ expect\(\) calls?$/.test(t)) return;
       // Source excerpts before an error: `10 |   code` and the caret line.
       if (/^\s*\d+ \|( |$)/.test(t) || /^\s+\^$/.test(t)) return;
@@ -68,21 +69,23 @@ export const bunTest: Filter = {
         return;
       }
       keep(t);
-    };
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (!pass) read(s, t);
-      },
-      end() {
-        if (pass) return null;
-        frames.close();
-        const stdout = [...consoleOut.lines];
-        if (consoleCap.hidden) stdout.push(omitted(consoleCap.hidden, "lines of console output", ctx.recall));
-        const stderr = kept.withMarker("lines", ctx.recall);
-        if (passed) markRecall(summary, /^\s*\d+ pass$/, ctx.recall);
-        return finish(ctx, raw, { stdout, stderr: [...stderr, ...summary] });
-      },
-    };
+    },
+    close: () => frames.close(),
+  };
+}
+
+export const bunTest = runnerFilter({
+  id: "test.bun",
+  // A watch run reruns until stopped: its output is the tool's own, live.
+  inherits: (args) => args.some((a) => a === "--watch" || a === "--hot"),
+  machine: MACHINE,
+  reader: bunReader,
+  stderr: "same",
+  finish(ctx, { out }, [reader]) {
+    const stdout = [...reader.consoleOut.lines];
+    if (reader.consoleCap.hidden) stdout.push(omitted(reader.consoleCap.hidden, "lines of console output", ctx.recall));
+    const stderr = out.withMarker("lines", ctx.recall);
+    if (reader.resultsDropped) markRecall(reader.summary, /^\s*\d+ pass$/, ctx.recall);
+    return { stdout, stderr: [...stderr, ...reader.summary] };
   },
-};
+});

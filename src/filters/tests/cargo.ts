@@ -7,123 +7,134 @@
 // lines (counted in the summary line, listed in the recall entry), standard
 // library backtrace frames. Machine output (`--format json`,
 // `--message-format json`) passes through untouched.
-import { omitted, type Filter, type FilterContext, type FilterRun, type RecallRef } from "../types.js";
+import { omitted, type Filter, type FilterContext, type RecallRef } from "../types.js";
 import { counted, HeadCount } from "../kit.js";
-import { capturedHead, finish, FRAMES, Kept, machineOutput, RawSize, toolArgs } from "./common.js";
+import { capturedHead, FRAMES, Kept, runnerFilter } from "./common.js";
 
 /** Cargo's progress words, right-aligned to column 12. */
 const PROGRESS = /^\s*(Compiling|Finished|Running|Doc-tests|Fresh|Checking|Blocking|Downloading|Downloaded|Updating|Locking|Adding|Documenting|Building|Packaging|Unpacking|Removing)\b/;
 const MACHINE = /^(--format(=json)?|--message-format(=.*json.*)?|-Zunstable-options|json)$/;
 
+/** libtest's output: `out`, what stdout keeps; cargo's and rustc's lines on stderr go before the tests' report, or after it once the tests have failed. */
+function libtestReader(ctx: FilterContext, out: Kept) {
+  const before = new Kept();
+  const after = new Kept();
+  const totals = { passed: 0, failed: 0, ignored: 0, measured: 0, filtered: 0, targets: 0 };
+  let failedTarget = false;
+  let afterTests = false;
+  // stdout: where in libtest's output we are.
+  let section: "tests" | "blocks" | "list" = "tests";
+  let inBlock = false;
+  const block = new PanicBlock(out, ctx.recall);
+  const failedLines: string[] = [];
+  const blockNames = new Set<string>();
+
+  const closeBlock = () => {
+    block.close();
+    inBlock = false;
+  };
+
+  const diagnostics = new CompilerOutput();
+  const stderrLine = (t: string) => {
+    if (/^error: (test failed|doctest failed|\d+ targets failed)/.test(t)) afterTests = true;
+    diagnostics.line(t, afterTests ? after : before);
+  };
+
+  const stdoutLine = (t: string) => {
+    const result = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out/.exec(t);
+    if (result) {
+      if (inBlock) closeBlock();
+      totals.passed += Number(result[2]);
+      totals.failed += Number(result[3]);
+      totals.ignored += Number(result[4]);
+      totals.measured += Number(result[5]);
+      totals.filtered += Number(result[6]);
+      totals.targets++;
+      if (result[1] === "FAILED") {
+        failedTarget = true;
+        out.push(t);
+      }
+      section = "tests";
+      return;
+    }
+    if (t === "failures:" || t === "successes:") {
+      if (inBlock) closeBlock();
+      if (section === "blocks") {
+        section = "list";
+        out.push(t);
+      } else section = "blocks";
+      return;
+    }
+    const header = /^---- (.+) (stdout|stderr) ----$/.exec(t);
+    if (header && section === "blocks") {
+      if (inBlock) closeBlock();
+      inBlock = true;
+      blockNames.add(header[1]!);
+      out.push(t);
+      return;
+    }
+    if (inBlock) return block.line(t);
+    if (section === "list") {
+      if (t.trim() !== "") out.push(t);
+      return;
+    }
+    if (t.trim() === "" || /^running \d+ tests?$/.test(t)) return;
+    const test = /^test (.+) \.\.\. (ok|ignored(?:, .*)?|FAILED)$/.exec(t);
+    if (test) {
+      if (test[2] === "FAILED") failedLines.push(t);
+      return;
+    }
+    // `cargo test -q`: a line of progress characters, maybe with a count.
+    if (/^[.Fi]+( \d+\/\d+)?$/.test(t)) return;
+    out.push(t);
+  };
+
+  return {
+    before,
+    after,
+    totals,
+    failedLines,
+    blockNames,
+    get failedTarget() {
+      return failedTarget;
+    },
+    line(t: string, stream: "out" | "err"): void {
+      if (stream === "err") stderrLine(t);
+      else stdoutLine(t);
+    },
+    close(): void {
+      if (inBlock) closeBlock();
+    },
+  };
+}
+
+const libtest = runnerFilter({
+  id: "test.cargo",
+  machine: MACHINE,
+  reader: libtestReader,
+  stderr: "same",
+  finish(ctx, { out }, [r]) {
+    const stdout = out.withMarker("lines", ctx.recall);
+    // A failing test without a block of its own (libtest printed none) is still named.
+    const unnamed = r.failedLines.filter((l) => !r.blockNames.has(/^test (.+) \.\.\. FAILED$/.exec(l)![1]!));
+    stdout.unshift(...unnamed);
+    const totals = r.totals;
+    if (totals.targets) {
+      const parts = [`${totals.passed} passed`];
+      if (totals.failed || r.failedTarget) parts.unshift(`${totals.failed} failed`);
+      if (totals.ignored) parts.push(`${totals.ignored} ignored`);
+      if (totals.measured) parts.push(`${totals.measured} measured`);
+      if (totals.filtered) parts.push(`${totals.filtered} filtered out`);
+      const verdict = r.failedTarget ? "FAILED" : "ok";
+      stdout.push(`cargo test: ${verdict}. ${parts.join("; ")} (${counted(totals.targets, "target")}) [rtk recall ${ctx.recall.id()}]`);
+    }
+    return { before: r.before.lines, stdout, stderr: r.after.lines };
+  },
+});
+
 export const cargoTest: Filter = {
   id: "test.cargo",
-  start(input, ctx): FilterRun {
-    const args = toolArgs(input);
-    if (input.argv[input.subIndex] === "nextest") return nextestRun(ctx, machineOutput(args, MACHINE));
-    const pass = machineOutput(args, MACHINE);
-    const raw = new RawSize();
-    const before = new Kept();
-    const after = new Kept();
-    const out = new Kept();
-    const totals = { passed: 0, failed: 0, ignored: 0, measured: 0, filtered: 0, targets: 0 };
-    let failedTarget = false;
-    let afterTests = false;
-    // stdout: where in libtest's output we are.
-    let section: "tests" | "blocks" | "list" = "tests";
-    let inBlock = false;
-    const block = new PanicBlock(out, ctx.recall);
-    const failedLines: string[] = [];
-    const blockNames = new Set<string>();
-
-    const closeBlock = () => {
-      block.close();
-      inBlock = false;
-    };
-
-    const diagnostics = new CompilerOutput();
-    const stderrLine = (t: string) => {
-      if (/^error: (test failed|doctest failed|\d+ targets failed)/.test(t)) afterTests = true;
-      diagnostics.line(t, afterTests ? after : before);
-    };
-
-    const stdoutLine = (t: string) => {
-      const result = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out/.exec(t);
-      if (result) {
-        if (inBlock) closeBlock();
-        totals.passed += Number(result[2]);
-        totals.failed += Number(result[3]);
-        totals.ignored += Number(result[4]);
-        totals.measured += Number(result[5]);
-        totals.filtered += Number(result[6]);
-        totals.targets++;
-        if (result[1] === "FAILED") {
-          failedTarget = true;
-          out.push(t);
-        }
-        section = "tests";
-        return;
-      }
-      if (t === "failures:" || t === "successes:") {
-        if (inBlock) closeBlock();
-        if (section === "blocks") {
-          section = "list";
-          out.push(t);
-        } else section = "blocks";
-        return;
-      }
-      const header = /^---- (.+) (stdout|stderr) ----$/.exec(t);
-      if (header && section === "blocks") {
-        if (inBlock) closeBlock();
-        inBlock = true;
-        blockNames.add(header[1]!);
-        out.push(t);
-        return;
-      }
-      if (inBlock) return blockLine(t);
-      if (section === "list") {
-        if (t.trim() !== "") out.push(t);
-        return;
-      }
-      if (t.trim() === "" || /^running \d+ tests?$/.test(t)) return;
-      const test = /^test (.+) \.\.\. (ok|ignored(?:, .*)?|FAILED)$/.exec(t);
-      if (test) {
-        if (test[2] === "FAILED") failedLines.push(t);
-        return;
-      }
-      // `cargo test -q`: a line of progress characters, maybe with a count.
-      if (/^[.Fi]+( \d+\/\d+)?$/.test(t)) return;
-      out.push(t);
-    };
-
-    const blockLine = (t: string) => block.line(t);
-
-    return {
-      line(stream, text) {
-        raw.add(text);
-        if (pass) return;
-        if (stream === "err") stderrLine(text);
-        else stdoutLine(text);
-      },
-      end() {
-        if (pass) return null;
-        if (inBlock) closeBlock();
-        const stdout = out.withMarker("lines", ctx.recall);
-        // A failing test without a block of its own (libtest printed none) is still named.
-        const unnamed = failedLines.filter((l) => !blockNames.has(/^test (.+) \.\.\. FAILED$/.exec(l)![1]!));
-        stdout.unshift(...unnamed);
-        if (totals.targets) {
-          const parts = [`${totals.passed} passed`];
-          if (totals.failed || failedTarget) parts.unshift(`${totals.failed} failed`);
-          if (totals.ignored) parts.push(`${totals.ignored} ignored`);
-          if (totals.measured) parts.push(`${totals.measured} measured`);
-          if (totals.filtered) parts.push(`${totals.filtered} filtered out`);
-          const verdict = failedTarget ? "FAILED" : "ok";
-          stdout.push(`cargo test: ${verdict}. ${parts.join("; ")} (${counted(totals.targets, "target")}) [rtk recall ${ctx.recall.id()}]`);
-        }
-        return finish(ctx, raw, { before: before.lines, stdout, stderr: after.lines });
-      },
-    };
-  },
+  start: (input, ctx) => (input.argv[input.subIndex] === "nextest" ? nextest : libtest).start(input, ctx),
 };
 
 /**
@@ -266,10 +277,8 @@ const LIBTEST_HARNESS = /^(running \d+ tests?|test .+ \.\.\. (ok|FAILED)|failure
  * (read like libtest's blocks), slow tests, the summary and its list of
  * failures. PASS and SKIP lines, the start banner and separators go.
  */
-function nextestRun(ctx: FilterContext, pass: boolean): FilterRun {
-  const raw = new RawSize();
+function nextestReader(ctx: FilterContext, out: Kept) {
   const before = new Kept();
-  const out = new Kept();
   const diagnostics = new CompilerOutput();
   let started = false;
   let block: PanicBlock | null = null;
@@ -278,9 +287,8 @@ function nextestRun(ctx: FilterContext, pass: boolean): FilterRun {
     block = null;
   };
   return {
-    line(_stream, t) {
-      raw.add(t);
-      if (pass) return;
+    before,
+    line(t: string): void {
       if (/^\s*Starting \d+ tests? across/.test(t)) {
         started = true;
         return;
@@ -302,10 +310,14 @@ function nextestRun(ctx: FilterContext, pass: boolean): FilterRun {
       if (block) return LIBTEST_HARNESS.test(t) ? undefined : block.line(t);
       if (t.trim() !== "") out.push(t);
     },
-    end() {
-      if (pass) return null;
-      close();
-      return finish(ctx, raw, { before: before.lines, stdout: [], stderr: out.withMarker("lines", ctx.recall) });
-    },
+    close,
   };
 }
+
+const nextest = runnerFilter({
+  id: "test.cargo",
+  machine: MACHINE,
+  reader: nextestReader,
+  stderr: "same",
+  finish: (ctx, { out }, [r]) => ({ before: r.before.lines, stdout: [], stderr: out.withMarker("lines", ctx.recall) }),
+});

@@ -118,7 +118,8 @@ export function machineOutput(args: readonly string[], flags: RegExp): boolean {
 
 /** A runner's line reader: it keeps what matters of each line, and closes its open block at the end. */
 export interface RunnerReader {
-  line(t: string): void;
+  /** `stream`: where the line came from (a reader that reads both streams tells them apart by it). */
+  line(t: string, stream: "out" | "err"): void;
   close(): void;
   /** Results not shown (passing tests, suites): the recall entry lists them. */
   readonly resultsDropped?: number;
@@ -128,17 +129,32 @@ export interface RunnerSpec<R extends RunnerReader> {
   id: string;
   /** The arguments that make a watch run: it streams (each kept line goes out as it comes, on its stream). */
   watch?: (args: readonly string[]) => boolean;
+  /** The arguments that make a run whose output is the tool's own, live (a watch run the filter does not read). */
+  inherits?: (args: readonly string[]) => boolean;
   /** The options that ask for machine output (a pattern any argument matches, or a test of them all): it passes through untouched. */
   machine?: RegExp | ((args: readonly string[]) => boolean);
-  /** `args`: the tool's arguments (a formatter option changes what its lines mean). */
-  reader(ctx: FilterContext, kept: Kept, args: readonly string[]): R;
+  /**
+   * `args`: the tool's arguments (a formatter option changes what its lines
+   * mean); `streamed`: a watch run, where `kept` sends each line out as it comes.
+   */
+  reader(ctx: FilterContext, kept: Kept, args: readonly string[], streamed: boolean): R;
   /**
    * stderr: `"read"`, through a reader of its own (the runner reports there);
-   * otherwise held as it is, the lines this says yes to (default: every one).
+   * `"same"`, through stdout's reader, which is told the stream (a runner that
+   * splits one report over both); `{ read }`, through a reader of another kind
+   * (the runtime's own errors); otherwise held as it is, the lines this says
+   * yes to (default: every one).
    */
-  stderr?: "read" | ((t: string) => boolean);
-  /** The output from what was kept; `readers` are stdout's, then stderr's when it is read. */
+  stderr?: "read" | "same" | { read(ctx: FilterContext, kept: Kept): RunnerReader } | ((t: string) => boolean);
+  /** The output from what was kept; `readers` are stdout's, then stderr's when it is read by another of the same kind. */
   finish(ctx: FilterContext, kept: { out: Kept; err: Kept }, readers: readonly [R, R?]): Finish;
+}
+
+/** The reader of stderr a spec asks for (null: stderr is held, or read by stdout's reader), over `kept`. */
+function stderrReader<R extends RunnerReader>(spec: RunnerSpec<R>, ctx: FilterContext, kept: Kept, args: readonly string[], streamed: boolean): RunnerReader | null {
+  const how = spec.stderr;
+  if (how === "read") return spec.reader(ctx, kept, args, streamed);
+  return typeof how === "object" ? how.read(ctx, kept) : null;
 }
 
 /** Kept lines that go out at once: the holder of a streamed run. */
@@ -163,21 +179,29 @@ export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filte
     return m === undefined ? false : typeof m === "function" ? m(toolArgs(input)) : machineOutput(toolArgs(input), m);
   };
   const watching = (input: Parameters<typeof toolArgs>[0]) => (spec.watch?.(toolArgs(input)) ?? false) && !machine(input);
+  const keepErr = typeof spec.stderr === "function" ? spec.stderr : () => true;
+  const same = spec.stderr === "same";
+  const inherits = spec.inherits;
   return {
     id: spec.id,
+    ...(inherits && { inherits: (input: Parameters<typeof toolArgs>[0]) => inherits(toolArgs(input)) }),
     streaming: watching,
     start(input, ctx): FilterRun {
+      const args = toolArgs(input);
       if (watching(input)) {
-        const out = spec.reader(ctx, new Emitted((l) => ctx.emit.out(l)), toolArgs(input));
-        const err = spec.stderr === "read" ? spec.reader(ctx, new Emitted((l) => ctx.emit.err(l)), toolArgs(input)) : null;
-        const keepErr = typeof spec.stderr === "function" ? spec.stderr : () => true;
+        // A line kept goes out on the stream it came on (stdout's reader reads stderr too under "same").
+        let stream: "out" | "err" = "out";
+        const out = spec.reader(ctx, new Emitted((l) => (stream === "err" ? ctx.emit.err(l) : ctx.emit.out(l))), args, true);
+        const err = stderrReader(spec, ctx, new Emitted((l) => ctx.emit.err(l)), args, true);
         return {
           line(s, t) {
-            if (s === "out") out.line(t);
-            else if (err) err.line(t);
+            stream = s;
+            if (s === "out" || same) out.line(t, s);
+            else if (err) err.line(t, s);
             else if (keepErr(t)) ctx.emit.err(t);
           },
           end() {
+            stream = "out";
             out.close();
             err?.close();
             return null;
@@ -187,22 +211,21 @@ export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filte
       const pass = machine(input);
       const raw = new RawSize();
       const kept = { out: new Kept(), err: new Kept() };
-      const out = spec.reader(ctx, kept.out, toolArgs(input));
-      const err = spec.stderr === "read" ? spec.reader(ctx, kept.err, toolArgs(input)) : null;
-      const keepErr = typeof spec.stderr === "function" ? spec.stderr : () => true;
+      const out = spec.reader(ctx, kept.out, args, false);
+      const err = stderrReader(spec, ctx, kept.err, args, false);
       return {
         line(s, t) {
           raw.add(t);
           if (pass) return;
-          if (s === "out") out.line(t);
-          else if (err) err.line(t);
+          if (s === "out" || same) out.line(t, s);
+          else if (err) err.line(t, s);
           else if (keepErr(t)) kept.err.push(t);
         },
         end() {
           if (pass) return null;
           out.close();
           err?.close();
-          return finish(ctx, raw, spec.finish(ctx, kept, err ? [out, err] : [out]));
+          return finish(ctx, raw, spec.finish(ctx, kept, spec.stderr === "read" ? [out, err as R] : [out]));
         },
       };
     },

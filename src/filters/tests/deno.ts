@@ -8,8 +8,8 @@
 // results, openers of tests still running, source excerpts with their caret,
 // deno's internal frames, durations. A reporter chosen by the user passes
 // through; a watch run is the tool's own.
-import { omitted, type Filter, type FilterRun } from "../types.js";
-import { capturedHead, finish, Frames, jsFrame, Kept, machineOutput, markRecall, RawSize, toolArgs } from "./common.js";
+import { omitted, type FilterContext } from "../types.js";
+import { capturedHead, Frames, jsFrame, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^--reporter(=.*)?$/;
 const VERDICT = /^(ok|FAILED) \| \d+ passed/;
@@ -19,29 +19,26 @@ const TIME = / \((?:\d+m)?[\d.]+(?:ns|µs|ms|s)\)$/;
 const OUTPUT_START = /^-+ ((?:post-test )?output) -+$/;
 const OUTPUT_END = /^-+ ((?:post-test )?output) end -+$/;
 
-export const denoTest: Filter = {
-  id: "test.deno",
-  // A watch run reruns until stopped: its output is the tool's own, live.
-  inherits: (input) => toolArgs(input).some((a) => a === "--watch" || a.startsWith("--watch=")),
-  start(input, ctx): FilterRun {
-    const pass = machineOutput(toolArgs(input), MACHINE);
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
-    const verdict: string[] = [];
-    const frames = new Frames(out, "    ", ctx.recall);
-    const printed = capturedHead();
-    let output: string[] | null = null;
-    let held: string[] = [];
-    let passed = 0;
-    // A line held back one step: a source excerpt is the line before a caret line.
-    let prev: string | null = null;
+function denoReader(ctx: FilterContext, out: Kept) {
+  const verdict: string[] = [];
+  const frames = new Frames(out, "    ", ctx.recall);
+  const printed = capturedHead();
+  let output: string[] | null = null;
+  let held: string[] = [];
+  let passed = 0;
+  // A line held back one step: a source excerpt is the line before a caret line.
+  let prev: string | null = null;
 
-    const flush = () => {
-      if (prev !== null) out.push(prev);
-      prev = null;
-    };
-    const line = (t: string) => {
+  const flush = () => {
+    if (prev !== null) out.push(prev);
+    prev = null;
+  };
+  return {
+    verdict,
+    get resultsDropped() {
+      return passed;
+    },
+    line(t: string): void {
       if (output !== null) {
         if (OUTPUT_END.test(t)) {
           if (printed.hidden) output.push(omitted(printed.hidden, "lines of test output", ctx.recall));
@@ -87,22 +84,25 @@ export const denoTest: Filter = {
         return;
       }
       prev = t;
-    };
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (pass) return;
-        if (s === "out") return line(t);
-        if (!/^Download /.test(t)) err.push(t);
-      },
-      end() {
-        if (pass) return null;
-        flush();
-        frames.close();
-        const stdout = [...out.withMarker("lines", ctx.recall), ...verdict];
-        if (passed) markRecall(stdout, VERDICT, ctx.recall);
-        return finish(ctx, raw, { stdout, stderr: err.withMarker("lines", ctx.recall) });
-      },
-    };
+    },
+    close(): void {
+      flush();
+      frames.close();
+    },
+  };
+}
+
+export const denoTest = runnerFilter({
+  id: "test.deno",
+  // A watch run reruns until stopped: its output is the tool's own, live.
+  inherits: (args) => args.some((a) => a === "--watch" || a.startsWith("--watch=")),
+  machine: MACHINE,
+  reader: denoReader,
+  // Type-check errors and `error: Test failed` are kept whole; download progress goes.
+  stderr: (t) => !/^Download /.test(t),
+  finish(ctx, { out, err }, [reader]) {
+    const stdout = [...out.withMarker("lines", ctx.recall), ...reader.verdict];
+    if (reader.resultsDropped) markRecall(stdout, VERDICT, ctx.recall);
+    return { stdout, stderr: err.withMarker("lines", ctx.recall) };
   },
-};
+});

@@ -6,36 +6,32 @@
 // errors) whole but for the frames of its stack traces past the first. Dropped: the version banner, Runtime/Configuration lines, progress
 // characters and their counters, testdox's ✔ and ↩ lines, Time and Memory,
 // separators. Machine output (a log written to stdout, --list-tests) passes through.
-import { omitted, type Filter, type FilterRun } from "../types.js";
-import { capturedHead, finish, Frames, Kept, machineOutput, markRecall, RawSize, toolArgs } from "./common.js";
+import { omitted, type FilterContext } from "../types.js";
+import { capturedHead, Frames, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^(--log-junit|--log-teamcity|--testdox-text|--testdox-html|--testdox-xml|--teamcity|--list-tests(-xml)?|--list-groups|--list-suites)(=.*)?$/;
 const VERDICT = /^(OK \(\d+ tests?, \d+ assertions?\)|OK, but |ERRORS!|FAILURES!|WARNINGS!|Tests: \d+, Assertions: \d+|No tests executed!)/;
 /** A section of numbered problems: `There was 1 error:`, `There were 3 failures:`. */
 const SECTION = /^There (was|were) \d+ [\w ]+:$/;
 
-export const phpunit: Filter = {
-  id: "test.phpunit",
-  start(input, ctx): FilterRun {
-    const pass = machineOutput(toolArgs(input), MACHINE);
-    const testdox = toolArgs(input).includes("--testdox");
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
-    const printed = capturedHead();
-    const frames = new Frames(out, "", ctx.recall);
-    // PHP's own traces on stderr (a fatal error while loading a test): their first frames.
-    const errFrames = new Frames(err, "", ctx.recall);
-    let section: "listing" | "details" = "listing";
-    let results = 0;
-    // testdox: inside a ✔ entry (dropped) or a ✘ one (kept).
-    let entry: "pass" | "fail" | null = null;
+function phpunitReader(ctx: FilterContext, out: Kept, args: readonly string[]) {
+  const testdox = args.includes("--testdox");
+  const printed = capturedHead();
+  const frames = new Frames(out, "", ctx.recall);
+  let section: "listing" | "details" = "listing";
+  let results = 0;
+  // testdox: inside a ✔ entry (dropped) or a ✘ one (kept).
+  let entry: "pass" | "fail" | null = null;
 
-    const closeListing = () => {
-      if (printed.hidden) out.push(omitted(printed.hidden, "lines of output", ctx.recall));
-      printed.reset();
-    };
-    const line = (t: string) => {
+  const closeListing = () => {
+    if (printed.hidden) out.push(omitted(printed.hidden, "lines of output", ctx.recall));
+    printed.reset();
+  };
+  return {
+    get resultsDropped() {
+      return results;
+    },
+    line(t: string): void {
       if (t.trim() === "" || /^PHPUnit \d+\.\d+.* by Sebastian Bergmann/.test(t) || /^(Runtime|Configuration|Random Seed):\s/.test(t) || /^Time: [\d:.]+( ms)?, Memory: /.test(t)) return;
       if (SECTION.test(t) || VERDICT.test(t)) {
         frames.close();
@@ -70,25 +66,35 @@ export const phpunit: Filter = {
       if (/^\d+\) /.test(t)) frames.close();
       if (/^\S+\.php:\d+$/.test(t)) return frames.add(t);
       out.push(t);
-    };
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (pass) return;
-        if (s === "out") return line(t);
-        if (/^#\d+ /.test(t)) return errFrames.add(t);
-        errFrames.close();
-        err.push(t);
-      },
-      end() {
-        if (pass) return null;
-        frames.close();
-        errFrames.close();
-        if (section === "listing") closeListing();
-        const stdout = out.withMarker("lines", ctx.recall);
-        if (results) markRecall(stdout, /^(OK \(|Tests: )/, ctx.recall);
-        return finish(ctx, raw, { before: err.withMarker("lines", ctx.recall), stdout });
-      },
-    };
+    },
+    close(): void {
+      frames.close();
+      if (section === "listing") closeListing();
+    },
+  };
+}
+
+/** stderr: PHP's own errors (a fatal error while loading a test) whole, the first frames of their traces. */
+function phpErrors(ctx: FilterContext, err: Kept) {
+  const frames = new Frames(err, "", ctx.recall);
+  return {
+    line(t: string): void {
+      if (/^#\d+ /.test(t)) return frames.add(t);
+      frames.close();
+      err.push(t);
+    },
+    close: () => frames.close(),
+  };
+}
+
+export const phpunit = runnerFilter({
+  id: "test.phpunit",
+  machine: MACHINE,
+  reader: phpunitReader,
+  stderr: { read: phpErrors },
+  finish(ctx, { out, err }, [reader]) {
+    const stdout = out.withMarker("lines", ctx.recall);
+    if (reader.resultsDropped) markRecall(stdout, /^(OK \(|Tests: )/, ctx.recall);
+    return { before: err.withMarker("lines", ctx.recall), stdout };
   },
-};
+});

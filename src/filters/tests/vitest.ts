@@ -5,8 +5,8 @@
 // passing files and tests, source excerpts under a frame, separators, start
 // time and duration. Failures go first and the summary last, so a `| tail`
 // sees the counts. A reporter or JSON chosen by the user passes through.
-import { omitted, type Filter, type FilterContext, type FilterInput, type FilterRun } from "../types.js";
-import { capturedHead, finish, Kept, machineOutput, markRecall, RawSize, toolArgs } from "./common.js";
+import { omitted, type FilterContext } from "../types.js";
+import { capturedHead, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^(--reporter(=.*)?|--json|--outputFile(=.*)?|--silent=passed-only)$/;
 
@@ -89,40 +89,19 @@ export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summa
   };
 }
 
-export const vitest: Filter = {
+export const vitest = runnerFilter({
   id: "test.vitest",
-  streaming: (input: FilterInput) => isWatch(toolArgs(input)) && !machineOutput(toolArgs(input), MACHINE),
-  start(input, ctx): FilterRun {
-    const args = toolArgs(input);
-    const pass = machineOutput(args, MACHINE);
-    const raw = new RawSize();
-    if (!pass && isWatch(args)) {
-      // Watch: each kept line goes out as it comes, on the stream it came on.
-      let stream: "out" | "err" = "out";
-      const reader = vitestReader(ctx, (_section, l) => (stream === "err" ? ctx.emit.err(l) : ctx.emit.out(l)), true);
-      return {
-        line(s, t) {
-          stream = s;
-          reader.line(s, t);
-        },
-        end: () => null,
-      };
-    }
-    const fail = new Kept();
-    const summary = new Kept();
-    const reader = vitestReader(ctx, (section, l) => (section === "fail" ? fail : summary).push(l));
-    return {
-      line(s, t) {
-        raw.add(t);
-        if (!pass) reader.line(s, t);
-      },
-      end() {
-        if (pass) return null;
-        return finish(ctx, raw, vitestFinish(ctx, reader.consoles(), fail, summary));
-      },
-    };
+  watch: isWatch,
+  machine: MACHINE,
+  // Failures and the summary held apart (the summary goes last); a watch run sends each kept line out as it comes, on the stream it came on.
+  reader(ctx, summary, _args, streamed) {
+    const fail = streamed ? summary : new Kept();
+    const reader = vitestReader(ctx, (section, l) => (section === "fail" ? fail : summary).push(l), streamed);
+    return { fail, line: (t: string, stream: "out" | "err") => reader.line(stream, t), close() {}, consoles: reader.consoles };
   },
-};
+  stderr: "same",
+  finish: (ctx, { out }, [reader]) => vitestFinish(ctx, reader.consoles(), reader.fail, out),
+});
 
 /** Failures (with the console output of failing tests) first on stderr, the summary last on stdout with the recall handle of the passes. */
 export function vitestFinish(ctx: FilterContext, consoles: readonly string[], fail: Kept, summary: Kept) {
