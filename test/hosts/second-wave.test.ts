@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { parse as parseToml } from "smol-toml";
 import { ensureBuilt } from "../support/build.js";
-import { launchSync } from "../support/launch.js";
+import { launchSync, RTK } from "../support/launch.js";
 import { continueCli } from "./cases/continue.js";
 import { crush } from "./cases/crush.js";
 import { goose } from "./cases/goose.js";
@@ -350,5 +350,35 @@ describe("Crush, Continue CLI and Goose: shapes of their documentation", () => {
     assert.equal(group.hooks[0].command, "rtk hook continue");
     ok(rtk(b, ["init", "--agent", "continue", "--project", "--uninstall"]), "uninstall");
     assert.ok(!existsSync(join(b.project, ".continue")));
+  });
+});
+
+describe("GitHub Copilot: an entry an earlier rtk wrote in VS Code's format (`PreToolUse`, `command`)", () => {
+  const older = (bin: string) => JSON.stringify({ version: 1, hooks: { PreToolUse: [{ type: "command", command: `${bin} hook copilot`, timeout: 5 }] } }, null, 2) + "\n";
+
+  test("--show and doctor see it installed; init moves it to Copilot CLI's `preToolUse`; uninstall removes it", () => {
+    const b = box();
+    const file = join(b.home, ".copilot", "hooks", "rtk.json");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, older(RTK));
+    const show = rtk(b, ["init", "--show"]);
+    ok(show, "show");
+    assert.match(show.stdout, /GitHub Copilot \(rtk init --agent copilot\): hook that replaces\n {2}global \(default\) +installed/);
+    const doctor = rtk(b, ["doctor", "--json"]);
+    const report = JSON.parse(doctor.stdout) as { hosts: { host: string; checks: { name: string; ok: boolean }[] }[] };
+    const mine = report.hosts.find((h) => h.host === "copilot");
+    assert.ok(mine && ["registered", "self-test"].every((n) => mine.checks.some((c) => c.name === n && c.ok)), doctor.stdout);
+
+    const moved = rtk(b, ["init", "--agent", "copilot"]);
+    ok(moved, "init");
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    assert.deepEqual(Object.keys(doc.hooks), ["preToolUse"], "the older entry is gone, the current one is there");
+    assert.equal(doc.hooks.preToolUse[0].bash, `${RTK} hook copilot`);
+
+    writeFileSync(file, older(RTK));
+    const u = rtk(b, ["init", "--agent", "copilot", "--uninstall"]);
+    ok(u, "uninstall");
+    assert.match(u.stdout, /hook removed from/);
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { version: 1 });
   });
 });
