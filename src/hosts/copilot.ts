@@ -71,6 +71,8 @@ export const copilot: Host = {
       // `bash` on Linux and macOS, `powershell` on Windows; the command reads the same in both.
       entries: (command) => [{ type: "command", bash: command, powershell: command, timeoutSec: 10 }],
       commandKeys: ["bash", "powershell", "command"],
+      // Where rtk put its entry before it wrote Copilot CLI's format: VS Code's own (`PreToolUse`, `command`), which VS Code still reads.
+      earlier: [["hooks", "PreToolUse"]],
     },
     scopes: {
       global: (w) => join(w.env["COPILOT_HOME"] || join(home(w), ".copilot"), "hooks", "rtk.json"),

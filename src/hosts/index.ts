@@ -5,11 +5,14 @@ import { antigravity } from "./antigravity.js";
 import { claude } from "./claude.js";
 import { cline } from "./cline.js";
 import { codex } from "./codex.js";
+import { continueCli } from "./continue.js";
 import { copilot } from "./copilot.js";
+import { crush } from "./crush.js";
 import { cursor } from "./cursor.js";
 import { devin } from "./devin.js";
 import { factory } from "./factory.js";
 import { gemini } from "./gemini.js";
+import { goose } from "./goose.js";
 import { kilo } from "./kilo.js";
 import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
@@ -41,6 +44,9 @@ export const HOSTS: readonly Host[] = [
   vibe,
   qwen,
   qoder,
+  crush,
+  continueCli,
+  goose,
   windsurf,
   cline,
   roo,

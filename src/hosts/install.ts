@@ -170,6 +170,8 @@ function readText(file: string): string | null {
 // ---- JSON settings ----------------------------------------------------------------
 
 interface Found {
+  /** The entries array it is in. */
+  path: readonly string[];
   /** Index of the item in the entries array. */
   item: number;
   /** Index of the hook inside the item's own `hooks` list (matcher groups), or null for a flat entry. */
@@ -183,8 +185,15 @@ function entriesArray(root: JNode, path: readonly string[]): Extract<JNode, { t:
   return n?.t === "arr" ? n : null;
 }
 
-function findOurs(root: JNode, target: JsonTarget, host: string): Found[] {
-  const arr = entriesArray(root, target.arrayPath);
+/** Every array rtk's entry may be in: where init puts it, then where an earlier rtk did. */
+const allPaths = (target: JsonTarget): (readonly string[])[] => [target.arrayPath, ...(target.earlier ?? [])];
+
+function findOurs(root: JNode, target: JsonTarget, host: string, paths = allPaths(target)): Found[] {
+  return paths.flatMap((path) => findOursAt(root, target, host, path));
+}
+
+function findOursAt(root: JNode, target: JsonTarget, host: string, path: readonly string[]): Found[] {
+  const arr = entriesArray(root, path);
   const keys = target.commandKeys ?? ["command"];
   const found: Found[] = [];
   const ours = (n: JNode | undefined) => {
@@ -199,12 +208,12 @@ function findOurs(root: JNode, target: JsonTarget, host: string): Found[] {
     const hooks = member(item, "hooks");
     if (hooks?.t === "arr") {
       hooks.items.forEach((h, j) => {
-        for (const c of ours(h)) found.push({ item: i, hook: j, command: c });
+        for (const c of ours(h)) found.push({ path, item: i, hook: j, command: c });
       });
       return;
     }
     const direct = ours(item);
-    for (const c of direct.length ? direct : ours(member(item, "action"))) found.push({ item: i, hook: null, command: c });
+    for (const c of direct.length ? direct : ours(member(item, "action"))) found.push({ path, item: i, hook: null, command: c });
   });
   return found;
 }
@@ -230,16 +239,20 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
   if (old === null || old.trim() === "") return JSON.stringify({ ...target.skeleton, ...(nest(target.arrayPath, entries) as object) }, null, 2) + "\n";
   let root = parseSettings(old);
   if (root instanceof Failure) return new Failure(`${root.message}; ${byHand}`);
-  const found = findOurs(root, target, host);
+  // An entry an earlier rtk left elsewhere moves to where the current one goes.
+  let text = old;
+  for (const path of target.earlier ?? []) {
+    if (findOurs(root, target, host, [path]).length) text = removeOurs(text, target, host, path);
+  }
+  root = parseSettings(text) as JNode;
+  const found = findOurs(root, target, host, [target.arrayPath]);
   if (found.length) {
     // Our entry is there: only its command may need the current path.
-    let text = old;
     for (const f of [...found].reverse()) {
       if (f.command.value !== command) text = applyEdit(text, { start: f.command.start, end: f.command.end, text: JSON.stringify(command) });
     }
     return text;
   }
-  let text = old;
   for (const entry of entries) {
     root = parseSettings(text) as JNode;
     let node: JNode = root;
@@ -267,24 +280,35 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
 function jsonUninstall(old: string | null, target: JsonTarget, host: string, createdByRtk: boolean): string | null | Failure {
   if (old === null) return null;
   if (old.trim() === "") return old;
+  const root = parseSettings(old);
+  if (root instanceof Failure) return root;
   let text = old;
+  for (const path of allPaths(target)) text = removeOurs(text, target, host, path);
+  if (text === old) return old;
+  const rest = plain(parseSettings(text) as JNode);
+  // A file rtk created and that holds nothing else goes; a file the user had stays, even if it is left empty.
+  return createdByRtk && (isDeepStrictEqual(rest, {}) || isDeepStrictEqual(rest, target.skeleton)) ? null : text;
+}
+
+/** `text` (valid settings) without rtk's entries in the array at `path`, and without the containers that leaves empty. */
+function removeOurs(text: string, target: JsonTarget, host: string, path: readonly string[]): string {
+  const old = text;
   for (;;) {
-    const root = parseSettings(text);
-    if (root instanceof Failure) return root;
-    const found = findOurs(root, target, host);
+    const root = parseSettings(text) as JNode;
+    const found = findOurs(root, target, host, [path]);
     const f = found[found.length - 1];
     if (!f) break;
-    const arr = entriesArray(root, target.arrayPath)!;
+    const arr = entriesArray(root, path)!;
     const group = member(arr.items[f.item], "hooks");
     const edit = f.hook !== null && group?.t === "arr" && group.items.length > 1 ? removeItem(group, f.hook) : removeItem(arr, f.item);
     text = applyEdit(text, edit);
   }
   if (text === old) return old;
   // Containers left empty by the removal go too, down to the file itself.
-  for (let depth = target.arrayPath.length; depth >= 1; depth--) {
+  for (let depth = path.length; depth >= 1; depth--) {
     const root = parseSettings(text) as JNode;
     const chain: JNode[] = [root];
-    for (const k of target.arrayPath.slice(0, depth)) {
+    for (const k of path.slice(0, depth)) {
       const c = member(chain[chain.length - 1], k);
       if (!c) break;
       chain.push(c);
@@ -298,13 +322,11 @@ function jsonUninstall(old: string | null, target: JsonTarget, host: string, cre
       text,
       removeMember(
         parent,
-        parent.members.findIndex((m) => m.key === target.arrayPath[depth - 1]),
+        parent.members.findIndex((m) => m.key === path[depth - 1]),
       ),
     );
   }
-  const rest = plain(parseSettings(text) as JNode);
-  // A file rtk created and that holds nothing else goes; a file the user had stays, even if it is left empty.
-  return createdByRtk && (isDeepStrictEqual(rest, {}) || isDeepStrictEqual(rest, target.skeleton)) ? null : text;
+  return text;
 }
 
 function hasOurs(text: string, req: InitRequest): boolean {

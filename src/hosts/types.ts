@@ -117,6 +117,12 @@ export interface JsonTarget {
    * `["command"]`. Copilot CLI's entries hold it in `bash` and `powershell`.
    */
   commandKeys?: readonly string[];
+  /**
+   * Other arrays where an earlier rtk put its entry, in a shape the host still
+   * reads: init, doctor and uninstall recognise an entry there, and init moves it
+   * to `arrayPath`.
+   */
+  earlier?: readonly (readonly string[])[];
 }
 
 export interface FileTarget {

@@ -189,6 +189,23 @@ const JSON_HOSTS: JsonHost[] = [
     userEntry: { matcher: "Bash", hooks: [{ type: "command", command: "~/.qoder/hooks/block-rm.sh" }] },
     grouped: true,
   },
+  {
+    // Crush's crush.json: one flat entry per hook, its matcher a regular expression over the tool name.
+    host: "crush",
+    file: { global: (b) => join(b.home, ".config", "crush", "crush.json"), project: (b) => join(b.project, "crush.json") },
+    fresh: (cmd) => ({ hooks: { PreToolUse: [{ name: "rtk", matcher: "^bash$", command: cmd, timeout: 10 }] } }),
+    arrayPath: ["hooks", "PreToolUse"],
+    userEntry: { name: "no-haskell", matcher: "^bash$", command: "/home/dev/.config/crush/hooks/no-haskell.sh" },
+    grouped: false,
+  },
+  {
+    host: "continue",
+    file: { global: (b) => join(b.home, ".continue", "settings.json"), project: (b) => join(b.project, ".continue", "settings.json") },
+    fresh: (cmd) => ({ hooks: { PreToolUse: [{ matcher: "^Bash$", hooks: [{ type: "command", command: cmd, timeout: 10 }] }] } }),
+    arrayPath: ["hooks", "PreToolUse"],
+    userEntry: { matcher: "^Bash$", hooks: [{ type: "command", command: "python3 .continue/hooks/check_bash.py", statusMessage: "Checking Bash command" }] },
+    grouped: true,
+  },
 ];
 
 /** The keys the host's file format has besides our array (the `version` of Cursor, Copilot and Kiro files). */
@@ -671,6 +688,9 @@ test("rtk init --show lists every host with its tier, where it would write and w
     vibe: "hook that replaces",
     qwen: "gate only",
     qoder: "gate only",
+    crush: "hook that replaces",
+    continue: "hook that replaces",
+    goose: "gate only",
     windsurf: "rules only",
     cline: "rules only",
     roo: "rules only",

@@ -7,11 +7,14 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { parse as parseToml } from "smol-toml";
 import { ensureBuilt } from "../support/build.js";
-import { launchSync } from "../support/launch.js";
+import { launchSync, RTK } from "../support/launch.js";
+import { continueCli } from "./cases/continue.js";
+import { crush } from "./cases/crush.js";
+import { goose } from "./cases/goose.js";
 import { qoder } from "./cases/qoder.js";
 import { qwen } from "./cases/qwen.js";
 import { vibe } from "./cases/vibe.js";
@@ -57,6 +60,8 @@ interface Installed {
   read(text: string): { command: string; entry: Record<string, unknown> };
   /** The entry as the host's documentation has it, for the command. */
   documented(command: string): Record<string, unknown>;
+  /** The event of another hook point (default: `hook_event_name: "PostToolUse"`). */
+  otherPoint?(event: Record<string, unknown>): void;
 }
 
 const HOOKS: Installed[] = [
@@ -87,6 +92,35 @@ const HOOKS: Installed[] = [
       return { command: group.hooks[0].command, entry: group };
     },
     documented: (command) => ({ matcher: "Bash", hooks: [{ type: "command", command, timeout: 10 }] }),
+  },
+  {
+    c: crush,
+    file: (b) => join(b.home, ".config", "crush", "crush.json"),
+    read(text) {
+      const entry = JSON.parse(text).hooks.PreToolUse[0];
+      return { command: entry.command, entry };
+    },
+    documented: (command) => ({ name: "rtk", matcher: "^bash$", command, timeout: 10 }),
+    otherPoint: (e) => void (e["event"] = "PreCompact"),
+  },
+  {
+    c: continueCli,
+    file: (b) => join(b.home, ".continue", "settings.json"),
+    read(text) {
+      const group = JSON.parse(text).hooks.PreToolUse[0];
+      return { command: group.hooks[0].command, entry: group };
+    },
+    documented: (command) => ({ matcher: "^Bash$", hooks: [{ type: "command", command, timeout: 10 }] }),
+  },
+  {
+    c: goose,
+    file: (b) => join(b.home, ".agents", "plugins", "rtk", "hooks", "hooks.json"),
+    read(text) {
+      const group = JSON.parse(text).hooks.PreToolUse[0];
+      return { command: group.hooks[0].command, entry: group };
+    },
+    documented: (command) => ({ matcher: "^(developer__)?shell$", hooks: [{ type: "command", command, timeout: 10 }] }),
+    otherPoint: (e) => void (e["event"] = "PostToolUse"),
   },
 ];
 
@@ -121,7 +155,8 @@ for (const h of HOOKS) {
       assert.equal(left.status, 0, left.stderr);
       assert.equal(left.stdout, "");
       const post = h.c.recorded("git status", b.project);
-      post.event["hook_event_name"] = h.c.id === "vibe" ? "post_tool" : "PostToolUse";
+      if (h.otherPoint) h.otherPoint(post.event);
+      else post.event["hook_event_name"] = h.c.id === "vibe" ? "post_tool" : "PostToolUse";
       const other = runAsHost(b, command, post.event);
       assert.equal(other.status, 0, other.stderr);
       assert.equal(other.stdout, "");
@@ -266,5 +301,84 @@ describe("GitHub Copilot in JetBrains IDEs: its agent is Copilot CLI, so the Cop
     assert.equal(shared.bash, "rtk hook copilot");
     ok(rtk(b, ["init", "--agent", "copilot", "--uninstall"]), "uninstall by the host's own name");
     assert.ok(!existsSync(file));
+  });
+});
+
+describe("Crush, Continue CLI and Goose: shapes of their documentation", () => {
+  const hook = (b: Box, host: string, event: unknown) => launchSync(["hook", host], { cwd: b.project, env: b.env, input: JSON.stringify(event) });
+
+  test("crush: the event name in any case or snake case is PreToolUse; another tool's event gets silence", () => {
+    const b = box();
+    const rec = crush.recorded("git log -n 3", b.project);
+    const snake = hook(b, "crush", { ...rec.event, event: "pre_tool_use" });
+    assert.equal(snake.status, 0, snake.stderr);
+    assert.deepEqual(JSON.parse(snake.stdout), { updated_input: { command: "rtk git log -n 3" } });
+    const other = hook(b, "crush", { ...rec.event, tool_name: "bashful" });
+    assert.equal(other.status, 0);
+    assert.equal(other.stdout, "");
+  });
+
+  test("crush --project: a project that keeps its settings in .crush.json gets the hook there, with the `rtk` found on PATH", () => {
+    const b = box();
+    const file = join(b.project, ".crush.json");
+    writeFileSync(file, '{\n  "options": { "debug": false }\n}\n');
+    ok(rtk(b, ["init", "--agent", "crush", "--project"]), "init --project");
+    assert.ok(!existsSync(join(b.project, "crush.json")), "no second settings file beside .crush.json");
+    assert.equal(JSON.parse(readFileSync(file, "utf8")).hooks.PreToolUse[0].command, "rtk hook crush");
+    ok(rtk(b, ["init", "--agent", "crush", "--project", "--uninstall"]), "uninstall");
+    assert.equal(readFileSync(file, "utf8"), '{\n  "options": { "debug": false }\n}\n');
+  });
+
+  test("goose: `developer__shell` (older builds) is the shell tool too; `shell_foo` and Crush's `bash` are not", () => {
+    const b = box();
+    const rec = goose.recorded("git log -n 3", b.project);
+    const older = hook(b, "goose", { ...rec.event, tool_name: "developer__shell", matcher_context: "developer__shell" });
+    assert.equal(older.status, 2, older.stderr);
+    assert.equal(older.stdout, "");
+    assert.equal(older.stderr.trim(), "rtk: run `rtk git log -n 3` instead (same command, compact output)");
+    for (const tool_name of ["shell_foo", "bash"]) {
+      const r = hook(b, "goose", { ...rec.event, tool_name });
+      assert.equal(r.status, 0, `${tool_name}: ${r.stderr}`);
+      assert.equal(r.stdout, "");
+    }
+  });
+
+  test("continue: `--agent cn` is the same host; the project's .continue/settings.json names `rtk` on PATH", () => {
+    const b = box();
+    ok(rtk(b, ["init", "--agent", "cn", "--project"]), "init --project");
+    const group = JSON.parse(readFileSync(join(b.project, ".continue", "settings.json"), "utf8")).hooks.PreToolUse[0];
+    assert.equal(group.hooks[0].command, "rtk hook continue");
+    ok(rtk(b, ["init", "--agent", "continue", "--project", "--uninstall"]), "uninstall");
+    assert.ok(!existsSync(join(b.project, ".continue")));
+  });
+});
+
+describe("GitHub Copilot: an entry an earlier rtk wrote in VS Code's format (`PreToolUse`, `command`)", () => {
+  const older = (bin: string) => JSON.stringify({ version: 1, hooks: { PreToolUse: [{ type: "command", command: `${bin} hook copilot`, timeout: 5 }] } }, null, 2) + "\n";
+
+  test("--show and doctor see it installed; init moves it to Copilot CLI's `preToolUse`; uninstall removes it", () => {
+    const b = box();
+    const file = join(b.home, ".copilot", "hooks", "rtk.json");
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, older(RTK));
+    const show = rtk(b, ["init", "--show"]);
+    ok(show, "show");
+    assert.match(show.stdout, /GitHub Copilot \(rtk init --agent copilot\): hook that replaces\n {2}global \(default\) +installed/);
+    const doctor = rtk(b, ["doctor", "--json"]);
+    const report = JSON.parse(doctor.stdout) as { hosts: { host: string; checks: { name: string; ok: boolean }[] }[] };
+    const mine = report.hosts.find((h) => h.host === "copilot");
+    assert.ok(mine && ["registered", "self-test"].every((n) => mine.checks.some((c) => c.name === n && c.ok)), doctor.stdout);
+
+    const moved = rtk(b, ["init", "--agent", "copilot"]);
+    ok(moved, "init");
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    assert.deepEqual(Object.keys(doc.hooks), ["preToolUse"], "the older entry is gone, the current one is there");
+    assert.equal(doc.hooks.preToolUse[0].bash, `${RTK} hook copilot`);
+
+    writeFileSync(file, older(RTK));
+    const u = rtk(b, ["init", "--agent", "copilot", "--uninstall"]);
+    ok(u, "uninstall");
+    assert.match(u.stdout, /hook removed from/);
+    assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { version: 1 });
   });
 });

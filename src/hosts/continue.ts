@@ -1,0 +1,27 @@
+// Continue's CLI (`cn`): Claude Code-compatible hooks in Continue's settings.json
+// (it also runs Claude Code's). The shell tool is `Bash`, and a PreToolUse hook
+// may hand back `updatedInput`; rtk gives no permission decision, so Continue's
+// own permissions judge the replaced command.
+import { NO_RULES } from "../permissions/sources.js";
+import { claudeAnswer, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
+import { dotFolder } from "./targets.js";
+import { claudeLikeSample, SILENT, type Host } from "./types.js";
+
+export const continueCli: Host = {
+  name: "continue",
+  title: "Continue CLI (cn)",
+  tier: "hook",
+  aliases: ["cn"],
+  rules: NO_RULES,
+  hook: {
+    decode: (event) => decodeClaudeShape(event, ["Bash"]),
+    encode: (outcome, ctx: ClaudeCtx) => claudeAnswer(outcome, ctx),
+    passThrough: SILENT,
+  },
+  install: {
+    target: { ...preToolUseTarget(10), entries: (command: string) => [{ matcher: "^Bash$", hooks: [{ type: "command", command, timeout: 10 }] }] },
+    scopes: dotFolder(".continue", ["settings.json"]),
+    defaultScope: "global",
+  },
+  doctor: { sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }) },
+};
