@@ -1,8 +1,9 @@
 // Continue's CLI (`cn`): Claude Code-compatible hooks in Continue's settings.json
 // (it also runs Claude Code's). The shell tool is `Bash`, and a PreToolUse hook
 // may hand back `updatedInput`; rtk gives no permission decision, so Continue's
-// own permissions judge the replaced command.
-import { NO_RULES } from "../permissions/sources.js";
+// own permissions judge the replaced command, and rtk reads them (CONTINUE_RULES)
+// so that none of them is bypassed by the `rtk` prefix.
+import { CONTINUE_RULES } from "../permissions/sources.js";
 import { claudeAnswer, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
 import { dotFolder } from "./targets.js";
 import { claudeLikeSample, SILENT, type Host } from "./types.js";
@@ -12,7 +13,7 @@ export const continueCli: Host = {
   title: "Continue CLI (cn)",
   tier: "hook",
   aliases: ["cn"],
-  rules: NO_RULES,
+  rules: CONTINUE_RULES,
   hook: {
     decode: (event) => decodeClaudeShape(event, ["Bash"]),
     encode: (outcome, ctx: ClaudeCtx) => claudeAnswer(outcome, ctx),

@@ -125,6 +125,14 @@ export const COPILOT_RULES: RuleLoader = {
 
 /** The `--deny-tool` / `--allow-tool` values of the nearest ancestor process that is Copilot CLI. */
 export function copilotCommandLine(env: Env, start = process.ppid): { source: string; deny: string[]; allow: string[] } | null {
+  const found = ancestorCommandLine(env, (argv) => argv.some((a) => /(^|\/)copilot(\.js|\.exe)?$/.test(a) || /@github\/copilot/.test(a)), start);
+  if (!found) return null;
+  const values = optionValues(found.argv, ["deny-tool", "allow-tool"]);
+  return { source: found.source, deny: values["deny-tool"]!.flatMap(toolList), allow: values["allow-tool"]!.flatMap(toolList) };
+}
+
+/** The command line of the nearest ancestor process `isHost` recognises (Linux `/proc`, or `RTK_PROC_ROOT`). */
+function ancestorCommandLine(env: Env, isHost: (argv: string[]) => boolean, start = process.ppid): { source: string; argv: string[] } | null {
   const proc = env["RTK_PROC_ROOT"] || "/proc";
   let pid = start;
   for (let depth = 0; depth < 12 && pid > 1; depth++) {
@@ -138,23 +146,145 @@ export function copilotCommandLine(env: Env, start = process.ppid): { source: st
     } catch {
       return null;
     }
-    if (argv.some((a) => /(^|\/)copilot(\.js|\.exe)?$/.test(a) || /@github\/copilot/.test(a))) {
-      const deny: string[] = [];
-      const allow: string[] = [];
-      for (let i = 0; i < argv.length; i++) {
-        const m = /^--(deny|allow)-tool(?:=(.*))?$/.exec(argv[i]!);
-        if (!m) continue;
-        const value = m[2] ?? argv[++i];
-        if (value !== undefined) (m[1] === "deny" ? deny : allow).push(...toolList(value));
-      }
-      return { source: join(proc, String(pid), "cmdline"), deny, allow };
-    }
+    if (isHost(argv)) return { source: join(proc, String(pid), "cmdline"), argv };
     // The parent's pid follows the command name, which is in parentheses and may hold any character.
     const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
     if (!Number.isInteger(ppid) || ppid === pid) return null;
     pid = ppid;
   }
   return null;
+}
+
+/** The values of each `--name value` / `--name=value` option in `argv`. */
+function optionValues(argv: readonly string[], names: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(argv[i]!);
+    if (!m || !names.includes(m[1]!)) continue;
+    const value = m[2] ?? argv[++i];
+    if (value !== undefined) out[m[1]!]!.push(value);
+  }
+  return out;
+}
+
+/**
+ * Continue's CLI (`cn`): `~/.continue/permissions.yaml` (`allow`, `ask` and
+ * `exclude` lists of `Bash(glob)` entries) and the `--allow` / `--ask` /
+ * `--exclude` options of the running `cn`. An excluded command is denied. A
+ * rule for the whole tool also judges the rewritten `rtk …` command, so it is
+ * no reason to leave a command alone.
+ */
+export const CONTINUE_RULES: RuleLoader = {
+  family: "continue",
+  read(ctx, add) {
+    const addLists = (lists: Record<string, unknown>) => {
+      add("deny", wholeToolDropped(lists["exclude"]), "Bash");
+      add("ask", wholeToolDropped(lists["ask"]), "Bash");
+      add("allow", lists["allow"], "Bash");
+    };
+    const doc = readYamlLists(join(home(ctx.env), ".continue", "permissions.yaml"), ctx);
+    if (doc) addLists(doc);
+    const cli = ancestorCommandLine(ctx.env, (argv) => argv.some((a) => /(^|\/)cn$/.test(a) || /@continuedev\/cli/.test(a)));
+    if (!cli) return;
+    ctx.files.push({ path: cli.source, status: "read" });
+    addLists(optionValues(cli.argv, ["allow", "ask", "exclude"]));
+  },
+};
+
+function wholeToolDropped(entries: unknown): unknown {
+  return Array.isArray(entries) ? entries.filter((e) => typeof e !== "string" || !/^Bash(\(\**\))?$/.test(e.trim())) : entries;
+}
+
+/**
+ * A YAML file of top-level lists (`key:` then `- item` lines, or `key: [a, "b"]`),
+ * the shape Continue documents for its permissions; anything else makes the file
+ * invalid (one warning; its rules are ignored, as with any file rtk cannot read).
+ */
+function readYamlLists(path: string, ctx: RuleCtx): Record<string, string[]> | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") ctx.files.push({ path, status: "missing" });
+    else {
+      ctx.files.push({ path, status: "invalid", error: (e as Error).message });
+      ctx.warn(`rtk: cannot read ${path}: ${(e as Error).message}; its rules are ignored`);
+    }
+    return null;
+  }
+  const out: Record<string, string[]> = {};
+  let key: string | null = null;
+  const lines = text.replace(/^\uFEFF+/, "").split(/\r?\n/);
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!.trimEnd();
+    if (!line.trim() || /^\s*#/.test(line)) continue;
+    const top = /^([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);
+    const item = /^\s*-\s+(.*)$/.exec(line);
+    let problem: string | null = null;
+    if (top) {
+      key = top[1]!;
+      const list: string[] = [];
+      out[key] = list;
+      const rest = top[2]!.trim().replace(/^(\[.*\])\s+#.*$|^#.*$/s, "$1");
+      if (rest.startsWith("[") && rest.endsWith("]")) {
+        for (const part of splitFlow(rest.slice(1, -1))) {
+          const v = yamlScalar(part);
+          if (v === null) problem = `an entry of ${key} is not a string`;
+          else list.push(v);
+        }
+      } else if (rest) problem = `${key} is not a list`;
+    } else if (item && key !== null) {
+      const v = yamlScalar(item[1]!);
+      if (v === null) problem = `an entry of ${key} is not a string`;
+      else out[key]!.push(v);
+    } else problem = "not a list of rules";
+    if (problem) {
+      ctx.files.push({ path, status: "invalid", error: `line ${n + 1}: ${problem}` });
+      ctx.warn(`rtk: ${path}: line ${n + 1}: ${problem}; its rules are ignored`);
+      return null;
+    }
+  }
+  ctx.files.push({ path, status: "read" });
+  return out;
+}
+
+/** `a, "b, c", 'd'` → its parts (commas inside quotes belong to a part). */
+function splitFlow(text: string): string[] {
+  const parts: string[] = [];
+  let cur = "";
+  let quote: string | null = null;
+  for (const c of text) {
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === ",") {
+      parts.push(cur);
+      cur = "";
+      continue;
+    }
+    cur += c;
+  }
+  if (cur.trim()) parts.push(cur);
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
+/** A plain, single- or double-quoted YAML string; null for anything else (a nested list or map). */
+function yamlScalar(raw: string): string | null {
+  // A comment follows a space; a `#` inside quotes is the pattern's.
+  const single = /^'((?:[^']|'')*)'(?:\s+#.*)?$/s.exec(raw.trim());
+  if (single) return single[1]!.replaceAll("''", "'");
+  const double = /^("(?:[^"\\]|\\.)*")(?:\s+#.*)?$/s.exec(raw.trim());
+  if (double) {
+    try {
+      return JSON.parse(double[1]!) as string;
+    } catch {
+      return null;
+    }
+  }
+  const v = raw.replace(/\s+#.*$/s, "").trim();
+  if (!v || /^[[{&*!|>%@`'"]/.test(v) || /^-\s/.test(v)) return null;
+  return v;
 }
 
 /** `shell(git push),shell(npm:*)` → its entries: commas inside parentheses belong to a pattern. */

@@ -75,3 +75,70 @@ describe("Copilot CLI's --deny-tool / --allow-tool", () => {
     assert.equal(asCopilot(OPTIONS, "git status && git diff").answer?.["permissionDecision"], undefined);
   });
 });
+
+// Continue's CLI: `~/.continue/permissions.yaml` (docs.continue.dev/cli/tool-permissions)
+// and the `--allow` / `--ask` / `--exclude` options of the running `cn`.
+describe("Continue CLI's permissions.yaml and --allow / --ask / --exclude", () => {
+  let cn: string;
+  let cnHome: string;
+  before(() => {
+    cnHome = join(root, "cn-home");
+    mkdirSync(join(cnHome, ".continue"), { recursive: true });
+    cn = join(root, "bin", "cn");
+    writeFileSync(cn, `#!/bin/sh\n${JSON.stringify(RTK)} hook continue\n`);
+    chmodSync(cn, 0o755);
+  });
+
+  function asCn(options: string[], command: string, yaml: string | null) {
+    const file = join(cnHome, ".continue", "permissions.yaml");
+    if (yaml === null) rmSync(file, { force: true });
+    else writeFileSync(file, yaml);
+    const event = { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, cwd: project };
+    const r = spawnSync(cn, options, {
+      input: JSON.stringify(event),
+      cwd: project,
+      encoding: "utf8",
+      env: { PATH: process.env["PATH"] ?? "", HOME: cnHome, XDG_CONFIG_HOME: join(cnHome, ".config") },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return { stdout: r.stdout, stderr: r.stderr, answer: r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : null };
+  }
+  const rewritten = (a: Record<string, any> | null) => a?.["hookSpecificOutput"]?.["updatedInput"]?.["command"];
+
+  test("without rules, `git push origin main` is rewritten (the control), and the documented example file (ask: Bash) changes nothing", () => {
+    assert.equal(rewritten(asCn([], "git push origin main", null).answer), "rtk git push origin main");
+    const example = "# ~/.continue/permissions.yaml\nallow:\n  - Read(*)\n  - Write(**/*.ts)\n\nask:\n  - Bash\n\nexclude: []\n";
+    assert.equal(rewritten(asCn([], "git push origin main", example).answer), "rtk git push origin main");
+  });
+
+  test("a command an exclude entry names is left to Continue as typed, from the file or from cn's options", () => {
+    for (const yaml of ['exclude:\n  - "Bash(git push*)"\n', "exclude: [Read(*), Bash(git push*)]\n", "exclude:\n  - 'Bash(git push*)'   # never\n"]) {
+      assert.equal(asCn([], "git push origin main", yaml).stdout, "", yaml);
+      assert.equal(rewritten(asCn([], "git status", yaml).answer), "rtk git status", yaml);
+    }
+    assert.equal(asCn(["--exclude", "Bash(git push*)"], "git push origin main", null).stdout, "");
+    assert.equal(asCn(["--exclude=Bash(git push*)"], "git status && git push", null).stdout, "");
+  });
+
+  test("a command an ask entry names is rewritten with the question kept: Continue asks", () => {
+    for (const [options, yaml] of [
+      [[], "ask:\n  - Bash(git push*)\n"],
+      [["--ask", "Bash(git push*)"], null],
+    ] as const) {
+      const { answer } = asCn([...options], "git push origin main", yaml);
+      assert.equal(rewritten(answer), "rtk git push origin main");
+      assert.equal(answer?.["hookSpecificOutput"]?.["permissionDecision"], "ask");
+    }
+  });
+
+  test("`rtk git push` typed by the agent is denied by rtk itself when an exclude entry names it", () => {
+    const { answer } = asCn([], "rtk git push origin main", "exclude:\n  - Bash(git push*)\n");
+    assert.equal(answer?.["hookSpecificOutput"]?.["permissionDecision"], "deny");
+  });
+
+  test("a file rtk cannot read as lists is named in a warning, and the command is judged without it", () => {
+    const r = asCn([], "git status", "exclude:\n  nested:\n    - Bash(git status)\n");
+    assert.match(r.stderr, /permissions\.yaml: line 2: not a list of rules; its rules are ignored/);
+    assert.equal(rewritten(r.answer), "rtk git status");
+  });
+});
