@@ -64,7 +64,8 @@ function wasmSqlite(): WasmSqlite {
   // V8's baseline WebAssembly code only: a report runs for a fraction of a second, and
   // optimising the 1.5 MB SQLite module cost it more CPU than it saved (2.5 times the
   // report's whole time), then held the exit until the compile threads were done.
-  setFlagsFromString("--liftoff-only");
+  // Each flag by itself: set at run time, newer V8s do not apply --liftoff-only's implications.
+  for (const flag of ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"]) setFlagsFromString(flag);
   // A require, not an import: bundled, and evaluated (its WebAssembly compiled) only when this driver is the one used.
   // Where this module runs unbundled as ESM (the tests), there is no `require`: resolve it from here.
   return (typeof require === "function" ? require("node-sqlite3-wasm") : load("node-sqlite3-wasm")) as WasmSqlite;
