@@ -16,6 +16,7 @@ import { appendRecord, projectOf } from "../src/accounting/spool.js";
 import { estimateTokens } from "../src/accounting/tokens.js";
 import type { HookRecord, RunRecord } from "../src/accounting/types.js";
 import { shellQuote } from "../src/cli/quote.js";
+import { loadConfig } from "../src/config/load.js";
 import type { Outcome } from "../src/hosts/types.js";
 import { alternate, runTimed, type Command } from "./harness/alternate.js";
 import { root, scale, type Bench } from "./harness/context.js";
@@ -55,8 +56,9 @@ const bench: Bench = async (ctx) => {
         appendRecord(rec, spoolEnv);
       };
       const outcome: Outcome = { kind: "rewrite", command: "rtk git status", allow: true, ask: false };
-      // The hook hands over the tracking setting of the config its rewrite read.
-      const hookStep = () => recordHook(spoolEnv, { host: "claude", command: "git status", cwd: root, outcome, result: null, event: { session_id: "b", tool_use_id: "t" }, tracking: true });
+      // The hook hands over the config its rewrite read.
+      const config = loadConfig(spoolEnv, root);
+      const hookStep = () => recordHook(spoolEnv, { host: "claude", command: "git status", cwd: root, outcome, result: null, event: { session_id: "b", tool_use_id: "t" }, config });
       const n = scale(ctx, { full: 2000, ci: 400 });
       for (const [name, step] of [
         ["rtk git status: features + record + one spool write", runStep],

@@ -1,7 +1,7 @@
 // The records of the hook path: one line per decision about an agent's command
 // (`rtk hook <host>`, `rtk rewrite`), and of `rtk recall` (a recall means an
 // omission cost the agent a second call). Written through the spool like runs.
-import { loadConfig, setting } from "../config/load.js";
+import { setting, tryLoadConfig, type EffectiveConfig } from "../config/load.js";
 import type { Env } from "../config/paths.js";
 import type { Outcome } from "../hosts/types.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
@@ -9,14 +9,9 @@ import { maskCommand } from "./mask.js";
 import { appendRecord, projectOf, trackingOff } from "./spool.js";
 import type { HookRecord, HookVerdict, RunRecord } from "./types.js";
 
-/** RTK_NO_TRACK=1, or `tracking.enabled = false` in the config that applies to `cwd`. */
-export function tracking(env: Env, cwd: string): boolean {
-  if (trackingOff(env)) return false;
-  try {
-    return setting(loadConfig(env, cwd), "tracking", "enabled");
-  } catch {
-    return false;
-  }
+/** RTK_NO_TRACK=1, or `tracking.enabled = false` in the config that applies to `cwd` (read here unless the caller has it). */
+export function tracking(env: Env, cwd: string, config: EffectiveConfig | undefined = tryLoadConfig(env, cwd)): boolean {
+  return !trackingOff(env) && config !== undefined && setting(config, "tracking", "enabled");
 }
 
 export function verdictOf(outcome: Outcome): HookVerdict {
@@ -42,11 +37,11 @@ export function eventIds(event: unknown): { session: string | null; toolUseId: s
   return { session: str("session_id", "sessionId", "conversation_id", "thread_id"), toolUseId: str("tool_use_id", "toolUseId", "tool_call_id", "toolCallId", "call_id") };
 }
 
-export function recordHook(env: Env, d: { host: string; command: string; cwd: string | undefined; outcome: Outcome; result: RewriteResult | null; event: unknown; tracking?: boolean }): void {
+export function recordHook(env: Env, d: { host: string; command: string; cwd: string | undefined; outcome: Outcome; result: RewriteResult | null; event: unknown; config?: EffectiveConfig }): void {
   try {
     const cwd = d.cwd ?? process.cwd();
-    // The hook read the config already: `tracking` is its setting (RTK_NO_TRACK is part of it).
-    if (!(d.tracking ?? tracking(env, cwd))) return;
+    // The config the hook's rewrite read, when it could.
+    if (!tracking(env, cwd, d.config)) return;
     const rec: HookRecord = {
       kind: "hook",
       time: Date.now(),

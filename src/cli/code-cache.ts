@@ -5,21 +5,25 @@
 // source, and a cache it rejects costs nothing but the compile it would have done.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import Module, { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import vm from "node:vm";
 
 /** The bundles loaded from a snapshot start, their caches, and what warms each before it is saved. */
-export const CODE_CACHES: readonly { bundle: string; cache: string; warm: string[] | null }[] = [
-  { bundle: "rtk-report.cjs", cache: "rtk-report.cache", warm: null },
-  { bundle: "rtk-main.cjs", cache: "rtk-main.cache", warm: ["explain", "git status && npm test | head"] },
+export const CODE_CACHES: readonly { bundle: string; warm: string[] | null }[] = [
+  { bundle: "rtk-report.cjs", warm: null },
+  { bundle: "rtk-main.cjs", warm: ["explain", "git status && npm test | head"] },
 ];
+
+/** The cache file of `bundle` in `dir`: `rtk-main.cjs` → `<dir>/rtk-main.cache`. */
+export function cacheIn(dir: string, bundle: string): string {
+  return join(dir, basename(bundle, ".cjs") + ".cache");
+}
 
 /** The cache file for `bundle` beside the snapshot blob this process started from, or null for a plain start. */
 export function cacheBeside(execArgv: readonly string[], bundle: string): string | null {
   const at = execArgv.indexOf("--snapshot-blob");
   const blob = at >= 0 ? execArgv[at + 1] : execArgv.find((a) => a.startsWith("--snapshot-blob="))?.slice("--snapshot-blob=".length);
-  if (!blob) return null;
-  return `${dirname(blob)}/${bundle.slice(bundle.lastIndexOf("/") + 1).replace(/\.cjs$/, "")}.cache`;
+  return blob ? cacheIn(dirname(blob), bundle) : null;
 }
 
 /** `require(file)`, compiled with the code cache `cache` when there is one V8 accepts. */

@@ -8,7 +8,7 @@ import { resultJson, rewrite, UnknownHostError } from "../api.js";
 import { hostNames } from "../hosts/index.js";
 import { ON_PATH_FIX, rewriteRunnable } from "../hosts/on-path.js";
 import { recordHook } from "../accounting/record.js";
-import { setting, tryLoadConfig } from "../config/load.js";
+import { tryLoadConfig } from "../config/load.js";
 import type { Outcome } from "../hosts/types.js";
 import { writeFd } from "./out.js";
 import { unknownWord } from "./suggest.js";
@@ -70,7 +70,7 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
     outcome,
     result: r,
     event: null,
-    tracking: config && setting(config, "tracking", "enabled"),
+    config,
   });
   if (opts["json"]) {
     writeFd(1, JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));

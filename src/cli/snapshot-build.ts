@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync }
 import { setPriority, tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { buildSnapshots, pruneSnapshots } from "./snapshot-cache.js";
-import { CODE_CACHES, compileForCache } from "./code-cache.js";
+import { cacheIn, CODE_CACHES, compileForCache } from "./code-cache.js";
 
 function main(args: string[]): number {
   if (args[0] === "--install") return install();
@@ -47,7 +47,7 @@ function codeCaches(dist: string, dir: string): number {
   Object.assign(process.env, { HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home, XDG_CACHE_HOME: home, RTK_NO_TRACK: "1" });
   const loaded = CODE_CACHES.map((c) => ({ ...c, made: compileForCache(join(dist, c.bundle)) }));
   process.once("exit", () => {
-    for (const c of loaded) c.made.save(join(dir, c.cache));
+    for (const c of loaded) c.made.save(cacheIn(dir, c.bundle));
   });
   for (const c of loaded) if (c.warm) (c.made.exports as { run(argv: string[]): void }).run(c.warm);
   return 0;

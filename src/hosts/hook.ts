@@ -3,7 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { rewrite } from "../api.js";
 import type { Env } from "../config/hooks.js";
-import { setting, tryLoadConfig } from "../config/load.js";
+import { tryLoadConfig, type EffectiveConfig } from "../config/load.js";
 import { loadRules } from "../permissions/sources.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 import { ON_PATH_FIX, rewriteRunnable } from "./on-path.js";
@@ -25,7 +25,7 @@ export interface HookRun {
   answer: HookAnswer;
   result: RewriteResult | null;
   /** What was decided about a shell command, for the accounting (absent when the event held none). */
-  decision?: { command: string; cwd: string | undefined; outcome: Outcome; event: unknown; tracking?: boolean };
+  decision?: { command: string; cwd: string | undefined; outcome: Outcome; event: unknown; config?: EffectiveConfig };
 }
 
 /** `host` must have a hook. */
@@ -54,7 +54,6 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
     if (!wellFormed(decoded.command)) return fail("the command holds a lone surrogate (not valid Unicode)");
     // Read once for the rewrite and for the accounting of the decision.
     const config = tryLoadConfig(env, decoded.cwd ?? process.cwd());
-    const tracking = config ? setting(config, "tracking", "enabled") : undefined;
     const result = rewrite(decoded.command, { host: host.name, cwd: decoded.cwd, env, warn, config });
     if (!result.parse.ok && result.parse.error.limit) {
       // Unread, an agent-typed `rtk` could hide a denied command from the host's rules: padding must not be a way past them.
@@ -63,13 +62,13 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
         if (rules.deny.length || rules.ask.length) {
           const reason = `rtk: the command is too long for rtk to check against your rules (${result.parse.error.message}); run it without the \`rtk\` prefix so that ${host.title} can check it`;
           const deny: Outcome = { kind: "active-deny", reason };
-          return { answer: adapter.encode(deny, decoded.ctx), result, decision: { command: decoded.command, cwd: decoded.cwd, outcome: deny, event, tracking } };
+          return { answer: adapter.encode(deny, decoded.ctx), result, decision: { command: decoded.command, cwd: decoded.cwd, outcome: deny, event, config } };
         }
       }
       warn(`rtk hook ${host.name}: ${result.parse.error.message}; the command runs unchanged`);
     }
     let outcome = outcomeOf(result);
-    const decided = (answer: HookAnswer): HookRun => ({ answer, result, decision: { command: decoded.command, cwd: decoded.cwd, outcome, event, tracking } });
+    const decided = (answer: HookAnswer): HookRun => ({ answer, result, decision: { command: decoded.command, cwd: decoded.cwd, outcome, event, config } });
     if (outcome.kind === "rewrite") {
       // A rewritten command whose `rtk` the shell cannot find would fail with 127.
       const reach = rewriteRunnable(env, decoded.cwd ?? process.cwd());

@@ -241,9 +241,7 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
   if (root instanceof Failure) return new Failure(`${root.message}; ${byHand}`);
   // An entry an earlier rtk left elsewhere moves to where the current one goes.
   let text = old;
-  for (const path of target.earlier ?? []) {
-    if (findOurs(root, target, host, [path]).length) text = removeOurs(text, target, host, path);
-  }
+  for (const path of target.earlier ?? []) text = removeOurs(text, target, host, path);
   root = parseSettings(text) as JNode;
   const found = findOurs(root, target, host, [target.arrayPath]);
   if (found.length) {

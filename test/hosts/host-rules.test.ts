@@ -33,16 +33,20 @@ before(() => {
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 
-function asCopilot(options: string[], command: string) {
-  const event = { timestamp: 1768471452345, cwd: project, toolName: "bash", toolArgs: JSON.stringify({ command, description: "x" }) };
-  const r = spawnSync(copilot, options, {
+/** The host stand-in `bin` started with `options`, its hook given `event` on stdin, with `userHome` as HOME. */
+function asHost(bin: string, options: string[], event: object, userHome: string) {
+  const r = spawnSync(bin, options, {
     input: JSON.stringify(event),
     cwd: project,
     encoding: "utf8",
-    env: { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config") },
+    env: { PATH: process.env["PATH"] ?? "", HOME: userHome, XDG_CONFIG_HOME: join(userHome, ".config") },
   });
   assert.equal(r.status, 0, r.stderr);
-  return { stdout: r.stdout, answer: r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : null };
+  return { stdout: r.stdout, stderr: r.stderr, answer: r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : null };
+}
+
+function asCopilot(options: string[], command: string) {
+  return asHost(copilot, options, { timestamp: 1768471452345, cwd: project, toolName: "bash", toolArgs: JSON.stringify({ command, description: "x" }) }, home);
 }
 
 describe("Copilot CLI's --deny-tool / --allow-tool", () => {
@@ -93,15 +97,7 @@ describe("Continue CLI's permissions.yaml and --allow / --ask / --exclude", () =
     const file = join(cnHome, ".continue", "permissions.yaml");
     if (yaml === null) rmSync(file, { force: true });
     else writeFileSync(file, yaml);
-    const event = { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, cwd: project };
-    const r = spawnSync(cn, options, {
-      input: JSON.stringify(event),
-      cwd: project,
-      encoding: "utf8",
-      env: { PATH: process.env["PATH"] ?? "", HOME: cnHome, XDG_CONFIG_HOME: join(cnHome, ".config") },
-    });
-    assert.equal(r.status, 0, r.stderr);
-    return { stdout: r.stdout, stderr: r.stderr, answer: r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : null };
+    return asHost(cn, options, { session_id: "s", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, cwd: project }, cnHome);
   }
   const rewritten = (a: Record<string, any> | null) => a?.["hookSpecificOutput"]?.["updatedInput"]?.["command"];
 
