@@ -4,9 +4,9 @@
 // own permissions judge the replaced command, and rtk reads them (CONTINUE_RULES)
 // so that none of them is bypassed by the `rtk` prefix.
 import { CONTINUE_RULES } from "../permissions/sources.js";
-import { claudeAnswer, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
+import { claudeHook, preToolUseTarget } from "./claude.js";
 import { dotFolder } from "./targets.js";
-import { claudeLikeSample, SILENT, type Host } from "./types.js";
+import { claudeLikeSample, type Host } from "./types.js";
 
 export const continueCli: Host = {
   name: "continue",
@@ -14,13 +14,9 @@ export const continueCli: Host = {
   tier: "hook",
   aliases: ["cn"],
   rules: CONTINUE_RULES,
-  hook: {
-    decode: (event) => decodeClaudeShape(event, ["Bash"]),
-    encode: (outcome, ctx: ClaudeCtx) => claudeAnswer(outcome, ctx),
-    passThrough: SILENT,
-  },
+  hook: claudeHook(["Bash"]),
   install: {
-    target: { ...preToolUseTarget(10), entries: (command: string) => [{ matcher: "^Bash$", hooks: [{ type: "command", command, timeout: 10 }] }] },
+    target: preToolUseTarget(10, "^Bash$"),
     scopes: dotFolder(".continue", ["settings.json"]),
     defaultScope: "global",
   },
