@@ -14,6 +14,8 @@ export interface RewriteCallOptions {
   host?: string;
   /** The folder whose project rules and config apply. */
   cwd?: string;
+  /** The host's permission mode (Claude Code's `permission_mode`), which changes what it runs unprompted. */
+  mode?: string;
   env?: Env;
   /** The config that applies to `cwd`, when the caller has loaded it already. */
   config?: EffectiveConfig;
@@ -30,8 +32,9 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
   const warn = opts.warn ?? ((m: string) => process.stderr.write(m + "\n"));
   const disabled = env["RTK_DISABLED"] === "1";
   const host = opts.host ?? "claude";
-  const rules = hostNamed(host)?.rules;
-  if (!rules) throw new UnknownHostError(host);
+  const named = hostNamed(host);
+  if (!named) throw new UnknownHostError(host);
+  const rules = named.rules;
   const cwd = opts.cwd ?? process.cwd();
   const config = disabled ? null : opts.config ? hookConfigOf(opts.config, env, warn) : loadHookConfig(env, warn, cwd);
   const transparentPrefixes = config?.transparentPrefixes ?? [];
@@ -42,7 +45,9 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
     transparentPrefixes,
     disabled,
     // Deny and ask rules see what bash runs: through the tools' global options (every family's table, routed or not) and the config's prefixes.
-    permissions: opts.permissions ?? hostPermissions(rules, cwd, env, warn, { tools: registry.tools, transparentPrefixes }),
+    permissions:
+      opts.permissions ??
+      hostPermissions(rules, cwd, env, warn, { tools: registry.tools, transparentPrefixes, own: named.engine?.own?.({ mode: opts.mode, cwd, env }) ?? null }, named.engine),
     limits: opts.limits === null ? undefined : (opts.limits ?? COMMAND_LIMITS),
   });
 }
@@ -68,6 +73,7 @@ export function segmentJson(s: Segment, src: string) {
 export function resultJson(r: RewriteResult) {
   return {
     rewritten: r.command,
+    held: r.held,
     verdict: r.verdict,
     activeDeny: r.activeDeny,
     exit: r.exitCode,

@@ -24,7 +24,9 @@ export function verdictOf(outcome: Outcome): HookVerdict {
 export function reasonsOf(result: RewriteResult | null): string[] {
   if (!result) return [];
   if (!result.parse.ok) return [result.parse.error.limit ? `unread-${result.parse.error.limit}` : "unparsed"];
-  return result.segments.map((s) => s.reason ?? (s.decision === "rewrite" ? "routed" : "no-route"));
+  // A rewrite held back for the host's sake names why in place of "routed".
+  const routed = result.held?.reason ?? "routed";
+  return result.segments.map((s) => s.reason ?? (s.decision === "rewrite" ? routed : "no-route"));
 }
 
 /** The host's session and tool-use ids from its event, under the names hosts use for them. */

@@ -5,6 +5,7 @@ import { rewrite, UnknownHostError } from "../api.js";
 import { hostNames } from "../hosts/index.js";
 import type { RuleFamily, RuleFile } from "../permissions/sources.js";
 import { REASON_TEXT } from "../rewrite/reasons.js";
+import { HELD_TEXT, type HeldReason } from "../permissions/replacement.js";
 import { parseOptions } from "./args.js";
 import { unknownWord, usageError } from "./help.js";
 import { explain } from "../explain.js";
@@ -13,7 +14,7 @@ import { printCanonical } from "../printer/canonical.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 
 export function explainCommand(args: string[], read: (arg: string) => string): number {
-  const opts = parseOptions("explain", args, { boolean: ["tree", "json", "canonical"], string: ["host"] });
+  const opts = parseOptions("explain", args, { boolean: ["tree", "json", "canonical"], string: ["host", "mode"] });
   if (typeof opts === "number") return opts;
   // mri drops a lone "-" (read the command from stdin): keep it.
   const positional = opts._.length ? opts._.map(String) : args.includes("-") ? ["-"] : [];
@@ -21,6 +22,7 @@ export function explainCommand(args: string[], read: (arg: string) => string): n
   const host = opts["host"] as string | undefined;
   if (host !== undefined && !hostNames().includes(host)) return usageError("explain", unknownWord("host", host, hostNames()));
   const src = read(positional[0]!);
+  const mode = opts["mode"] as string | undefined;
 
   if (opts["tree"] || opts["canonical"]) {
     const parsed = parse(src);
@@ -34,13 +36,13 @@ export function explainCommand(args: string[], read: (arg: string) => string): n
   }
 
   if (opts["json"]) {
-    const data = explain(src, { host });
+    const data = explain(src, { host, mode });
     process.stdout.write(JSON.stringify(data, null, 2) + "\n");
     return data.parse.ok ? 0 : 1;
   }
   let r: RewriteResult;
   try {
-    r = rewrite(src, { host });
+    r = rewrite(src, { host, mode });
   } catch (e) {
     if (e instanceof UnknownHostError) return usageError("explain", unknownWord("host", e.host, hostNames()));
     throw e;
@@ -51,7 +53,7 @@ export function explainCommand(args: string[], read: (arg: string) => string): n
 }
 
 const VERDICT_TEXT: Record<string, string> = {
-  allow: "allow (every part is allowed by the host's rules)",
+  allow: "allow (every part is allowed by the host's rules, or is one the host runs unprompted by itself)",
   ask: "ask (a rule asks, or the command cannot be attested)",
   deny: "deny (a deny rule matched)",
   default: "default (no rule matched; the host asks)",
@@ -86,6 +88,10 @@ function explainText(r: RewriteResult): string {
   if (r.unattestable) lines.push(`not attestable: ${r.unattestable.why} at offset ${r.unattestable.at}`);
   lines.push(`rules:   ${rulesText(r.permissionDetail as { rules?: RuleFamily; files?: RuleFile[] } | null)}`);
   lines.push(`verdict: ${VERDICT_TEXT[r.verdict]}`);
+  if (r.held) {
+    const text = HELD_TEXT[r.held.reason as HeldReason] ?? r.held.reason;
+    lines.push(`held:    ${r.held.reason}${r.held.rule ? ` (\`${r.held.rule}\`)` : ""}: ${text}`, `         the rewrite would have been: ${r.held.command}`);
+  }
   lines.push(`result:  ${r.command ?? "(unchanged)"}`);
   lines.push(`exit:    ${r.exitCode}`);
   return lines.join("\n") + "\n";

@@ -16,7 +16,7 @@ import { unknownWord } from "./suggest.js";
 export const REWRITE_USAGE_ERROR = 64;
 
 function usage(problem: string): number {
-  writeFd(2, `rtk rewrite: ${problem}\nusage: rtk rewrite [--json] [--host <host>] "<command>"   (or - to read stdin; rtk rewrite --help for more)\n`);
+  writeFd(2, `rtk rewrite: ${problem}\nusage: rtk rewrite [--json] [--host <host>] [--mode <mode>] "<command>"   (or - to read stdin; rtk rewrite --help for more)\n`);
   return REWRITE_USAGE_ERROR;
 }
 
@@ -25,10 +25,10 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === "--" || a === "-" || !a.startsWith("-")) break;
-    if (a === "--host") i++;
-    else if (a !== "--json" && !a.startsWith("--host=")) return usage(unknownWord("option", a, ["--json", "--host", "--help"]));
+    if (a === "--host" || a === "--mode") i++;
+    else if (a !== "--json" && !a.startsWith("--host=") && !a.startsWith("--mode=")) return usage(unknownWord("option", a, ["--json", "--host", "--mode", "--help"]));
   }
-  const opts = mri(args, { boolean: ["json"], string: ["host"] });
+  const opts = mri(args, { boolean: ["json"], string: ["host", "mode"] });
   // mri drops a lone "-" (read the command from stdin): keep it.
   const positional = opts._.length ? opts._.map(String) : args.includes("-") ? ["-"] : [];
   if (positional.length !== 1) return usage(positional.length ? `one command (quoted), not ${positional.length} words` : "no command given");
@@ -43,7 +43,7 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
   const config = tryLoadConfig(process.env, process.cwd());
   let r;
   try {
-    r = rewrite(src, { host: opts["host"] as string | undefined, warn: (m) => writeFd(2, m + "\n"), config });
+    r = rewrite(src, { host: opts["host"] as string | undefined, mode: opts["mode"] as string | undefined, warn: (m) => writeFd(2, m + "\n"), config });
   } catch (e) {
     if (!(e instanceof UnknownHostError)) throw e;
     return usage(unknownWord("host", e.host, hostNames()));

@@ -1,5 +1,6 @@
 // Claude Code: PreToolUse hook for the Bash tool. Also the answer shape of
 // Copilot's Claude-style events and of Codex.
+import { claudeOwn } from "../permissions/claude-own.js";
 import { CLAUDE_RULES, NO_RULES } from "../permissions/sources.js";
 import { commandHook, dotFolder } from "./targets.js";
 import {
@@ -35,7 +36,7 @@ export function decodeClaudeShape(event: unknown, toolNames: readonly string[]):
   if (!e || !name || !toolNames.includes(name) || !toolInput || command === undefined) return null;
   const event_ = str(e["hook_event_name"]);
   if (event_ !== undefined && event_ !== "PreToolUse") return null;
-  return { command, cwd: str(e["cwd"]), ctx: { toolInput } };
+  return { command, cwd: str(e["cwd"]), mode: str(e["permission_mode"]), ctx: { toolInput } };
 }
 
 /** Claude Code's deny, with the reason the model reads. */
@@ -108,6 +109,7 @@ export const claude: Host = {
   aliases: ["claude-code"],
   rules: CLAUDE_RULES,
   hook: claudeHook(["Bash"]),
+  engine: { explicitAllow: true, own: claudeOwn },
   install: {
     target: preToolUseTarget(10),
     scopes: dotFolder(".claude", ["settings.json"], "CLAUDE_CONFIG_DIR"),

@@ -14,6 +14,7 @@ export const continueCli: Host = {
   tier: "hook",
   aliases: ["cn"],
   rules: CONTINUE_RULES,
+  engine: { explicitAllow: true },
   hook: claudeHook(["Bash"]),
   install: {
     target: preToolUseTarget(10, "^Bash$"),

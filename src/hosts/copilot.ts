@@ -24,6 +24,7 @@ export const copilot: Host = {
   tier: "hook",
   aliases: ["copilot-jetbrains"],
   rules: COPILOT_RULES,
+  engine: { explicitAllow: true },
   hook: {
     decode(event) {
       const e = obj(event);

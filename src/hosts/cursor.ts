@@ -18,6 +18,7 @@ export const cursor: Host = {
   title: "Cursor",
   tier: "hook",
   rules: CURSOR_RULES,
+  engine: { explicitAllow: true },
   hook: {
     decode(event) {
       const e = obj(event);

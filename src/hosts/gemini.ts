@@ -12,6 +12,7 @@ export const gemini: Host = {
   title: "Gemini CLI",
   tier: "hook",
   rules: GEMINI_RULES,
+  engine: { explicitAllow: true },
   hook: {
     decode(event) {
       const e = obj(event);

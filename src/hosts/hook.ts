@@ -54,7 +54,7 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
     if (!wellFormed(decoded.command)) return fail("the command holds a lone surrogate (not valid Unicode)");
     // Read once for the rewrite and for the accounting of the decision.
     const config = tryLoadConfig(env, decoded.cwd ?? process.cwd());
-    const result = rewrite(decoded.command, { host: host.name, cwd: decoded.cwd, env, warn, config });
+    const result = rewrite(decoded.command, { host: host.name, cwd: decoded.cwd, mode: decoded.mode, env, warn, config });
     if (!result.parse.ok && result.parse.error.limit) {
       // Unread, an agent-typed `rtk` could hide a denied command from the host's rules: padding must not be a way past them.
       if (mentionsRtk(decoded.command)) {

@@ -2,7 +2,9 @@
 // itself, where its rules live and how doctor tests it. An adapter only
 // translates: it holds no command knowledge and no filtering.
 import type { Env } from "../config/hooks.js";
+import type { HostEngine } from "../permissions/replacement.js";
 import type { RuleLoader } from "../permissions/sources.js";
+import type { OwnAllow } from "../permissions/verdict.js";
 
 export type Outcome =
   /** `ask`: a rule of the host asks for this command; the answer must make the host ask (or say nothing), never leave it to the host's rules, which cannot see `rtk …` as the command. */
@@ -23,6 +25,8 @@ export interface Decoded<C> {
   command: string;
   /** The folder whose project rules and config apply. */
   cwd?: string;
+  /** The host's permission mode, when its event names one (Claude Code's `permission_mode`). */
+  mode?: string;
   /** What the encoder needs from the event (original tool input, input shape, …). */
   ctx: C;
 }
@@ -208,8 +212,26 @@ export interface Host {
   /** Where the host keeps its permission rules (the matching is permissions/'s). */
   rules: RuleLoader;
   hook?: HookAdapter<any>;
+  /**
+   * How the host judges a command it is handed back, when it judges it at all
+   * (its rules and its own allowances apply to the rewritten text): a rewrite
+   * is then handed back only where the host runs the original unprompted.
+   */
+  engine?: HostEngineOf;
   install?: Omit<HostInstall, "name" | "title">;
   doctor?: HostDoctor;
+}
+
+/** Where a host's own judgement of a command is made: its permission mode, the folder, the hook's environment. */
+export interface OwnContext {
+  mode: string | undefined;
+  cwd: string;
+  env: Env;
+}
+
+export interface HostEngineOf extends HostEngine {
+  /** What the host runs unprompted with no rule naming it, in this mode and folder; absent or null: nothing. */
+  own?(ctx: OwnContext): OwnAllow | null;
 }
 
 /** The Claude-shaped event most hosts send, for doctor's self-test. */

@@ -4,24 +4,31 @@ import type { PermissionSource, VerdictResult } from "../rewrite/rewrite.js";
 import type { InputFacts } from "../rewrite/facts.js";
 import type * as A from "../ast/nodes.js";
 import { loadRules, type RuleFamily, type RuleFile, type RuleLoader } from "./sources.js";
-import type { PartOptions } from "./parts.js";
-import { judge, type RuleSet } from "./verdict.js";
+import { heldReplacement, type HostEngine } from "./replacement.js";
+import { judge, type JudgeOptions, type RuleSet } from "./verdict.js";
 
-export function hostPermissions(loader: RuleLoader, cwd: string, env: Env, warn: (msg: string) => void, parts: PartOptions = {}): PermissionSource {
+/**
+ * The host's rules as the rewrite's permission source. With an `engine` (a host
+ * that judges the command it is handed back), `opts.own` is what it runs
+ * unprompted by itself, and a rewrite is held back unless the host runs the
+ * original unprompted (permissions/replacement.ts).
+ */
+export function hostPermissions(loader: RuleLoader, cwd: string, env: Env, warn: (msg: string) => void, opts: JudgeOptions = {}, engine?: HostEngine): PermissionSource {
   let loaded: ReturnType<typeof loadRules> | undefined;
   return (script, src, facts) => {
     loaded ??= loadRules(loader, cwd, env, warn);
-    return verdictOf(script, src, facts, loaded.rules, parts, { rules: loader.family, files: loaded.files.filter((f) => f.status !== "missing") });
+    return verdictOf(script, src, facts, loaded.rules, opts, { rules: loader.family, files: loaded.files.filter((f) => f.status !== "missing") }, engine);
   };
 }
 
 /** The verdict of a rule set on a parsed command, as the rewrite reports it. */
-export function verdictOf(script: A.Script, src: string, facts: InputFacts, rules: RuleSet, parts: PartOptions, source: { rules: RuleFamily; files: RuleFile[] }): VerdictResult {
-  const report = judge(script, src, rules, facts, parts);
+export function verdictOf(script: A.Script, src: string, facts: InputFacts, rules: RuleSet, opts: JudgeOptions, source: { rules: RuleFamily; files: RuleFile[] }, engine?: HostEngine): VerdictResult {
+  const report = judge(script, src, rules, facts, engine ? opts : { ...opts, own: null });
   return {
     verdict: report.verdict,
     activeDeny: report.activeDeny,
     asked: report.verdict === "ask" && report.parts.some((p) => p.ask !== null),
     detail: { ...report, ...source },
+    ...(engine ? { hold: (rewritten: string) => heldReplacement(report, rewritten, rules, opts, engine) } : {}),
   };
 }

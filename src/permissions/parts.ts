@@ -11,6 +11,8 @@ import { RTK_OPTIONS } from "../runtime/options.js";
 
 export interface Part {
   span: A.Span;
+  /** The simple command itself, for a host's own judgement of it (its words, assignments and redirects). */
+  cmd: A.SimpleCommand;
   /** As written: the source span without its redirects, blanks at the end trimmed. Allow rules see this. */
   text: string;
   /** Forms the host's own matcher may also try: without assignments, without wrappers, with the command's basename. */
@@ -249,7 +251,7 @@ function partOf(cmd: A.SimpleCommand, src: string, opts: PartOptions, nesting: n
   forms.delete("");
   for (const f of forms) hidden.delete(f);
   hidden.delete("");
-  return { span: cmd.span, text, denyForms: [...forms], hiddenForms: [...hidden], opaque };
+  return { span: cmd.span, cmd, text, denyForms: [...forms], hiddenForms: [...hidden], opaque };
 }
 
 /** The command's source text with its redirects cut out and trailing blanks trimmed. */

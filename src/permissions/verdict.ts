@@ -4,7 +4,7 @@
 import type * as A from "../ast/nodes.js";
 import { inputFacts, type InputFacts } from "../rewrite/facts.js";
 import type { Verdict } from "../rewrite/rewrite.js";
-import { commandParts, listTexts, type PartOptions } from "./parts.js";
+import { commandParts, listTexts, type Part, type PartOptions } from "./parts.js";
 import { matchesPattern } from "./pattern.js";
 
 export interface RuleSet {
@@ -21,6 +21,19 @@ export interface PartVerdict {
   denyForm: string | null;
   ask: string | null;
   allow: string | null;
+  /** Why the host runs this part unprompted by itself, with no rule naming it (its read-only list, its mode), when it does. */
+  own: string | null;
+}
+
+/**
+ * What a host runs unprompted with no rule naming it: the reason (`read-only
+ * (git status)`), or null when it would ask. It must never answer for a part
+ * the host would ask about: it may only be narrower than the host.
+ */
+export type OwnAllow = (part: Part) => string | null;
+
+export interface JudgeOptions extends PartOptions {
+  own?: OwnAllow | null;
 }
 
 export interface PermissionReport {
@@ -37,7 +50,7 @@ const OPAQUE = "(nested deeper than rtk reads)";
 const first = (rules: readonly string[], forms: readonly string[]) => rules.find((r) => forms.some((f) => matchesPattern(r, f))) ?? null;
 const firstForm = (rule: string, forms: readonly string[]) => forms.find((f) => matchesPattern(rule, f)) ?? null;
 
-export function judge(script: A.Script, src: string, rules: RuleSet, facts: InputFacts = inputFacts(script), opts: PartOptions = {}): PermissionReport {
+export function judge(script: A.Script, src: string, rules: RuleSet, facts: InputFacts = inputFacts(script), opts: JudgeOptions = {}): PermissionReport {
   const whole = src.trim();
   const parts: PartVerdict[] = commandParts(script, src, opts).map((p) => {
     const direct = first(rules.deny, p.denyForms);
@@ -51,6 +64,7 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
       // a command nested deeper than rtk reads is asked for whenever the host has deny or ask rules.
       ask: first(rules.ask, [...p.denyForms, ...p.hiddenForms]) ?? (p.opaque && (rules.deny.length || rules.ask.length) ? OPAQUE : null),
       allow: first(rules.allow, [p.text]),
+      own: opts.own?.(p) ?? null,
     };
   });
   const unattestable = facts.unattestable?.why ?? null;
@@ -65,7 +79,7 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
     activeDeny = !wholeDeny && parts.every((p) => !p.deny || p.denyForm !== null);
   } else if (unattestable) verdict = "ask";
   else if (parts.some((p) => p.ask)) verdict = "ask";
-  else if (rules.allow.length && parts.length && parts.every((p) => p.allow)) verdict = "allow";
+  else if (parts.length && parts.every((p) => p.allow || p.own)) verdict = "allow";
   else verdict = "default";
   return { verdict, activeDeny, unattestable, parts };
 }

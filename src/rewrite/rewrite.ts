@@ -25,6 +25,18 @@ export interface VerdictResult {
   asked?: boolean;
   /** Details for explain and --json (per-part matches); shape owned by the permission source. */
   detail?: unknown;
+  /**
+   * For a host that judges the command it is handed back: why `rewritten` must
+   * not be handed back (left as typed instead), or null when it may.
+   */
+  hold?: (rewritten: string) => HeldRewrite | null;
+}
+
+/** Why a rewrite that exists is not handed back: the host would judge it less strictly, or ask where it would not have. */
+export interface HeldRewrite {
+  reason: string;
+  /** The rule involved, when one is. */
+  rule?: string;
 }
 
 /** The host's verdict on a parsed command; `facts` are the pipeline's own, so they are not computed twice. */
@@ -57,6 +69,8 @@ export interface RewriteResult {
   segments: Segment[];
   /** Why the whole input is not attestable, if it is not. */
   unattestable: { at: number; why: string } | null;
+  /** A rewrite that exists but is not handed back (`command` is then null), and why. */
+  held: (HeldRewrite & { command: string }) | null;
 }
 
 export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult {
@@ -77,12 +91,14 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
   }
   const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
   const printed = insertions.length ? applyInsertions(src, insertions) : src;
-  const command = printed === src ? null : printed;
-  const { verdict, detail, activeDeny, asked } = (opts.permissions ?? NO_RULES)(script, src, facts);
+  const { verdict, detail, activeDeny, asked, hold } = (opts.permissions ?? NO_RULES)(script, src, facts);
+  const why = printed !== src && verdict !== "deny" ? (hold?.(printed) ?? null) : null;
+  const command = printed === src || why ? null : printed;
   return {
     input: src,
     parse: { ok: true },
     command,
+    held: why ? { ...why, command: printed } : null,
     verdict,
     activeDeny: verdict === "deny" && activeDeny === true,
     asked: verdict === "ask" && asked === true,
@@ -95,7 +111,7 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
 
 /** A command rtk did not read (a parse error, or a limit): nothing rewritten, no verdict of its own. */
 function unread(src: string, error: ParseError): RewriteResult {
-  return { input: src, parse: { ok: false, error }, command: null, verdict: "default", activeDeny: false, asked: false, permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
+  return { input: src, parse: { ok: false, error }, command: null, held: null, verdict: "default", activeDeny: false, asked: false, permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
 }
 
 /** The `rtk rewrite` exit-code contract. */

@@ -64,7 +64,13 @@ interface RunOptions {
   noXdg?: boolean;
 }
 
+/**
+ * The contract is the host-independent one: `rtk rewrite` without `--host` runs
+ * as `--host none` here (no rules, and no host judging the rewritten form); the
+ * tests of a host's rules name it.
+ */
 function rtk(args: string[], o: RunOptions = {}) {
+  if (args[0] === "rewrite" && !args.some((a) => a === "--host" || a.startsWith("--host="))) args = ["rewrite", "--host", "none", ...args.slice(1)];
   const s = sandbox();
   if (o.config !== undefined) writeFile(join(s.cfg, "rtk", "config.toml"), o.config);
   o.setup?.(s);
@@ -373,27 +379,51 @@ describe("the config file", () => {
 
 describe("the host's permission rules (Claude Code settings)", () => {
   const settings = (perm: object) => (s: Sandbox) => writeFile(join(s.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: perm }));
+  const claude = (cmd: string, o?: RunOptions) => rtk(["rewrite", "--host", "claude", cmd], o);
 
   test("every part allowed: exit 0 with the rewrite", () => {
-    const r = rewrite("git status && npm test", { setup: settings({ allow: ["Bash(git status)", "Bash(npm test:*)"] }) });
+    const r = claude("git status && npm test", { setup: settings({ allow: ["Bash(git status)", "Bash(npm test:*)"] }) });
     assert.equal(r.stdout, "rtk git status && rtk npm test");
     assert.equal(r.status, 0);
   });
 
-  test("one part not allowed: exit 3 (ask)", () => {
-    const r = rewrite("git status && git push", { setup: settings({ allow: ["Bash(git status)"] }) });
-    assert.equal(r.stdout, "rtk git status && rtk git push");
-    assert.equal(r.status, 3);
+  test("one part Claude Code would ask about: nothing rewritten (exit 1), the rewrite held back with its reason", () => {
+    const r = claude("git status && git push", { setup: settings({ allow: ["Bash(git status)"] }) });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+    const j = rtk(["rewrite", "--host", "claude", "--json", "git status && git push"], { setup: settings({ allow: ["Bash(git status)"] }) });
+    assert.equal(j.status, 1);
+    assert.deepEqual((JSON.parse(j.stdout) as { held: unknown }).held, { reason: "host-asks", command: "rtk git status && rtk git push" });
+  });
+
+  test("an allow rule for the rewritten form does not allow the original: `rtk git *` leaves `git push` as typed", () => {
+    const r = claude("git push origin main", { setup: settings({ allow: ["Bash(rtk git *)", "Bash(rtk:*)"] }) });
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 1);
+  });
+
+  test("an ask or deny rule that names the rewritten form holds the rewrite back, though the original is allowed", () => {
+    for (const rule of [{ ask: ["Bash(rtk git status)"] }, { deny: ["Bash(rtk:*)"] }]) {
+      const r = rtk(["rewrite", "--host", "claude", "--json", "git status"], { setup: settings({ allow: ["Bash(git status)"], ...rule }) });
+      assert.equal(r.status, 1, JSON.stringify(rule));
+      assert.equal((JSON.parse(r.stdout) as { held: { reason: string } }).held.reason, "replacement-ruled");
+    }
+  });
+
+  test("bypassPermissions mode: Claude Code runs what no rule names, so the rewrite is handed back allowed", () => {
+    const r = rtk(["rewrite", "--host", "claude", "--mode", "bypassPermissions", "npm test && git push"]);
+    assert.equal(r.stdout, "rtk npm test && rtk git push");
+    assert.equal(r.status, 0);
   });
 
   test("a deny rule: exit 2, nothing on stdout", () => {
-    const r = rewrite("git status && git push --force", { setup: settings({ deny: ["Bash(git push:*)"], allow: ["Bash(*)"] }) });
+    const r = claude("git status && git push --force", { setup: settings({ deny: ["Bash(git push:*)"], allow: ["Bash(*)"] }) });
     assert.equal(r.stdout, "");
     assert.equal(r.status, 2);
   });
 
   test("a deny rule wins even when nothing would be rewritten", () => {
-    const r = rewrite("rm -rf /tmp/x", { setup: settings({ deny: ["Bash(rm:*)"] }) });
+    const r = claude("rm -rf /tmp/x", { setup: settings({ deny: ["Bash(rm:*)"] }) });
     assert.equal(r.stdout, "");
     assert.equal(r.status, 2);
   });
@@ -432,7 +462,7 @@ describe("a command rtk cannot give back exactly, or past the limits: exit 1, no
   /** `rtk rewrite <arg>` where the argument is `printf`'s output: bytes Node's own spawn could not pass. */
   const rewriteBytes = (printfFormat: string) => {
     const s = sandbox();
-    const r = spawnSync("bash", ["-c", `exec "$0" rewrite "$(printf '${printfFormat}')"`, RTK], {
+    const r = spawnSync("bash", ["-c", `exec "$0" rewrite --host none "$(printf '${printfFormat}')"`, RTK], {
       cwd: s.cwd,
       env: { ...baseEnv(), RTK_ROUTES: "all", HOME: s.home, XDG_CONFIG_HOME: s.cfg },
       encoding: "utf8",

@@ -1,0 +1,50 @@
+// Claude Code, headless (`claude -p`, which refuses whatever would need the
+// user's approval), its model replaced by the Messages API stand-in.
+import { installed, type HostPackage } from "../support/packages.js";
+import { anthropic } from "../support/anthropic.js";
+import { spawnAs, type Fate, type HostDriver } from "../support/session.js";
+
+export const CLAUDE_PACKAGE: HostPackage = { name: "@anthropic-ai/claude-code", version: "2.1.332", bin: "node_modules/.bin/claude" };
+
+export function claudeDriver(): HostDriver | { error: string } {
+  const pkg = installed(CLAUDE_PACKAGE);
+  if ("error" in pkg) return pkg;
+  return {
+    name: "claude",
+    dialect: anthropic,
+    run(s, baseUrl, opts) {
+      const args = ["-p", "Run the commands you are given.", "--output-format", "stream-json", "--verbose"];
+      if (opts.mode) args.push("--permission-mode", opts.mode);
+      return spawnAs(s, pkg.bin, args, {
+        ANTHROPIC_BASE_URL: baseUrl,
+        ANTHROPIC_API_KEY: "sk-ant-test",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_ERROR_REPORTING: "1",
+      });
+    },
+    fates(stdout) {
+      const fates: Fate[] = [];
+      for (const line of stdout.split("\n")) {
+        let m: { type?: string; message?: { content?: { type?: string }[] }; tool_result_meta?: { permission_decision?: { decision?: string }; non_execution_kind?: string }[] };
+        try {
+          m = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (m.type !== "user" || !Array.isArray(m.message?.content)) continue;
+        const results = m.message.content.filter((c) => c.type === "tool_result");
+        results.forEach((_, k) => {
+          const meta = m.tool_result_meta?.[k];
+          const decision = meta?.permission_decision?.decision;
+          fates.push(decision === "accept" ? "ran" : meta?.non_execution_kind === "permission-rule" ? "denied" : decision === "reject" ? "asked" : "error");
+        });
+      }
+      return fates;
+    },
+    hookErrors(stdout, stderr) {
+      return [...stdout.split("\n"), ...stderr.split("\n")].filter((l) => /hook.{0,40}(error|failed)|PreToolUse:Bash hook/i.test(l) && !/"hook_response"|"hookEventName"/.test(l));
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// node --import tsx test/hosts-real/probe.ts <host> [--rtk] [--mode M] [--settings JSON] cmd...
+import { claudeDriver } from "./hosts/claude.js";
+import { session } from "./support/session.js";
+const args = process.argv.slice(2);
+const host = args.shift();
+let withRtk = false, mode: string | undefined, settings: string | undefined;
+const cmds: string[] = [];
+while (args.length) {
+  const a = args.shift()!;
+  if (a === "--rtk") withRtk = true;
+  else if (a === "--mode") mode = args.shift();
+  else if (a === "--settings") settings = args.shift();
+  else cmds.push(a);
+}
+const d = host === "claude" ? claudeDriver() : { error: "unknown host" };
+if ("error" in d) throw new Error(d.error);
+const files: Record<string, string> = settings ? { "work/app/.claude/settings.json": settings } : {};
+const t = Date.now();
+const r = await session(d, cmds, { withRtk, mode, files });
+for (const o of r.outcomes) console.log(`${o.fate.padEnd(7)} ${o.rewritten ? "R" : "-"}${o.recorded ? "r" : "-"} ${o.command.padEnd(40)} | ${JSON.stringify(o.received).slice(0, 90)}`);
+console.log(`${Date.now() - t} ms; hook errors: ${r.hookErrors.length}`);
+if (process.env.SHOWLOG) console.log(r.log);

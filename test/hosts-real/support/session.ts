@@ -1,0 +1,127 @@
+// One session of a real host over a script of commands, with or without rtk,
+// and what came of each command: did it run, was approval needed or was it
+// denied, what did the model receive, and did rtk rewrite and record it.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Dialect, Received } from "./model.js";
+import { ModelServer } from "./model.js";
+import { scratch, type Scratch } from "./sandbox.js";
+
+export type Fate = "ran" | "asked" | "denied" | "error";
+
+export interface CommandOutcome {
+  command: string;
+  fate: Fate;
+  /** What the model received as the tool's result. */
+  received: string;
+  /** The command rtk's hook handed back, when it rewrote it. */
+  rewritten: string | null;
+  /** rtk recorded a run of a rewritten command. */
+  recorded: boolean;
+}
+
+export interface SessionResult {
+  outcomes: CommandOutcome[];
+  /** Every request the model stand-in received. */
+  requests: { path: string; body: unknown }[];
+  /** Lines the host printed that say a hook failed. */
+  hookErrors: string[];
+  /** The host's own output, for a failing test's message. */
+  log: string;
+}
+
+/** How one host is driven: installed, configured and run headless against the model stand-in. */
+export interface HostDriver {
+  /** rtk's name for the host (`rtk init --agent <name>`). */
+  name: string;
+  dialect: Dialect;
+  /** Runs the host once over the script (the model stand-in listens at `baseUrl`); resolves when it exits. */
+  run(s: Scratch, baseUrl: string, opts: SessionOptions): Promise<{ status: number | null; stdout: string; stderr: string }>;
+  /** The fate of each command, read from the host's own output (in script order); undefined where the output does not say. */
+  fates(stdout: string): Fate[] | null;
+  /** Lines of the host's output that report a failing hook. */
+  hookErrors?(stdout: string, stderr: string): string[];
+}
+
+export interface SessionOptions {
+  /** The host's permission mode, where it has them. */
+  mode?: string;
+  /** Written into the scratch HOME before the host starts (path relative to HOME → content). */
+  files?: Record<string, string>;
+}
+
+/** Spawns `bin args` as the sandbox user, collecting output; killed after `timeoutMs`. */
+export function spawnAs(s: Scratch, bin: string, args: readonly string[], env: Record<string, string>, timeoutMs = 600_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { cwd: s.repo, env: { ...s.env, ...env }, uid: s.account.uid, gid: s.account.gid, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      resolve({ status: null, stdout, stderr: stderr + String(e) });
+    });
+  });
+}
+
+/** Runs one session: a fresh scratch HOME, rtk's hook installed when `withRtk`, the host over `commands`. */
+export async function session(driver: HostDriver, commands: readonly string[], opts: SessionOptions & { withRtk: boolean; init?: string[] }): Promise<SessionResult> {
+  const s = scratch({ withRtk: opts.withRtk });
+  const server = new ModelServer(driver.dialect, commands);
+  try {
+    if (opts.withRtk) {
+      const r = s.run(join(s.bin, "rtk"), ["init", "--agent", driver.name, ...(opts.init ?? [])]);
+      if (r.status !== 0) throw new Error(`rtk init --agent ${driver.name}: ${r.stdout}${r.stderr}`);
+    }
+    for (const [p, text] of Object.entries(opts.files ?? {})) s.put(join(s.home, p), text);
+    const url = await server.start();
+    const run = await driver.run(s, url, opts);
+    const log = `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}`;
+    const fates = driver.fates(run.stdout);
+    const records = spoolRecords(s);
+    const hooks = records.filter((r) => r["kind"] === "hook");
+    const runs = records.filter((r) => r["kind"] === "run");
+    // A rewritten command's runs are recorded in order: one record per `rtk` the rewrite inserted.
+    let runAt = 0;
+    const outcomes: CommandOutcome[] = commands.map((command, i) => {
+      const got: Received | undefined = server.results[i];
+      const hook = got ? hooks.find((h) => h["toolUseId"] === got.id) : undefined;
+      const rewritten = hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
+      const fate = fates?.[i] ?? "error";
+      let recorded = false;
+      if (rewritten !== null && fate === "ran") {
+        const n = rewritten.split(/(?:^|[^\w-])rtk /).length - 1 - (command.split(/(?:^|[^\w-])rtk /).length - 1);
+        recorded = runs.slice(runAt, runAt + n).length === n && n > 0;
+        runAt += n;
+      }
+      return { command, fate, received: got?.text ?? "", rewritten, recorded };
+    });
+    return { outcomes, requests: server.requests, hookErrors: driver.hookErrors?.(run.stdout, run.stderr) ?? [], log };
+  } finally {
+    await server.stop();
+    if (!process.env["RTK_REAL_HOSTS_KEEP"]) s.dispose();
+  }
+}
+
+/** rtk's spool in the scratch HOME, record by record. */
+export function spoolRecords(s: Scratch): Record<string, unknown>[] {
+  const path = join(s.env["XDG_DATA_HOME"]!, "rtk", "spool.jsonl");
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+}
