@@ -114,7 +114,7 @@ describe("run records", () => {
     mkdirSync(join(box.config, "rtk"), { recursive: true });
     writeFileSync(join(box.config, "rtk", "config.toml"), "[tracking]\nenabled = false\n");
     launchSync(["git", "status"], { cwd: box.repo, env: box.env });
-    launchSync(["rewrite", "git status"], { cwd: box.repo, env: box.env });
+    launchSync(["rewrite", "--host", "none", "git status"], { cwd: box.repo, env: box.env });
     const h = launchSync(["hook", "claude"], {
       cwd: box.repo,
       env: box.env,
@@ -171,8 +171,8 @@ describe("hook records", () => {
     const event = { hook_event_name: "PreToolUse", session_id: "sess-1", tool_use_id: "toolu_42", tool_name: "Bash", tool_input: { command: "git status && echo done" }, cwd: box.repo };
     const h = launchSync(["hook", "claude"], { cwd: box.repo, env: box.env, input: JSON.stringify(event) });
     assert.equal(h.status, 0, h.stderr);
-    launchSync(["rewrite", "git log --password=topsecret"], { cwd: box.repo, env: box.env });
-    launchSync(["rewrite", "echo hi"], { cwd: box.repo, env: box.env });
+    launchSync(["rewrite", "--host", "none", "git log --password=topsecret"], { cwd: box.repo, env: box.env });
+    launchSync(["rewrite", "--host", "none", "echo hi"], { cwd: box.repo, env: box.env });
     const [hook, rw, pass] = records(box) as HookRecord[];
     assert.equal(hook!.kind, "hook");
     assert.equal(hook!.host, "claude");

@@ -94,7 +94,7 @@ function waitForSnapshots(p: Pkg): void {
 }
 
 function assertAnswers(p: Pkg, how: "plain" | "snapshot", what: string) {
-  const r = rtk(p, ["rewrite", "git status"]);
+  const r = rtk(p, ["rewrite", "--host", "none", "git status"]);
   assert.equal(r.stdout, "rtk git status", `${what}: ${r.stderr}`);
   assert.equal(r.status, 3, `${what}: ${r.stderr}`);
   assert.equal(r.stderr.includes(PLAIN), how === "plain", `${what}: expected the ${how} start; stderr: ${JSON.stringify(r.stderr)}`);
@@ -169,7 +169,7 @@ describe("the snapshot cache of an installed rtk", () => {
 
   test("a cache that cannot be written: the command still answers, with nothing more on stdout", () => {
     const q = { ...p, env: { ...p.env, XDG_CACHE_HOME: "/proc/no-cache-here" } };
-    const r = rtk(q, ["rewrite", "git status"]);
+    const r = rtk(q, ["rewrite", "--host", "none", "git status"]);
     assert.equal(r.stdout, "rtk git status");
     assert.equal(r.status, 3);
   });
@@ -184,7 +184,7 @@ describe("the Node binary changes", () => {
     copyFileSync(process.execPath, node);
     chmodSync(node, 0o755);
     const p = install(node);
-    rtk(p, ["rewrite", "git status"]);
+    rtk(p, ["rewrite", "--host", "none", "git status"]);
     waitForSnapshots(p);
     assertAnswers(p, "snapshot", "made for this binary");
     // An upgrade in place: a new binary at the same path.
@@ -201,7 +201,7 @@ describe("two first runs at once", () => {
     const p = install();
     const once = () =>
       new Promise<{ out: string; status: number | null }>((resolve) => {
-        const c = spawn(p.bin, ["rewrite", "git status"], { env: p.env, cwd: p.root });
+        const c = spawn(p.bin, ["rewrite", "--host", "none", "git status"], { env: p.env, cwd: p.root });
         let out = "";
         c.stdout.on("data", (d: Buffer) => (out += d.toString()));
         c.on("close", (status) => resolve({ out, status }));

@@ -94,7 +94,7 @@ describe("the hook path: a config problem is a warning, never a change of the co
     test(`${what}: \`rtk rewrite\` answers as with no config, one warning naming file and line`, () => {
       const s = sandbox();
       write(s.userFile, text);
-      const r = rtk(s, ["rewrite", "git status"]);
+      const r = rtk(s, ["rewrite", "--host", "none", "git status"]);
       assert.equal(r.stdout, "rtk git status");
       assert.equal(r.status, 3);
       const w = warnings(r.stderr);
@@ -107,19 +107,19 @@ describe("the hook path: a config problem is a warning, never a change of the co
     const s = sandbox();
     write(s.userFile, `[hooks]\nexclude = ["git status"]\n`);
     const said = (args: string[]) => warnings(rtk(s, args).stderr).length;
-    assert.equal(said(["rewrite", "git status"]), 1, "first run");
-    assert.equal(said(["rewrite", "git status"]), 0, "second run: nothing new");
+    assert.equal(said(["rewrite", "--host", "none", "git status"]), 1, "first run");
+    assert.equal(said(["rewrite", "--host", "none", "git status"]), 0, "second run: nothing new");
     assert.equal(said(["git", "--version"]), 0, "the run path shares the memory");
     assert.match(rtk(s, ["config"]).stderr, /exclude/, "rtk config reports it every time");
     write(s.userFile, `[hooks]\nexclude = ["git status"]\n\n`);
-    assert.equal(said(["rewrite", "git status"]), 1, "the file changed");
-    assert.equal(said(["rewrite", "git status"]), 0);
+    assert.equal(said(["rewrite", "--host", "none", "git status"]), 1, "the file changed");
+    assert.equal(said(["rewrite", "--host", "none", "git status"]), 0);
   });
 
   test("a bad key does not take the good ones with it: exclude_commands still applies", () => {
     const s = sandbox();
     write(s.userFile, `[hooks]\nexclude_commands = ["git status"]\ntransparent_prefixes = [3]\n\n[limits]\nmax_lines = "many"\n`);
-    const r = rtk(s, ["rewrite", "git status"]);
+    const r = rtk(s, ["rewrite", "--host", "none", "git status"]);
     assert.equal(r.stdout, "");
     assert.equal(r.status, 1);
     assert.equal(warnings(r.stderr).length, 2, r.stderr);
@@ -130,7 +130,7 @@ describe("the hook path: a config problem is a warning, never a change of the co
   test("`rtk rewrite --json` with a broken config: one JSON object on stdout, same exit code", () => {
     const s = sandbox();
     write(s.userFile, `[hooks]\nbogus = 1\n`);
-    const r = rtk(s, ["rewrite", "--json", "git status"]);
+    const r = rtk(s, ["rewrite", "--host", "none", "--json", "git status"]);
     assert.equal(r.status, 3);
     assert.equal(JSON.parse(r.stdout).rewritten, "rtk git status");
     assert.match(r.stderr, /:2: hooks\.bogus/);
@@ -230,7 +230,7 @@ describe("a project file applies only while it is trusted", () => {
     const sub = join(s.project, "src", "deep");
     mkdirSync(sub, { recursive: true });
 
-    let r = rtk(s, ["rewrite", "git status"], { cwd: sub });
+    let r = rtk(s, ["rewrite", "--host", "none", "git status"], { cwd: sub });
     assert.equal(r.stdout, "rtk git status");
     assert.equal(r.status, 3);
     let w = warnings(r.stderr);
@@ -245,13 +245,13 @@ describe("a project file applies only while it is trusted", () => {
     assert.match(r.stdout, new RegExp(`sha256 ${hash}`));
     assert.match(r.stdout, /sets: hooks\.exclude_commands/);
 
-    r = rtk(s, ["rewrite", "git status"], { cwd: sub });
+    r = rtk(s, ["rewrite", "--host", "none", "git status"], { cwd: sub });
     assert.equal(r.stdout, "");
     assert.equal(r.status, 1);
     assert.equal(r.stderr, "");
 
     writeFileSync(s.projectFile, EXCLUDE + `transparent_prefixes = ["x --"]\n`);
-    r = rtk(s, ["rewrite", "git status"], { cwd: sub });
+    r = rtk(s, ["rewrite", "--host", "none", "git status"], { cwd: sub });
     assert.equal(r.stdout, "rtk git status");
     assert.equal(r.status, 3);
     w = warnings(r.stderr);
@@ -263,7 +263,7 @@ describe("a project file applies only while it is trusted", () => {
     assert.match(r.stdout, /^exclude_commands = \[\] +# default$/m);
 
     assert.equal(rtk(s, ["trust"]).status, 0);
-    r = rtk(s, ["rewrite", "git status"], { cwd: sub });
+    r = rtk(s, ["rewrite", "--host", "none", "git status"], { cwd: sub });
     assert.equal(r.status, 1);
     assert.equal(r.stderr, "");
   });
@@ -274,11 +274,11 @@ describe("a project file applies only while it is trusted", () => {
     let r = rtk(s, ["trust", s.project], { cwd: s.home });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`^trusted ${s.projectFile}$`, "m"));
-    assert.equal(rtk(s, ["rewrite", "git status"]).status, 1);
+    assert.equal(rtk(s, ["rewrite", "--host", "none", "git status"]).status, 1);
     r = rtk(s, ["trust", "--revoke", ".rtk/config.toml"]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /revoked/);
-    r = rtk(s, ["rewrite", "git status"]);
+    r = rtk(s, ["rewrite", "--host", "none", "git status"]);
     assert.equal(r.status, 3);
     assert.match(r.stderr, /not trusted/);
   });
@@ -334,7 +334,7 @@ describe("a project file applies only while it is trusted", () => {
     write(s.projectFile, EXCLUDE);
     assert.equal(rtk(s, ["trust"]).status, 0);
     chmodSync(join(s.data, "rtk", "trusted.json"), 0o666);
-    const r = rtk(s, ["rewrite", "git status"]);
+    const r = rtk(s, ["rewrite", "--host", "none", "git status"]);
     assert.equal(r.status, 3);
     assert.equal(warnings(r.stderr).length, 1, r.stderr);
     assert.match(r.stderr, /writable by other users/);
@@ -348,7 +348,7 @@ describe("a project file applies only while it is trusted", () => {
     const evil = join(s.home, "code", "evil");
     mkdirSync(evil, { recursive: true });
     symlinkSync(join(s.project, ".rtk"), join(evil, ".rtk"));
-    const r = rtk(s, ["rewrite", "git status"], { cwd: evil });
+    const r = rtk(s, ["rewrite", "--host", "none", "git status"], { cwd: evil });
     assert.equal(r.status, 3);
     assert.match(r.stderr, /evil\/\.rtk\/config\.toml is not trusted/);
   });

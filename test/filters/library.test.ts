@@ -91,7 +91,7 @@ describe("the built-in library", () => {
   test("every library route is active: the rewrite prefixes its command, help and the rules block name its tool", () => {
     const s = sandbox();
     const commands = library.routes.map((row) => [row.tool, ...(row.sub ?? []).map((w) => (typeof w === "string" ? w : w[0]!)), "x"].join(" "));
-    const rewritten = rtk(s, ["rewrite", commands.join(" && ")]);
+    const rewritten = rtk(s, ["rewrite", "--host", "none", commands.join(" && ")]);
     // 3: rewritten, and the host asks (no permission rule allows these commands).
     assert.equal(rewritten.status, 3, rewritten.stderr);
     assert.equal(rewritten.stdout.trim(), commands.map((c) => `rtk ${c}`).join(" && "));

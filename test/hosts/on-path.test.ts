@@ -136,15 +136,15 @@ describe("rtk hook and rtk rewrite insert `rtk` only where PATH finds an rtk", (
 
   test("rewrite: no rtk on PATH → exit 1, nothing on stdout, one line on stderr; RTK_NO_PATH_CHECK=1 turns the check off", () => {
     const b = box();
-    const r = run(b, ["rewrite", "git status"], SYSTEM_PATH);
+    const r = run(b, ["rewrite", "--host", "none", "git status"], SYSTEM_PATH);
     assert.equal(r.status, 1);
     assert.equal(r.stdout, "");
     assert.equal(lines(r.stderr).length, 1, r.stderr);
     assert.match(r.stderr, /not on PATH/);
-    const json = run(b, ["rewrite", "--json", "git status"], SYSTEM_PATH);
+    const json = run(b, ["rewrite", "--host", "none", "--json", "git status"], SYSTEM_PATH);
     assert.equal(json.status, 1);
     assert.equal(JSON.parse(json.stdout).rewritten, null);
-    const off = run(b, ["rewrite", "git status"], SYSTEM_PATH, "", { RTK_NO_PATH_CHECK: "1" });
+    const off = run(b, ["rewrite", "--host", "none", "git status"], SYSTEM_PATH, "", { RTK_NO_PATH_CHECK: "1" });
     assert.equal(off.status, 3, off.stderr);
     assert.equal(off.stdout, "rtk git status");
   });
@@ -152,8 +152,8 @@ describe("rtk hook and rtk rewrite insert `rtk` only where PATH finds an rtk", (
   test("rewrite: with rtk on PATH, a deny is still a deny and nothing-to-do still exit 1", () => {
     const b = box();
     const dir = linkDir(b, "bin", RTK);
-    assert.equal(run(b, ["rewrite", "git status"], `${dir}:${SYSTEM_PATH}`).stdout, "rtk git status");
-    const none = run(b, ["rewrite", "echo hi"], `${dir}:${SYSTEM_PATH}`);
+    assert.equal(run(b, ["rewrite", "--host", "none", "git status"], `${dir}:${SYSTEM_PATH}`).stdout, "rtk git status");
+    const none = run(b, ["rewrite", "--host", "none", "echo hi"], `${dir}:${SYSTEM_PATH}`);
     assert.equal(none.status, 1);
     assert.equal(none.stderr, "");
   });

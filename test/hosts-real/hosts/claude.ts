@@ -13,7 +13,7 @@ export function claudeDriver(): HostDriver | { error: string } {
     name: "claude",
     dialect: anthropic,
     run(s, baseUrl, opts) {
-      const args = ["-p", "Run the commands you are given.", "--output-format", "stream-json", "--verbose"];
+      const args = ["-p", "Run the commands you are given.", "--output-format", "stream-json", "--verbose", "--include-hook-events"];
       if (opts.mode) args.push("--permission-mode", opts.mode);
       return spawnAs(s, pkg.bin, args, {
         ANTHROPIC_BASE_URL: baseUrl,
@@ -43,8 +43,20 @@ export function claudeDriver(): HostDriver | { error: string } {
       }
       return fates;
     },
-    hookErrors(stdout, stderr) {
-      return [...stdout.split("\n"), ...stderr.split("\n")].filter((l) => /hook.{0,40}(error|failed)|PreToolUse:Bash hook/i.test(l) && !/"hook_response"|"hookEventName"/.test(l));
+    hookErrors(stdout) {
+      // With --include-hook-events every hook's answer is a line: its exit code, outcome and stderr.
+      const out: string[] = [];
+      for (const line of stdout.split("\n")) {
+        let m: { type?: string; subtype?: string; exit_code?: number; outcome?: string; stderr?: string; hook_name?: string };
+        try {
+          m = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (m.type !== "system" || m.subtype !== "hook_response") continue;
+        if (m.outcome !== "success" || m.exit_code !== 0 || (m.stderr ?? "") !== "") out.push(`${m.hook_name}: ${m.outcome}, exit ${m.exit_code}, stderr ${JSON.stringify(m.stderr)}`);
+      }
+      return out;
     },
   };
 }

@@ -1,0 +1,80 @@
+// Claude Code, the real program, with and without rtk's hook: the same fate for
+// every command under every rule set and permission mode (parity.ts), ≥ 80 % of
+// the routed commands it runs unprompted through rtk, and a user's allow rule
+// for `rtk …` never opening a command Claude Code would ask about.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { ensureBuilt } from "../support/build.js";
+import { launchSync } from "../support/launch.js";
+import { parityCommands } from "./corpus.js";
+import { claudeDriver, CLAUDE_PACKAGE } from "./hosts/claude.js";
+import { assertParity, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
+import type { HostDriver } from "./support/session.js";
+
+const settings = (permissions: object) => ({ "work/app/.claude/settings.json": JSON.stringify({ permissions }) });
+
+const RULE_SETS: readonly RuleSet[] = [
+  { name: "none", files: {} },
+  { name: "allow git status, git log, ls", files: settings({ allow: ["Bash(git status)", "Bash(git log:*)", "Bash(ls:*)"] }) },
+  { name: "deny git diff", files: settings({ deny: ["Bash(git diff:*)"] }) },
+  { name: "ask git log", files: settings({ ask: ["Bash(git log:*)"] }) },
+  { name: "allow rtk git *", files: settings({ allow: ["Bash(rtk git *)"] }) },
+  { name: "allow rtk:*", files: settings({ allow: ["Bash(rtk:*)"] }) },
+  { name: "allow npm test, cat", files: settings({ allow: ["Bash(npm test:*)", "Bash(cat:*)"] }) },
+];
+
+const MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"];
+
+/** Every mode with no rules; every rule set in the default mode, and the deny and ask sets where everything else runs. */
+const RUNS: [RuleSet, string][] = [
+  ...MODES.map((m): [RuleSet, string] => [RULE_SETS[0]!, m]),
+  ...RULE_SETS.slice(1).map((r): [RuleSet, string] => [r, "default"]),
+  [RULE_SETS[2]!, "bypassPermissions"],
+  [RULE_SETS[3]!, "bypassPermissions"],
+];
+
+let driver: HostDriver | { error: string };
+const rows: ParityRow[] = [];
+const commands = parityCommands();
+
+before(() => {
+  ensureBuilt();
+  driver = claudeDriver();
+});
+
+after(() => {
+  if (!rows.length) return;
+  const path = saveRows("claude", rows);
+  process.stdout.write(`\nClaude Code ${CLAUDE_PACKAGE.version}, ${commands.length} commands per session (${path}):\n${parityTable(rows)}\n`);
+});
+
+describe(`Claude Code ${CLAUDE_PACKAGE.version} with and without rtk`, () => {
+  for (const [rules, mode] of RUNS) {
+    test(`${rules.name} × ${mode}: every command meets the same fate`, async (t) => {
+      if ("error" in driver) return t.skip(`Claude Code cannot run here: ${driver.error}`);
+      const row = await parityRow(driver, commands, rules, mode);
+      rows.push(row);
+      assertParity(row);
+      if (rules.name === "none" && mode === "default") {
+        // The routed commands Claude Code runs by itself reach the model through rtk.
+        const routed = row.without.filter((o, i) => o.fate === "ran" && routable(o.command) && row.with[i]!.fate === "ran");
+        const through = routed.filter((o) => row.with[commands.indexOf(o.command)]!.rewritten !== null);
+        const share = through.length / Math.max(1, routed.length);
+        const missed = routed.filter((o) => !through.includes(o)).map((o) => o.command);
+        assert.ok(share >= 0.8, `${through.length} of ${routed.length} routed commands Claude Code runs unprompted went through rtk (${(share * 100).toFixed(1)} %); not: ${missed.join(" | ")}`);
+      }
+      if (rules.name.startsWith("allow rtk")) {
+        // A rule for `rtk …` opens nothing: writes and network still need approval.
+        for (const c of ["git push origin main", "git commit -m wip", "git add f1.txt", "npm test"]) {
+          const i = commands.indexOf(c);
+          if (i >= 0) assert.notEqual(row.with[i]!.fate, "ran", `${c} ran unprompted under ${rules.name}`);
+        }
+      }
+    });
+  }
+});
+
+/** rtk has a route for it: `rtk rewrite --host none` rewrites it. */
+function routable(command: string): boolean {
+  return launchSync(["rewrite", "--host", "none", command], { cwd: process.cwd(), env: { ...process.env, RTK_NO_PATH_CHECK: "1" } as Record<string, string> }).status === 3;
+}

@@ -1,0 +1,86 @@
+// Prompt parity, measured against the host itself: each command runs in a
+// session without rtk and in one with rtk's hook installed, under the same rule
+// set and permission mode, and must meet the same fate (ran unprompted, needed
+// approval, denied). Where rtk rewrote a command that ran, the model must have
+// received rtk's output, and rtk must have recorded the run.
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "../support/corpus.js";
+import { session, type CommandOutcome, type HostDriver, type SessionOptions } from "./support/session.js";
+
+export interface RuleSet {
+  name: string;
+  /** Files written into the scratch HOME (relative path → text) before the host starts. */
+  files: Record<string, string>;
+}
+
+export interface ParityRow {
+  host: string;
+  rules: string;
+  mode: string;
+  commands: number;
+  ranWithout: number;
+  ranWith: number;
+  throughRtk: number;
+  asked: number;
+  denied: number;
+  mismatches: { command: string; without: string; with: string; rewritten: string | null }[];
+  unrecorded: string[];
+  hookErrors: string[];
+}
+
+/** Runs `commands` without and with rtk under one rule set and mode; the two sessions run side by side. */
+export async function parityRow(driver: HostDriver, commands: readonly string[], rules: RuleSet, mode: string | undefined, extra: SessionOptions = {}): Promise<ParityRow & { without: CommandOutcome[]; with: CommandOutcome[] }> {
+  const opts = { ...extra, mode, files: { ...extra.files, ...rules.files } };
+  const [plain, hooked] = await Promise.all([session(driver, commands, { ...opts, withRtk: false }), session(driver, commands, { ...opts, withRtk: true })]);
+  const mismatches: ParityRow["mismatches"] = [];
+  const unrecorded: string[] = [];
+  commands.forEach((command, i) => {
+    const a = plain.outcomes[i]!;
+    const b = hooked.outcomes[i]!;
+    if (a.fate !== b.fate || a.fate === "error") mismatches.push({ command, without: a.fate, with: b.fate, rewritten: b.rewritten });
+    if (b.fate === "ran" && b.rewritten !== null && !b.recorded) unrecorded.push(command);
+  });
+  const count = (o: CommandOutcome[], f: string) => o.filter((x) => x.fate === f).length;
+  return {
+    host: driver.name,
+    rules: rules.name,
+    mode: mode ?? "(none)",
+    commands: commands.length,
+    ranWithout: count(plain.outcomes, "ran"),
+    ranWith: count(hooked.outcomes, "ran"),
+    throughRtk: hooked.outcomes.filter((o) => o.fate === "ran" && o.rewritten !== null).length,
+    asked: count(hooked.outcomes, "asked"),
+    denied: count(hooked.outcomes, "denied"),
+    mismatches,
+    unrecorded,
+    hookErrors: hooked.hookErrors,
+    without: plain.outcomes,
+    with: hooked.outcomes,
+  };
+}
+
+export function assertParity(row: ParityRow): void {
+  const lines = row.mismatches.map((m) => `  ${m.command}: without rtk ${m.without}, with rtk ${m.with}${m.rewritten ? ` (rewritten to ${m.rewritten})` : ""}`);
+  assert.equal(row.mismatches.length, 0, `${row.host} ${row.rules} ${row.mode}: ${row.mismatches.length} commands met another fate with rtk:\n${lines.join("\n")}`);
+  assert.deepEqual(row.unrecorded, [], `rewritten commands that ran but rtk did not record`);
+  assert.deepEqual(row.hookErrors, [], `the host reported hook errors`);
+}
+
+/** The table `docs/hosts.md` shows, one line per rule set and mode. */
+export function parityTable(rows: readonly ParityRow[]): string {
+  const head = "| rules | mode | commands | ran without rtk | ran with rtk | of those, through rtk | asked | denied | parity |";
+  const sep = "|---|---|---|---|---|---|---|---|---|";
+  const body = rows.map((r) => `| ${r.rules} | ${r.mode} | ${r.commands} | ${r.ranWithout} | ${r.ranWith} | ${r.throughRtk} | ${r.asked} | ${r.denied} | ${(((r.commands - r.mismatches.length) / r.commands) * 100).toFixed(1)} % |`);
+  return [head, sep, ...body].join("\n");
+}
+
+/** Writes the rows (without the per-command detail) beside the test results, for a reader to compare runs. */
+export function saveRows(host: string, rows: readonly (ParityRow & { without?: unknown; with?: unknown })[]): string {
+  const dir = join(repoRoot, "test", "hosts-real", "results");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${host}.json`);
+  writeFileSync(path, JSON.stringify(rows, null, 2) + "\n");
+  return path;
+}
