@@ -6,6 +6,8 @@ import type { Registry } from "./routes/registry.js";
 import { registryFor } from "./routing.js";
 import { hostPermissions } from "./permissions/host.js";
 import { hostNamed } from "./hosts/index.js";
+import { engineFor, type Host, type OwnContext } from "./hosts/types.js";
+import type { RuleSet } from "./permissions/verdict.js";
 import { COMMAND_LIMITS, rewriteCommand, type CommandLimits, type PermissionSource, type RewriteResult } from "./rewrite/rewrite.js";
 import type { Segment } from "./rewrite/mark.js";
 
@@ -45,11 +47,17 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
     transparentPrefixes,
     disabled,
     // Deny and ask rules see what bash runs: through the tools' global options (every family's table, routed or not) and the config's prefixes.
-    permissions:
-      opts.permissions ??
-      hostPermissions(rules, cwd, env, warn, { tools: registry.tools, transparentPrefixes, own: named.engine?.own?.({ mode: opts.mode, cwd, env }) ?? null }, named.engine),
+    permissions: opts.permissions ?? hostPermissions(rules, cwd, env, warn, { tools: registry.tools, transparentPrefixes }, engineOf(named, { mode: opts.mode, cwd, env })),
     limits: opts.limits === null ? undefined : (opts.limits ?? COMMAND_LIMITS),
   });
+}
+
+/** The host's engine for this event: whether its answer can allow, and what it runs by itself given its rules. */
+function engineOf(host: Host, ctx: OwnContext) {
+  const engine = host.engine;
+  if (!engine) return undefined;
+  const own = engine.own;
+  return { ...engineFor(engine, ctx.mode), ...(own ? { own: (rules: RuleSet) => own(ctx, rules) } : {}) };
 }
 
 export class UnknownHostError extends Error {

@@ -1,6 +1,6 @@
 // Claude Code: PreToolUse hook for the Bash tool. Also the answer shape of
 // Copilot's Claude-style events and of Codex.
-import { claudeOwn } from "../permissions/claude-own.js";
+import { claudeExplicitAllow, claudeOwn } from "../permissions/claude-own.js";
 import { CLAUDE_RULES, NO_RULES } from "../permissions/sources.js";
 import { commandHook, dotFolder } from "./targets.js";
 import {
@@ -109,7 +109,7 @@ export const claude: Host = {
   aliases: ["claude-code"],
   rules: CLAUDE_RULES,
   hook: claudeHook(["Bash"]),
-  engine: { explicitAllow: true, own: claudeOwn },
+  engine: { explicitAllow: claudeExplicitAllow, own: claudeOwn },
   install: {
     target: preToolUseTarget(10),
     scopes: dotFolder(".claude", ["settings.json"], "CLAUDE_CONFIG_DIR"),

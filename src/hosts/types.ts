@@ -4,7 +4,7 @@
 import type { Env } from "../config/hooks.js";
 import type { HostEngine } from "../permissions/replacement.js";
 import type { RuleLoader } from "../permissions/sources.js";
-import type { OwnAllow } from "../permissions/verdict.js";
+import type { OwnAllow, RuleSet } from "../permissions/verdict.js";
 
 export type Outcome =
   /** `ask`: a rule of the host asks for this command; the answer must make the host ask (or say nothing), never leave it to the host's rules, which cannot see `rtk …` as the command. */
@@ -229,9 +229,16 @@ export interface OwnContext {
   env: Env;
 }
 
-export interface HostEngineOf extends HostEngine {
-  /** What the host runs unprompted with no rule naming it, in this mode and folder; absent or null: nothing. */
-  own?(ctx: OwnContext): OwnAllow | null;
+export interface HostEngineOf {
+  /** The answer can carry an allow the host honours for the replacement, in this mode (its deny and ask rules on it still apply). */
+  explicitAllow: boolean | ((mode: string | undefined) => boolean);
+  /** What the host runs unprompted with no rule naming it, in this mode and folder, given its rules; absent or null: nothing. */
+  own?(ctx: OwnContext, rules: RuleSet): OwnAllow | null;
+}
+
+/** The engine as the rewrite uses it for one event. */
+export function engineFor(engine: HostEngineOf, mode: string | undefined): HostEngine {
+  return { explicitAllow: typeof engine.explicitAllow === "function" ? engine.explicitAllow(mode) : engine.explicitAllow };
 }
 
 /** The Claude-shaped event most hosts send, for doctor's self-test. */

@@ -5,7 +5,7 @@ import type { InputFacts } from "../rewrite/facts.js";
 import type * as A from "../ast/nodes.js";
 import { loadRules, type RuleFamily, type RuleFile, type RuleLoader } from "./sources.js";
 import { heldReplacement, type HostEngine } from "./replacement.js";
-import { judge, type JudgeOptions, type RuleSet } from "./verdict.js";
+import { judge, type JudgeOptions, type OwnAllow, type RuleSet } from "./verdict.js";
 
 /**
  * The host's rules as the rewrite's permission source. With an `engine` (a host
@@ -13,11 +13,20 @@ import { judge, type JudgeOptions, type RuleSet } from "./verdict.js";
  * unprompted by itself, and a rewrite is held back unless the host runs the
  * original unprompted (permissions/replacement.ts).
  */
-export function hostPermissions(loader: RuleLoader, cwd: string, env: Env, warn: (msg: string) => void, opts: JudgeOptions = {}, engine?: HostEngine): PermissionSource {
+export function hostPermissions(
+  loader: RuleLoader,
+  cwd: string,
+  env: Env,
+  warn: (msg: string) => void,
+  opts: JudgeOptions = {},
+  engine?: HostEngine & { own?: (rules: RuleSet) => OwnAllow | null },
+): PermissionSource {
   let loaded: ReturnType<typeof loadRules> | undefined;
+  let judged: JudgeOptions | undefined;
   return (script, src, facts) => {
     loaded ??= loadRules(loader, cwd, env, warn);
-    return verdictOf(script, src, facts, loaded.rules, opts, { rules: loader.family, files: loaded.files.filter((f) => f.status !== "missing") }, engine);
+    judged ??= engine?.own ? { ...opts, own: engine.own(loaded.rules) } : opts;
+    return verdictOf(script, src, facts, loaded.rules, judged, { rules: loader.family, files: loaded.files.filter((f) => f.status !== "missing") }, engine);
   };
 }
 

@@ -9,6 +9,15 @@ function wordPrefix(prefix: string, text: string): boolean {
   return text === prefix || (text.startsWith(prefix) && isBlank(text[prefix.length]));
 }
 
+/**
+ * An allow rule's match, which is strict: a pattern with no `*` is the whole
+ * command (Claude Code's `Bash(npm test)` does not allow `npm test -- --watch`).
+ * Deny and ask rules match more broadly (matchesPattern).
+ */
+export function allows(pattern: string, text: string): boolean {
+  return pattern.includes("*") ? matchesPattern(pattern, text) : pattern === text;
+}
+
 export function matchesPattern(pattern: string, text: string): boolean {
   if (pattern === "*" || pattern === "*:*") return true;
   const stars = pattern.split("*").length - 1;

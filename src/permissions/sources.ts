@@ -17,7 +17,7 @@ export interface RuleLoader {
 }
 
 /** Adds a file's entries to one list; `tool` names the host's shell tool in `Tool(pattern)` entries (null: bare patterns). */
-export type RuleAdder = (into: "deny" | "ask" | "allow", entries: unknown, tool: string | null) => void;
+export type RuleAdder = (into: "deny" | "ask" | "allow" | "readDeny", entries: unknown, tool: string | null) => void;
 
 export interface RuleFile {
   path: string;
@@ -39,7 +39,7 @@ export interface RuleCtx {
 
 export function loadRules(loader: RuleLoader, cwd: string, env: Env, warn: (msg: string) => void): LoadedRules {
   const ctx: RuleCtx = { cwd: resolve(cwd), env, warn, files: [] };
-  const rules = { deny: [] as string[], ask: [] as string[], allow: [] as string[] };
+  const rules = { deny: [] as string[], ask: [] as string[], allow: [] as string[], readDeny: [] as string[] };
   loader.read(ctx, (into, entries, tool) => {
     if (!Array.isArray(entries)) return;
     for (const e of entries) {
@@ -51,17 +51,47 @@ export function loadRules(loader: RuleLoader, cwd: string, env: Env, warn: (msg:
   return { rules, files: ctx.files };
 }
 
+/**
+ * Claude Code's settings. A project's shared `.claude/settings.json` gives its
+ * allow rules only once the project is trusted (`hasTrustDialogAccepted` in
+ * `~/.claude.json`); its deny and ask rules apply either way. `Read(…)` deny
+ * rules are kept for the path check Claude Code makes on what a command reads.
+ */
 export const CLAUDE_RULES: RuleLoader = {
   family: "claude",
   read(ctx, add) {
-    for (const doc of claudeFiles(ctx).map((f) => readJson(f, ctx))) {
-      const perms = obj(obj(doc)?.["permissions"]);
+    const shared = claudeSharedSettings(ctx);
+    for (const file of claudeFiles(ctx)) {
+      const perms = obj(obj(readJson(file, ctx))?.["permissions"]);
       add("deny", perms?.["deny"], "Bash");
       add("ask", perms?.["ask"], "Bash");
-      add("allow", perms?.["allow"], "Bash");
+      add("readDeny", perms?.["deny"], "Read");
+      const allow = perms?.["allow"];
+      if (file === shared && Array.isArray(allow) && allow.length && !claudeTrusted(dirname(dirname(file)), ctx)) continue;
+      add("allow", allow, "Bash");
     }
   },
 };
+
+/** The project's shared settings file, whose allow rules wait for the project to be trusted. */
+function claudeSharedSettings(ctx: RuleCtx): string | null {
+  const project = claudeProject(ctx);
+  return project ? join(project, ".claude", "settings.json") : null;
+}
+
+/** Whether the user accepted Claude Code's trust dialog for exactly this folder. */
+function claudeTrusted(project: string, ctx: RuleCtx): boolean {
+  const config = ctx.env["CLAUDE_CONFIG_DIR"] ? join(ctx.env["CLAUDE_CONFIG_DIR"], ".claude.json") : join(home(ctx.env), ".claude.json");
+  const projects = obj(obj(readJson(config, ctx))?.["projects"]);
+  return obj(projects?.[project])?.["hasTrustDialogAccepted"] === true;
+}
+
+/** The project Claude Code runs in: `CLAUDE_PROJECT_DIR` in its hooks, else the nearest folder holding `.claude/` (or the git top level). */
+function claudeProject(ctx: RuleCtx): string | null {
+  const dir = ctx.env["CLAUDE_PROJECT_DIR"];
+  if (dir && isDir(dir)) return resolve(dir);
+  return projectRoot(ctx.cwd, ".claude", home(ctx.env));
+}
 
 export const CURSOR_RULES: RuleLoader = {
   family: "cursor",
@@ -382,7 +412,7 @@ export function home(env: Env): string {
 function claudeFiles(ctx: RuleCtx): string[] {
   const user = ctx.env["CLAUDE_CONFIG_DIR"] || join(home(ctx.env), ".claude");
   const files: string[] = ["/etc/claude-code/managed-settings.json", "/Library/Application Support/ClaudeCode/managed-settings.json"];
-  const project = projectRoot(ctx.cwd, ".claude", home(ctx.env));
+  const project = claudeProject(ctx);
   if (project) files.push(join(project, ".claude", "settings.json"), join(project, ".claude", "settings.local.json"));
   files.push(join(user, "settings.json"), join(user, "settings.local.json"));
   return unique(files);

@@ -5,12 +5,14 @@ import type * as A from "../ast/nodes.js";
 import { inputFacts, type InputFacts } from "../rewrite/facts.js";
 import type { Verdict } from "../rewrite/rewrite.js";
 import { commandParts, listTexts, type Part, type PartOptions } from "./parts.js";
-import { matchesPattern } from "./pattern.js";
+import { allows, matchesPattern } from "./pattern.js";
 
 export interface RuleSet {
   deny: readonly string[];
   ask: readonly string[];
   allow: readonly string[];
+  /** Paths the host refuses to let a command read (Claude Code's `Read(…)` deny rules), as written. */
+  readDeny?: readonly string[];
 }
 
 export interface PartVerdict {
@@ -26,11 +28,19 @@ export interface PartVerdict {
 }
 
 /**
- * What a host runs unprompted with no rule naming it: the reason (`read-only
- * (git status)`), or null when it would ask. It must never answer for a part
- * the host would ask about: it may only be narrower than the host.
+ * What a host decides about a part by itself: it runs it unprompted with no
+ * rule naming it (`allow`, with the reason), or it asks whatever its allow rules
+ * say (`veto`: a path outside the project, say), or its rules decide (null).
+ * An `allow` must never be given for a part the host would ask about: the
+ * judgement may only be narrower than the host; a `veto` may be broader.
  */
-export type OwnAllow = (part: Part) => string | null;
+export type OwnJudgement = { allow: string } | { veto: string } | null;
+
+export interface OwnAllow {
+  /** Why the host asks about the whole command whatever its rules say (its shape: a subshell, two `cd`s, …), or null. */
+  whole?(script: A.Script, src: string, parts: readonly Part[]): string | null;
+  part(p: Part): OwnJudgement;
+}
 
 export interface JudgeOptions extends PartOptions {
   own?: OwnAllow | null;
@@ -41,6 +51,8 @@ export interface PermissionReport {
   /** rtk must answer with the host's deny itself: the host's rules cannot see through an agent-typed `rtk`. */
   activeDeny: boolean;
   unattestable: string | null;
+  /** Why the host asks about the command as a whole, whatever its rules say. */
+  hostVeto: string | null;
   parts: PartVerdict[];
 }
 
@@ -52,9 +64,12 @@ const firstForm = (rule: string, forms: readonly string[]) => forms.find((f) => 
 
 export function judge(script: A.Script, src: string, rules: RuleSet, facts: InputFacts = inputFacts(script), opts: JudgeOptions = {}): PermissionReport {
   const whole = src.trim();
-  const parts: PartVerdict[] = commandParts(script, src, opts).map((p) => {
+  const raw = commandParts(script, src, opts);
+  const hostVeto = opts.own?.whole?.(script, src, raw) ?? null;
+  const parts: PartVerdict[] = raw.map((p) => {
     const direct = first(rules.deny, p.denyForms);
     const hidden = direct === null ? first(rules.deny, p.hiddenForms) : null;
+    const own = opts.own?.part(p) ?? null;
     return {
       text: p.text,
       span: [p.span.start, p.span.end],
@@ -62,9 +77,10 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
       denyForm: hidden === null ? null : firstForm(hidden, p.hiddenForms),
       // What bash runs is asked for in every form a deny rule is tried on (allow is earned as written only);
       // a command nested deeper than rtk reads is asked for whenever the host has deny or ask rules.
-      ask: first(rules.ask, [...p.denyForms, ...p.hiddenForms]) ?? (p.opaque && (rules.deny.length || rules.ask.length) ? OPAQUE : null),
-      allow: first(rules.allow, [p.text]),
-      own: opts.own?.(p) ?? null,
+      ask:
+        first(rules.ask, [...p.denyForms, ...p.hiddenForms]) ?? (own && "veto" in own ? own.veto : null) ?? (p.opaque && (rules.deny.length || rules.ask.length) ? OPAQUE : null),
+      allow: rules.allow.find((r) => allows(r, p.text)) ?? null,
+      own: own && "allow" in own ? own.allow : null,
     };
   });
   const unattestable = facts.unattestable?.why ?? null;
@@ -77,9 +93,9 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
   if (parts.some((p) => p.deny) || wholeDeny) {
     verdict = "deny";
     activeDeny = !wholeDeny && parts.every((p) => !p.deny || p.denyForm !== null);
-  } else if (unattestable) verdict = "ask";
+  } else if (unattestable || hostVeto) verdict = "ask";
   else if (parts.some((p) => p.ask)) verdict = "ask";
   else if (parts.length && parts.every((p) => p.allow || p.own)) verdict = "allow";
   else verdict = "default";
-  return { verdict, activeDeny, unattestable, parts };
+  return { verdict, activeDeny, unattestable, hostVeto, parts };
 }

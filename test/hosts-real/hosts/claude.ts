@@ -1,7 +1,7 @@
 // Claude Code, headless (`claude -p`, which refuses whatever would need the
 // user's approval), its model replaced by the Messages API stand-in.
 import { installed, type HostPackage } from "../support/packages.js";
-import { anthropic } from "../support/anthropic.js";
+import { anthropic, SESSION_PROMPT } from "../support/anthropic.js";
 import { spawnAs, type Fate, type HostDriver } from "../support/session.js";
 
 export const CLAUDE_PACKAGE: HostPackage = { name: "@anthropic-ai/claude-code", version: "2.1.332", bin: "node_modules/.bin/claude" };
@@ -13,7 +13,7 @@ export function claudeDriver(): HostDriver | { error: string } {
     name: "claude",
     dialect: anthropic,
     run(s, baseUrl, opts) {
-      const args = ["-p", "Run the commands you are given.", "--output-format", "stream-json", "--verbose", "--include-hook-events"];
+      const args = ["-p", SESSION_PROMPT, "--output-format", "stream-json", "--verbose", "--include-hook-events"];
       if (opts.mode) args.push("--permission-mode", opts.mode);
       return spawnAs(s, pkg.bin, args, {
         ANTHROPIC_BASE_URL: baseUrl,
@@ -25,21 +25,19 @@ export function claudeDriver(): HostDriver | { error: string } {
       });
     },
     fates(stdout) {
-      const fates: Fate[] = [];
+      const fates = new Map<string, Fate>();
       for (const line of stdout.split("\n")) {
-        let m: { type?: string; message?: { content?: { type?: string }[] }; tool_result_meta?: { permission_decision?: { decision?: string }; non_execution_kind?: string }[] };
+        let m: { type?: string; message?: { content?: { type?: string }[] }; tool_result_meta?: { id?: string; permission_decision?: { decision?: string }; non_execution_kind?: string }[] };
         try {
           m = JSON.parse(line);
         } catch {
           continue;
         }
         if (m.type !== "user" || !Array.isArray(m.message?.content)) continue;
-        const results = m.message.content.filter((c) => c.type === "tool_result");
-        results.forEach((_, k) => {
-          const meta = m.tool_result_meta?.[k];
-          const decision = meta?.permission_decision?.decision;
-          fates.push(decision === "accept" ? "ran" : meta?.non_execution_kind === "permission-rule" ? "denied" : decision === "reject" ? "asked" : "error");
-        });
+        for (const meta of m.tool_result_meta ?? []) {
+          const decision = meta.permission_decision?.decision;
+          if (meta.id) fates.set(meta.id, decision === "accept" ? "ran" : meta.non_execution_kind === "permission-rule" ? "denied" : decision === "reject" ? "asked" : "error");
+        }
       }
       return fates;
     },

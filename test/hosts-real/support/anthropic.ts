@@ -5,6 +5,9 @@ import { contentText, type Dialect, type Received, type Reply } from "./model.js
 
 let ids = 0;
 
+/** The prompt a driver opens its session with: how the stand-in tells the main conversation from a host's side requests. */
+export const SESSION_PROMPT = "Run the commands you are given.";
+
 export const anthropic: Dialect = {
   answer(path, body, next, record) {
     if (!path.startsWith("/v1/messages")) return null;
@@ -17,8 +20,8 @@ export const anthropic: Dialect = {
       if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
       for (const b of m.content as { type?: string; id?: string; input?: { command?: string } }[]) if (b.type === "tool_use" && b.id) asked.set(b.id, b.input?.command ?? "");
     }
-    // Only the main conversation (the one offered the Bash tool) is scripted; side requests get a short text.
-    const main = tools.some((t) => t.name === "Bash");
+    // Only the main conversation (offered the Bash tool, opened by the session's prompt) is scripted; side requests get a short text.
+    const main = tools.some((t) => t.name === "Bash") && contentText(messages[0]?.content).includes(SESSION_PROMPT);
     if (main && last && Array.isArray(last.content)) {
       for (const b of last.content as { type?: string; tool_use_id?: string; content?: unknown; is_error?: boolean }[]) {
         if (b.type === "tool_result" && b.tool_use_id && asked.has(b.tool_use_id) && !recorded.has(b.tool_use_id)) {

@@ -38,8 +38,8 @@ export interface HostDriver {
   dialect: Dialect;
   /** Runs the host once over the script (the model stand-in listens at `baseUrl`); resolves when it exits. */
   run(s: Scratch, baseUrl: string, opts: SessionOptions): Promise<{ status: number | null; stdout: string; stderr: string }>;
-  /** The fate of each command, read from the host's own output (in script order); undefined where the output does not say. */
-  fates(stdout: string): Fate[] | null;
+  /** The fate of each tool call, by its id, read from the host's own output. */
+  fates(stdout: string): ReadonlyMap<string, Fate>;
   /** Lines of the host's output that report a failing hook. */
   hookErrors?(stdout: string, stderr: string): string[];
 }
@@ -94,7 +94,7 @@ export async function session(driver: HostDriver, commands: readonly string[], o
       const got: Received | undefined = server.results[i];
       const hook = got ? hooks.find((h) => h["toolUseId"] === got.id) : undefined;
       const rewritten = hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
-      const fate = fates?.[i] ?? "error";
+      const fate = (got && fates.get(got.id)) ?? "error";
       let recorded = false;
       if (rewritten !== null && fate === "ran") {
         const n = rewritten.split(/(?:^|[^\w-])rtk /).length - 1 - (command.split(/(?:^|[^\w-])rtk /).length - 1);
