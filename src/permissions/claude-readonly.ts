@@ -277,6 +277,7 @@ function shapeVeto(script: A.Script, parts: readonly Part[]): string | null {
     if (why) return;
     if (n.kind === "Stmt" && n.background) why = "a background job";
     else if (n.kind === "Subshell" || n.kind === "Group") why = "a subshell or group";
+    else if (n.kind === "TimeClause") why = "a `time` clause";
     else if (n.kind === "For" || n.kind === "ArithFor" || n.kind === "Select" || n.kind === "Case" || n.kind === "FuncDecl" || n.kind === "Coproc" || n.kind === "While" || n.kind === "If") why = "a compound command";
     else if (n.kind === "Heredoc") why = "a here-document";
     else if (n.kind === "CmdSubst" || n.kind === "ProcSubst") why = "a substitution";
