@@ -4,12 +4,14 @@
 // and whether the `rtk` a rewrite inserts is on PATH. The sample is a route
 // that has a filter (awareness.ts), so doctor names no tool of its own.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { VERSION } from "../version.js";
+import { allows } from "../permissions/pattern.js";
+import { loadRules } from "../permissions/sources.js";
 import { installStatus } from "./install.js";
 import { findOnPath, ON_PATH_FIX, rtkReach } from "./on-path.js";
 import { sampleCommand } from "./awareness.js";
@@ -50,6 +52,7 @@ export function doctor(where: Where): DoctorReport {
       if (s.command) checks.push(...commandChecks(h, s.command, reinstall, where));
       if (h.tier === "plugin" && host.target.kind === "file") checks.push(...pluginChecks(h, s.file, reinstall, where));
       if (h.doctor?.checks) checks.push(...h.doctor.checks(where));
+      if (h.engine) checks.push(...broadRtkRules(h, where));
       hosts.push({ host: host.name, title: host.title, scope, file: s.file, checks });
     }
   }
@@ -82,7 +85,7 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
   const cwd = mkdtempSync(join(tmpdir(), "rtk-doctor-"));
   try {
     const event = host.doctor.sample(sample, cwd);
-    const t = spawnSync("/bin/sh", ["-c", command], { input: event, encoding: "utf8", cwd, timeout: 15000, env: where.env });
+    const t = spawnSync("/bin/sh", ["-c", command], { input: event, encoding: "utf8", cwd, timeout: 15000, env: sampleEnv(host, sample, cwd, where.env) });
     const rewritten = `rtk ${sample}`;
     const run = { status: t.status, stdout: t.stdout ?? "", stderr: t.stderr ?? "" };
     const answered = host.doctor.answered ? host.doctor.answered(run, rewritten) : run.status === 0 && run.stdout.includes(JSON.stringify(rewritten).slice(1, -1));
@@ -101,6 +104,51 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
     rmSync(cwd, { recursive: true, force: true });
   }
   return checks;
+}
+
+/**
+ * The hook's environment for the sample. A host that judges the rewritten
+ * command gets a rewrite only for a command it would run unprompted: the sample
+ * runs with a HOME (inside the temporary folder) whose rules allow it, so the
+ * check is of the hook and not of the user's rules. rtk's own caches stay where
+ * they are.
+ */
+function sampleEnv(host: Host, sample: string, cwd: string, env: Where["env"]): Record<string, string | undefined> {
+  const files = host.engine && host.doctor?.allowing?.(sample);
+  if (!files) return env;
+  const home = join(cwd, ".home");
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), text);
+  }
+  const realHome = env["HOME"] || homedir();
+  const { CLAUDE_CONFIG_DIR: _config, CLAUDE_PROJECT_DIR: _project, ...rest } = env;
+  return { ...rest, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: env["XDG_CACHE_HOME"] || join(realHome, ".cache"), XDG_DATA_HOME: env["XDG_DATA_HOME"] || join(realHome, ".local", "share") };
+}
+
+/** Commands that write or reach the network, behind an agent-typed `rtk`: what a broad allow rule for `rtk …` lets run unasked. */
+const OPENED_BY_RTK_RULES = ["rtk git push origin main", "rtk git commit -m wip", "rtk git add .", "rtk curl -s https://example.com", "rtk npm install", "rtk env"];
+
+/**
+ * Allow rules that name `rtk` broadly (`rtk:*`, `rtk git *`): rtk's hook never
+ * hands back a rewrite they would let through where the command itself would be
+ * asked, but a command the agent types behind `rtk` runs under them unasked.
+ */
+function broadRtkRules(host: Host, where: Where): Check[] {
+  const { rules } = loadRules(host.rules, where.cwd, where.env, () => {});
+  return rules.allow.flatMap((rule): Check[] => {
+    const opened = OPENED_BY_RTK_RULES.filter((c) => allows(rule, c));
+    if (!opened.length) return [];
+    return [
+      {
+        name: "rtk allow rule",
+        ok: true,
+        warning: true,
+        detail: `the allow rule \`${rule}\` lets ${opened.map((c) => `\`${c}\``).join(", ")} run without asking when the agent types them; rtk never rewrites into it a command ${host.title} would ask about`,
+        fix: `narrow it to the read-only commands you meant (e.g. \`rtk git status\`), or remove it: ${host.title} already runs its read-only commands unasked, and rtk rewrites those`,
+      },
+    ];
+  });
 }
 
 /** Every host runs the rewritten `rtk …` through PATH, whatever path its hook command names. */

@@ -180,6 +180,8 @@ export interface HostInstall {
 export interface Check {
   name: string;
   ok: boolean;
+  /** Worth knowing, not broken: shown as a warning, and `ok` stays true. */
+  warning?: boolean;
   detail: string;
   /** The command that fixes it. */
   fix?: string;
@@ -199,7 +201,17 @@ export interface HostDoctor {
   answered?(run: SelfTestRun, rewritten: string): boolean;
   /** Checks of the host's own settings beyond the hook. */
   checks?(where: Where): Check[];
+  /**
+   * For a host that judges the rewritten command: the files (relative to a HOME)
+   * of a rule set under which it would run `command` unprompted. Doctor's
+   * self-test runs the hook with a HOME holding only them, so that what it tests
+   * is the hook, not the user's rules.
+   */
+  allowing?(command: string): Record<string, string>;
 }
+
+/** Claude Code's settings allowing one command (Copilot reads them too). */
+export const claudeAllowing = (command: string): Record<string, string> => ({ ".claude/settings.json": JSON.stringify({ permissions: { allow: [`Bash(${command})`] } }) });
 
 export interface Host {
   /** The name in `rtk hook`, `rtk init --agent` and `rtk rewrite --host`. */
