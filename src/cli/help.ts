@@ -34,7 +34,8 @@ export const COMMANDS: readonly CommandHelp[] = [
       HELP_OPTION,
     ],
     examples: ['rtk rewrite "git status && npm test"'],
-    exits: "0 rewritten and allowed, 1 nothing to do (also: a rewrite held back because the host would ask about the command as typed), 2 denied by the host's rules, 3 rewritten but the host must ask (hosts that do not judge the rewritten command), 64 usage error (not 2: that is a denial)",
+    exits:
+      "0 rewritten and allowed, 1 nothing to do (also: a rewrite held back because the host would ask about the command as typed), 2 denied by the host's rules, 3 rewritten but the host must ask (hosts that do not judge the rewritten command), 64 usage error (not 2: that is a denial)",
   },
   {
     name: "explain",

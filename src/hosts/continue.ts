@@ -24,6 +24,7 @@ export const continueCli: Host = {
   },
   doctor: {
     sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }),
-    allowing: (command) => ({ ".continue/permissions.yaml": `allow:\n  - ${JSON.stringify(`Bash(${command})`)}\n` }),
+    // The command and its `rtk` form: Continue judges the replaced command too.
+    allowing: (command) => ({ ".continue/permissions.yaml": `allow:\n  - ${JSON.stringify(`Bash(${command})`)}\n  - ${JSON.stringify(`Bash(rtk ${command})`)}\n` }),
   },
 };

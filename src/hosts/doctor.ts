@@ -123,7 +123,13 @@ function sampleEnv(host: Host, sample: string, cwd: string, env: Where["env"]): 
   }
   const realHome = env["HOME"] || homedir();
   const { CLAUDE_CONFIG_DIR: _config, CLAUDE_PROJECT_DIR: _project, ...rest } = env;
-  return { ...rest, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: env["XDG_CACHE_HOME"] || join(realHome, ".cache"), XDG_DATA_HOME: env["XDG_DATA_HOME"] || join(realHome, ".local", "share") };
+  return {
+    ...rest,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: env["XDG_CACHE_HOME"] || join(realHome, ".cache"),
+    XDG_DATA_HOME: env["XDG_DATA_HOME"] || join(realHome, ".local", "share"),
+  };
 }
 
 /** Commands that write or reach the network, behind an agent-typed `rtk`: what a broad allow rule for `rtk …` lets run unasked. */

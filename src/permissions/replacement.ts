@@ -20,7 +20,8 @@ export interface HostEngine {
 export type HeldReason = "host-asks" | "replacement-ruled" | "replacement-unallowed";
 
 export const HELD_TEXT: Readonly<Record<HeldReason, string>> = {
-  "host-asks": "The host would ask before running it as typed (no allow rule names every part, and it is not among what the host runs by itself): left as typed, so the host asks about the real command.",
+  "host-asks":
+    "The host would ask before running it as typed (no allow rule names every part, and it is not among what the host runs by itself): left as typed, so the host asks about the real command.",
   "replacement-ruled": "One of the host's deny or ask rules names the rewritten form: left as typed.",
   "replacement-unallowed": "The host's answer cannot carry an allow, and its rules do not allow the rewritten form: left as typed.",
 };

@@ -77,8 +77,7 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
       denyForm: hidden === null ? null : firstForm(hidden, p.hiddenForms),
       // What bash runs is asked for in every form a deny rule is tried on (allow is earned as written only);
       // a command nested deeper than rtk reads is asked for whenever the host has deny or ask rules.
-      ask:
-        first(rules.ask, [...p.denyForms, ...p.hiddenForms]) ?? (own && "veto" in own ? own.veto : null) ?? (p.opaque && (rules.deny.length || rules.ask.length) ? OPAQUE : null),
+      ask: first(rules.ask, [...p.denyForms, ...p.hiddenForms]) ?? (own && "veto" in own ? own.veto : null) ?? (p.opaque && (rules.deny.length || rules.ask.length) ? OPAQUE : null),
       allow: rules.allow.find((r) => allows(r, p.text)) ?? null,
       own: own && "allow" in own ? own.allow : null,
     };

@@ -31,7 +31,13 @@ export interface ParityRow {
 }
 
 /** Runs `commands` without and with rtk under one rule set and mode; the two sessions run side by side. */
-export async function parityRow(driver: HostDriver, commands: readonly string[], rules: RuleSet, mode: string | undefined, extra: SessionOptions = {}): Promise<ParityRow & { without: CommandOutcome[]; with: CommandOutcome[] }> {
+export async function parityRow(
+  driver: HostDriver,
+  commands: readonly string[],
+  rules: RuleSet,
+  mode: string | undefined,
+  extra: SessionOptions = {},
+): Promise<ParityRow & { without: CommandOutcome[]; with: CommandOutcome[] }> {
   const opts = { ...extra, mode, files: { ...extra.files, ...rules.files } };
   const [plain, hooked] = await Promise.all([session(driver, commands, { ...opts, withRtk: false }), session(driver, commands, { ...opts, withRtk: true })]);
   const mismatches: ParityRow["mismatches"] = [];
@@ -72,7 +78,10 @@ export function assertParity(row: ParityRow): void {
 export function parityTable(rows: readonly ParityRow[]): string {
   const head = "| rules | mode | commands | ran without rtk | ran with rtk | of those, through rtk | asked | denied | parity |";
   const sep = "|---|---|---|---|---|---|---|---|---|";
-  const body = rows.map((r) => `| ${r.rules} | ${r.mode} | ${r.commands} | ${r.ranWithout} | ${r.ranWith} | ${r.throughRtk} | ${r.asked} | ${r.denied} | ${(((r.commands - r.mismatches.length) / r.commands) * 100).toFixed(1)} % |`);
+  const body = rows.map(
+    (r) =>
+      `| ${r.rules} | ${r.mode} | ${r.commands} | ${r.ranWithout} | ${r.ranWith} | ${r.throughRtk} | ${r.asked} | ${r.denied} | ${(((r.commands - r.mismatches.length) / r.commands) * 100).toFixed(1)} % |`,
+  );
   return [head, sep, ...body].join("\n");
 }
 

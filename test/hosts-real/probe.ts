@@ -3,7 +3,9 @@ import { claudeDriver } from "./hosts/claude.js";
 import { session } from "./support/session.js";
 const args = process.argv.slice(2);
 const host = args.shift();
-let withRtk = false, mode: string | undefined, settings: string | undefined;
+let withRtk = false,
+  mode: string | undefined,
+  settings: string | undefined;
 const cmds: string[] = [];
 while (args.length) {
   const a = args.shift()!;
