@@ -11,7 +11,9 @@ import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { VERSION } from "../version.js";
 import { allows } from "../permissions/pattern.js";
+import { OPENED_BY_RTK_RULES } from "../permissions/replacement.js";
 import { loadRules } from "../permissions/sources.js";
+import type { Env } from "../config/hooks.js";
 import { installStatus } from "./install.js";
 import { findOnPath, ON_PATH_FIX, rtkReach } from "./on-path.js";
 import { sampleCommand } from "./awareness.js";
@@ -113,7 +115,7 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
  * check is of the hook and not of the user's rules. rtk's own caches stay where
  * they are.
  */
-function sampleEnv(host: Host, sample: string, cwd: string, env: Where["env"]): Record<string, string | undefined> {
+function sampleEnv(host: Host, sample: string, cwd: string, env: Env): Record<string, string | undefined> {
   const files = host.engine && host.doctor?.allowing?.(sample);
   if (!files) return env;
   const home = join(cwd, ".home");
@@ -132,9 +134,6 @@ function sampleEnv(host: Host, sample: string, cwd: string, env: Where["env"]): 
   };
 }
 
-/** Commands that write or reach the network, behind an agent-typed `rtk`: what a broad allow rule for `rtk …` lets run unasked. */
-const OPENED_BY_RTK_RULES = ["rtk git push origin main", "rtk git commit -m wip", "rtk git add .", "rtk curl -s https://example.com", "rtk npm install", "rtk env"];
-
 /**
  * Allow rules that name `rtk` broadly (`rtk:*`, `rtk git *`): rtk's hook never
  * hands back a rewrite they would let through where the command itself would be
@@ -151,7 +150,7 @@ function broadRtkRules(host: Host, where: Where): Check[] {
         ok: true,
         warning: true,
         detail: `the allow rule \`${rule}\` lets ${opened.map((c) => `\`${c}\``).join(", ")} run without asking when the agent types them; rtk never rewrites into it a command ${host.title} would ask about`,
-        fix: `narrow it to the read-only commands you meant (e.g. \`rtk git status\`), or remove it: ${host.title} already runs its read-only commands unasked, and rtk rewrites those`,
+        fix: `narrow it to the read-only commands you meant, or remove it: rtk rewrites only what ${host.title} would run unasked as typed, and needs no rule of its own`,
       },
     ];
   });

@@ -26,6 +26,14 @@ export const HELD_TEXT: Readonly<Record<HeldReason, string>> = {
   "replacement-unallowed": "The host's answer cannot carry an allow, and its rules do not allow the rewritten form: left as typed.",
 };
 
+/** Commands that write or reach the network behind an agent-typed `rtk`: what an allow rule naming `rtk …` broadly lets run unasked. */
+export const OPENED_BY_RTK_RULES: readonly string[] = ["rtk git push origin main", "rtk git commit -m wip", "rtk git add .", "rtk curl -s https://example.com", "rtk npm install", "rtk env"];
+
+/** The README's table of held reasons, as `rtk explain` gives them. */
+export function heldTable(): string {
+  return ["| held reason | meaning |", "|---|---|", ...Object.entries(HELD_TEXT).map(([id, text]) => `| \`${id}\` | ${text} |`)].join("\n") + "\n";
+}
+
 export interface Held {
   reason: HeldReason;
   /** The rule that named the rewritten form, for `replacement-ruled`. */

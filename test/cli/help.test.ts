@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { FILTER_IDS } from "../../src/filters/catalog.js";
 import { REASON_TEXT, reasonTable } from "../../src/rewrite/reasons.js";
+import { HELD_TEXT, heldTable } from "../../src/permissions/replacement.js";
 import { allRoutes } from "../../src/routes/registry.js";
 import { ensureBuilt } from "../support/build.js";
 import { repoRoot } from "../support/corpus.js";
@@ -203,5 +204,12 @@ describe("rtk explain says what its reasons mean and whose rules it used", () =>
   test("the README's table of reasons is the legend's", () => {
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
     assert.ok(readme.includes(reasonTable()), `README.md must hold this table:\n${reasonTable()}`);
+  });
+
+  test("the README's table of held rewrites is explain's", async () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    assert.ok(readme.includes(heldTable()), `README.md must hold this table:\n${heldTable()}`);
+    const r = await rtk(["explain", "npm test"]);
+    assert.ok(r.stdout.includes(`held:    host-asks: ${HELD_TEXT["host-asks"]}`), r.stdout);
   });
 });

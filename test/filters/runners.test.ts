@@ -81,7 +81,7 @@ function pipeline(c: ToolCase, script: string): { status: number | null; stdout:
 }
 
 function rewrite(command: string): string {
-  const r = spawnSync(RTK, ["rewrite", command], { encoding: "utf8", env: { ...process.env, RTK_NO_PATH_CHECK: "1" } });
+  const r = spawnSync(RTK, ["rewrite", "--host", "none", command], { encoding: "utf8", env: { ...process.env, RTK_NO_PATH_CHECK: "1" } });
   // 3: rewritten, and the host asks (no permission rule allows it here).
   return r.status === 0 || r.status === 3 ? r.stdout : `(not rewritten, exit ${r.status}: ${r.stderr.trim()})`;
 }

@@ -164,14 +164,14 @@ describe("rewrite", () => {
   const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, HOME: "/nonexistent", RTK_NO_TRACK: "1" };
   test("routes these tools", async () => {
     for (const [cmd, want] of REWRITES) {
-      const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+      const r = await launch(["rewrite", "--host", "none", cmd], { cwd: repoRoot, env });
       assert.equal(r.stdout, want, `${cmd}: ${r.stderr}`);
     }
   });
 
   test("leaves pipes into other programs and unrouted subcommands alone", async () => {
     for (const cmd of NOT_REWRITTEN) {
-      const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+      const r = await launch(["rewrite", "--host", "none", cmd], { cwd: repoRoot, env });
       assert.equal(r.stdout, "", `${cmd}: ${r.stdout}`);
     }
   });

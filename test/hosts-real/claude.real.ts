@@ -8,7 +8,7 @@ import { ensureBuilt } from "../support/build.js";
 import { launchSync } from "../support/launch.js";
 import { parityCommands } from "./corpus.js";
 import { claudeDriver, CLAUDE_PACKAGE } from "./hosts/claude.js";
-import { assertParity, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
+import { assertParity, assertSameHost, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
 import type { HostDriver } from "./support/session.js";
 
 const settings = (permissions: object) => ({ "work/app/.claude/settings.json": JSON.stringify({ permissions }) });
@@ -54,6 +54,8 @@ describe(`Claude Code ${CLAUDE_PACKAGE.version} with and without rtk`, () => {
       if ("error" in driver) return t.skip(`Claude Code cannot run here: ${driver.error}`);
       const row = await parityRow(driver, commands, rules, mode);
       rows.push(row);
+      // What Claude Code does by itself is kept per version: an upgrade that changes it fails here first.
+      assertSameHost(`claude-code-${CLAUDE_PACKAGE.version}`, `${rules.name} × ${mode}`, row.without);
       assertParity(row);
       if (rules.name === "none" && mode === "default") {
         // The routed commands Claude Code runs by itself reach the model through rtk.
