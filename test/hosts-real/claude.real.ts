@@ -35,7 +35,14 @@ const RUNS: [RuleSet, string][] = [
 
 let driver: HostDriver | { error: string };
 const rows: ParityRow[] = [];
-const commands = parityCommands();
+const all = parityCommands();
+/**
+ * Every command in the default mode with no rules; in the other rows, a fixed
+ * part of the corpus (over 200 commands, every write and network command among
+ * them) unless RTK_REAL_HOSTS_FULL=1.
+ */
+const corpusFor = (rules: RuleSet, mode: string): string[] =>
+  (rules.name === "none" && mode === "default") || process.env["RTK_REAL_HOSTS_FULL"] === "1" ? all : all.filter((c, i) => i % 2 === 0 || i % 7 === 1 || /git (push|commit|add)|npm|curl/.test(c));
 
 before(() => {
   ensureBuilt();
@@ -45,13 +52,15 @@ before(() => {
 after(() => {
   if (!rows.length) return;
   const path = saveRows("claude", rows);
-  process.stdout.write(`\nClaude Code ${CLAUDE_PACKAGE.version}, ${commands.length} commands per session (${path}):\n${parityTable(rows)}\n`);
+  process.stdout.write(`\nClaude Code ${CLAUDE_PACKAGE.version} (${path}):\n${parityTable(rows)}\n`);
 });
 
-describe(`Claude Code ${CLAUDE_PACKAGE.version} with and without rtk`, () => {
+// Two rows at a time: a session waits on its hook and its commands, one at a time.
+describe(`Claude Code ${CLAUDE_PACKAGE.version} with and without rtk`, { concurrency: 2 }, () => {
   for (const [rules, mode] of RUNS) {
     test(`${rules.name} × ${mode}: every command meets the same fate`, async (t) => {
       if ("error" in driver) return t.skip(`Claude Code cannot run here: ${driver.error}`);
+      const commands = corpusFor(rules, mode);
       const row = await parityRow(driver, commands, rules, mode);
       rows.push(row);
       // What Claude Code does by itself is kept per version: an upgrade that changes it fails here first.
