@@ -9,7 +9,7 @@ let ids = 0;
 export const SESSION_PROMPT = "Run the commands you are given.";
 
 export const anthropic: Dialect = {
-  answer(path, body, next, record) {
+  answer(path, body, next, record, issued) {
     if (!path.startsWith("/v1/messages")) return null;
     if (path.endsWith("/count_tokens")) return { json: { input_tokens: 100 } };
     const tools = Array.isArray(body["tools"]) ? (body["tools"] as { name?: string }[]) : [];
@@ -33,6 +33,7 @@ export const anthropic: Dialect = {
     }
     const command = main ? next([]) : null;
     const id = `msg_${++ids}`;
+    if (command !== null) issued?.(`toolu_${id}`);
     const model = typeof body["model"] === "string" ? body["model"] : "claude-test";
     if (body["stream"] !== true) {
       return {

@@ -24,7 +24,7 @@ export interface Request {
 /** One API's wire format. */
 export interface Dialect {
   /** The next answer for a request to `path`, given the script and what came back so far; null: 404. */
-  answer(path: string, body: Record<string, unknown>, next: (results: Received[]) => string | null, record: (r: Received) => void): Reply | null;
+  answer(path: string, body: Record<string, unknown>, next: (results: Received[]) => string | null, record: (r: Received) => void, issued?: (id: string) => void): Reply | null;
 }
 
 export interface Reply {
@@ -40,6 +40,8 @@ export interface Reply {
 export class ModelServer {
   private server: Server | undefined;
   readonly results: Received[] = [];
+  /** The id of the tool call issued for each command of the script, by its index (a host may stop before it answers one). */
+  readonly issued: string[] = [];
   readonly requests: Request[] = [];
   private index = 0;
 
@@ -80,6 +82,9 @@ export class ModelServer {
       (r) => {
         this.results.push(r);
         this.index = this.results.length;
+      },
+      (id) => {
+        this.issued[this.index] ??= id;
       },
     );
     if (!reply) {

@@ -71,30 +71,50 @@ export function spawnAs(s: Scratch, bin: string, args: readonly string[], env: R
   });
 }
 
-/** Runs one session: a fresh scratch HOME, rtk's hook installed when `withRtk`, the host over `commands`. */
+/**
+ * Runs one session: a fresh scratch HOME, rtk's hook installed when `withRtk`,
+ * the host over `commands`. A host that ends its run before the script does (a
+ * refusal that stops the turn) is started again, in the same HOME, from the
+ * command after the last one it was asked for.
+ */
 export async function session(driver: HostDriver, commands: readonly string[], opts: SessionOptions & { withRtk: boolean; init?: string[] }): Promise<SessionResult> {
   const s = scratch({ withRtk: opts.withRtk });
-  const server = new ModelServer(driver.dialect, commands);
   try {
     if (opts.withRtk) {
       const r = s.run(join(s.bin, "rtk"), ["init", "--agent", driver.name, ...(opts.init ?? [])]);
       if (r.status !== 0) throw new Error(`rtk init --agent ${driver.name}: ${r.stdout}${r.stderr}`);
     }
     for (const [p, text] of Object.entries(opts.files ?? {})) s.put(join(s.home, p), text);
-    const url = await server.start();
-    const run = await driver.run(s, url, opts);
-    const log = `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}`;
-    const fates = driver.fates(run.stdout);
+    const asked: { id: string | undefined; got: Received | undefined; fate: Fate }[] = [];
+    const requests: SessionResult["requests"] = [];
+    const hookErrors: string[] = [];
+    let log = "";
+    while (asked.length < commands.length) {
+      const server = new ModelServer(driver.dialect, commands.slice(asked.length));
+      try {
+        const url = await server.start();
+        const run = await driver.run(s, url, opts);
+        log += `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}\n`;
+        const fates = driver.fates(run.stdout);
+        requests.push(...server.requests);
+        hookErrors.push(...(driver.hookErrors?.(run.stdout, run.stderr) ?? []));
+        const before = asked.length;
+        for (const [k, id] of server.issued.entries()) asked.push({ id, got: server.results[k], fate: (id && fates.get(id)) || "error" });
+        // Nothing asked for at all: the host does not start; the rest cannot be judged.
+        if (asked.length === before) while (asked.length < commands.length) asked.push({ id: undefined, got: undefined, fate: "error" });
+      } finally {
+        await server.stop();
+      }
+    }
     const records = spoolRecords(s);
     const hooks = records.filter((r) => r["kind"] === "hook");
     const runs = records.filter((r) => r["kind"] === "run");
     // A rewritten command's runs are recorded in order: one record per `rtk` the rewrite inserted.
     let runAt = 0;
     const outcomes: CommandOutcome[] = commands.map((command, i) => {
-      const got: Received | undefined = server.results[i];
-      const hook = got ? hooks.find((h) => h["toolUseId"] === got.id) : undefined;
+      const { id, got, fate } = asked[i]!;
+      const hook = id ? hooks.find((h) => h["toolUseId"] === id) : undefined;
       const rewritten = hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
-      const fate = (got && fates.get(got.id)) ?? "error";
       let recorded = false;
       if (rewritten !== null && fate === "ran") {
         const n = rewritten.split(/(?:^|[^\w-])rtk /).length - 1 - (command.split(/(?:^|[^\w-])rtk /).length - 1);
@@ -103,9 +123,8 @@ export async function session(driver: HostDriver, commands: readonly string[], o
       }
       return { command, fate, received: got?.text ?? "", rewritten, recorded };
     });
-    return { outcomes, requests: server.requests, hookErrors: driver.hookErrors?.(run.stdout, run.stderr) ?? [], log };
+    return { outcomes, requests, hookErrors, log };
   } finally {
-    await server.stop();
     if (!process.env["RTK_REAL_HOSTS_KEEP"]) s.dispose();
   }
 }
