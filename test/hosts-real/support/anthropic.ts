@@ -32,7 +32,9 @@ export const anthropic: Dialect = {
     const id = `msg_${++ids}`;
     const model = typeof body["model"] === "string" ? body["model"] : "claude-test";
     if (body["stream"] !== true) {
-      return { json: { id, type: "message", role: "assistant", model, content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
+      return {
+        json: { id, type: "message", role: "assistant", model, content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
+      };
     }
     return { events: stream(id, model, command) };
   },
@@ -41,7 +43,10 @@ export const anthropic: Dialect = {
 const recorded = new Set<string>();
 
 function stream(id: string, model: string, command: string | null): Reply["events"] {
-  const start: [string, unknown] = ["message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }];
+  const start: [string, unknown] = [
+    "message_start",
+    { type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } },
+  ];
   const end = (reason: string): [string, unknown][] => [
     ["message_delta", { type: "message_delta", delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 5 } }],
     ["message_stop", { type: "message_stop" }],

@@ -38,10 +38,12 @@ export interface HostDriver {
   dialect: Dialect;
   /** Runs the host once over the script (the model stand-in listens at `baseUrl`); resolves when it exits. */
   run(s: Scratch, baseUrl: string, opts: SessionOptions): Promise<{ status: number | null; stdout: string; stderr: string }>;
-  /** The fate of each command, read from the host's own output (in script order); undefined where the output does not say. */
-  fates(stdout: string): Fate[] | null;
+  /** The fate of each command, read from the host's own output and what the model received (in script order); undefined where they do not say. */
+  fates(stdout: string, results: readonly Received[]): Fate[] | null;
   /** Lines of the host's output that report a failing hook. */
   hookErrors?(stdout: string, stderr: string): string[];
+  /** Where the scratch HOME is made (scratch()'s `base`). */
+  scratchBase?: string;
 }
 
 export interface SessionOptions {
@@ -49,6 +51,10 @@ export interface SessionOptions {
   mode?: string;
   /** Written into the scratch HOME before the host starts (path relative to HOME → content). */
   files?: Record<string, string>;
+  /** Whether the user has approved rtk's hook where the host asks for that (default true). */
+  trustHook?: boolean;
+  /** Called with the scratch HOME once the host has exited, before it is removed (to run `rtk doctor` there, say). */
+  inspect?: (s: Scratch) => void;
 }
 
 /** Spawns `bin args` as the sandbox user, collecting output; killed after `timeoutMs`. */
@@ -73,7 +79,7 @@ export function spawnAs(s: Scratch, bin: string, args: readonly string[], env: R
 
 /** Runs one session: a fresh scratch HOME, rtk's hook installed when `withRtk`, the host over `commands`. */
 export async function session(driver: HostDriver, commands: readonly string[], opts: SessionOptions & { withRtk: boolean; init?: string[] }): Promise<SessionResult> {
-  const s = scratch({ withRtk: opts.withRtk });
+  const s = scratch({ withRtk: opts.withRtk, base: driver.scratchBase });
   const server = new ModelServer(driver.dialect, commands);
   try {
     if (opts.withRtk) {
@@ -84,7 +90,7 @@ export async function session(driver: HostDriver, commands: readonly string[], o
     const url = await server.start();
     const run = await driver.run(s, url, opts);
     const log = `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}`;
-    const fates = driver.fates(run.stdout);
+    const fates = driver.fates(run.stdout, server.results);
     const records = spoolRecords(s);
     const hooks = records.filter((r) => r["kind"] === "hook");
     const runs = records.filter((r) => r["kind"] === "run");
@@ -103,6 +109,7 @@ export async function session(driver: HostDriver, commands: readonly string[], o
       }
       return { command, fate, received: got?.text ?? "", rewritten, recorded };
     });
+    opts.inspect?.(s);
     return { outcomes, requests: server.requests, hookErrors: driver.hookErrors?.(run.stdout, run.stderr) ?? [], log };
   } finally {
     await server.stop();
