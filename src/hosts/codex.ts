@@ -1,10 +1,12 @@
-// Codex CLI: Claude-shaped PreToolUse events with a permission_mode. Codex
-// applies a replacement only together with `permissionDecision: "allow"` (it has
-// no other way to replace a command, and refuses "ask"), and that allow grants
-// nothing: Codex runs its own rules, approval policy and sandbox on the
-// replacement. Its rules cannot see through `rtk …`, though, so a command one of
-// them forbids or prompts for is left to Codex as typed (no answer), and one the
-// agent typed behind `rtk` itself is denied with the reason.
+// Codex CLI: Claude-shaped PreToolUse events with a permission_mode (`default`,
+// or `bypassPermissions` under the approval policy `never`). Codex applies a
+// replacement only together with `permissionDecision: "allow"` (it has no other
+// way to replace a command, and refuses "ask"), and that allow grants nothing:
+// Codex runs its own rules, approval policy and sandbox on the replacement.
+// Its rules cannot see through `rtk …`, though, so a command one of them
+// forbids, prompts for or allows (an allowed command runs outside the sandbox)
+// is left to Codex as typed (no answer), and one the agent typed behind `rtk`
+// itself that they forbid or prompt for is denied with the reason.
 import { Budget, parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
 import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/codex-rules.js";
@@ -15,6 +17,7 @@ import { claudeAnswer, claudeDeny, decodeClaudeShape, preToolUseTarget, type Cla
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { codexOwn } from "../permissions/codex-own.js";
 import { CLAUDE_RULES } from "../permissions/sources.js";
 import { dotFolder } from "./targets.js";
 import { claudeLikeSample, SILENT, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Outcome, type Where } from "./types.js";
@@ -33,6 +36,7 @@ export const codex: Host = {
   title: "Codex CLI",
   tier: "hook",
   rules: CLAUDE_RULES,
+  engine: { explicitAllow: true, own: codexOwn },
   hook: {
     decode(event, env, warn) {
       const mode = str(obj(event)?.["permission_mode"]);
@@ -75,7 +79,7 @@ function codexAnswer(outcome: Outcome, ctx: CodexCtx): HookAnswer {
   // Only a rewrite, or a command the agent typed behind `rtk`, can run something Codex's rules would stop.
   const concerned = ctx.env["RTK_DISABLED"] !== "1" && (outcome.kind === "rewrite" || (outcome.kind === "pass" && /(^|[^\w-])rtk\b/.test(ctx.command)));
   if (concerned) {
-    const check = codexCheck(ctx);
+    const check = codexCheck(ctx, outcome.kind === "rewrite");
     if (check.kind === "unknown") {
       ctx.warn(`rtk hook codex: cannot read Codex's rules (${check.why}); the command is left to Codex`);
       return SILENT;
@@ -94,25 +98,31 @@ type Check =
   | { kind: "behind-rtk"; reason: string }
   | { kind: "unknown"; why: string };
 
-function codexCheck(ctx: CodexCtx): Check {
+function codexCheck(ctx: CodexCtx, rewriting: boolean): Check {
   const loaded = loadCodexRestrictions(ctx.cwd, ctx.env);
   if (!loaded.ok) return { kind: "unknown", why: loaded.error };
-  const { forbidden, prompt } = loaded.value;
-  if (!forbidden.length && !prompt.length) return { kind: "free" };
+  const { forbidden, prompt, allowed } = loaded.value;
+  const stopping = [...forbidden, ...prompt];
+  // An allowed command runs outside Codex's sandbox: its rewrite would run inside it.
+  if (!stopping.length && !(rewriting && allowed.length)) return { kind: "free" };
   // One past the rewrite's limits is not rewritten either: left to Codex now, it is not read twice.
   if (longerThan(ctx.command, COMMAND_LIMITS.maxBytes)) return { kind: "restricted" };
   const parsed = parse(ctx.command, { budget: Budget.of(COMMAND_LIMITS.timeMs) });
   // A command rtk cannot read is not rewritten.
   if (!parsed.ok) return parsed.error.limit !== undefined ? { kind: "restricted" } : { kind: "free" };
-  // Both kinds go through the deny matching: it also sees a command behind
+  // Every kind goes through the deny matching: it also sees a command behind
   // wrappers, by its basename (`/usr/bin/git`) and without quotes, as Codex does.
   // Through the tools' global options too (`git -C . push` runs `git push`).
-  const report = judge(parsed.script, ctx.command, { deny: [...forbidden, ...prompt], ask: [], allow: [] }, undefined, { tools: fullRegistry().tools });
-  if (report.verdict !== "deny") return { kind: "free" };
-  // Only an agent-typed `rtk` gets rtk's own deny; anything else Codex judges as typed.
-  const viaRtk = report.parts.some((p) => p.deny && p.denyForm !== null && /(^|\s|\/)rtk(\s|$)/.test(p.text));
-  if (!report.activeDeny || !viaRtk) return { kind: "restricted" };
-  return { kind: "behind-rtk", reason: behindRtkReason(report.parts.find((p) => p.deny)?.deny ?? "?", loaded.value) };
+  const opts = { tools: fullRegistry().tools };
+  const report = judge(parsed.script, ctx.command, { deny: stopping, ask: [], allow: [] }, undefined, opts);
+  if (report.verdict === "deny") {
+    // Only an agent-typed `rtk` gets rtk's own deny; anything else Codex judges as typed.
+    const viaRtk = report.parts.some((p) => p.deny && p.denyForm !== null && /(^|\s|\/)rtk(\s|$)/.test(p.text));
+    if (!report.activeDeny || !viaRtk) return { kind: "restricted" };
+    return { kind: "behind-rtk", reason: behindRtkReason(report.parts.find((p) => p.deny)?.deny ?? "?", loaded.value) };
+  }
+  if (rewriting && allowed.length && judge(parsed.script, ctx.command, { deny: allowed, ask: [], allow: [] }, undefined, opts).verdict === "deny") return { kind: "restricted" };
+  return { kind: "free" };
 }
 
 function behindRtkReason(rule: string, r: CodexRestrictions): string {

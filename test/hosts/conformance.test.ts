@@ -408,7 +408,7 @@ describe("Codex needs a known permission_mode", { concurrency: true }, () => {
   });
 });
 
-describe("Codex's own rules: a command they forbid or prompt for is left to Codex as typed", { concurrency: true }, () => {
+describe("Codex's own rules: a command they forbid, prompt for or allow is left to Codex as typed", { concurrency: true }, () => {
   const RULES_FILE = [
     "# Never push from the agent; a `)` in a comment is not the end of a rule.",
     "prefix_rule(",
@@ -431,7 +431,8 @@ describe("Codex's own rules: a command they forbid or prompt for is left to Code
     ["cd sub && git push", true],
     ["git diff --cached", true],
     ["git log --all", true],
-    ["git status", false],
+    // `prefix_rule(pattern = ["git", "status"])` allows it: Codex runs it outside its sandbox, `rtk git status` would run inside.
+    ["git status", true],
     ["git diff", false],
     ["git log -5", false],
   ] as const) {
