@@ -6,7 +6,9 @@
 // Its rules cannot see through `rtk …`, though, so a command one of them
 // forbids, prompts for or allows (an allowed command runs outside the sandbox)
 // is left to Codex as typed (no answer), and one the agent typed behind `rtk`
-// itself that they forbid or prompt for is denied with the reason.
+// itself that they forbid or prompt for is denied with the reason. Codex runs
+// the command in the user's login shell, not with its hook's PATH
+// (host-shell.ts).
 import { Budget, parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
 import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/codex-rules.js";
@@ -37,6 +39,7 @@ export const codex: Host = {
   tier: "hook",
   rules: CLAUDE_RULES,
   engine: { explicitAllow: true, own: codexOwn },
+  shell: "login",
   hook: {
     decode(event, env, warn) {
       const mode = str(obj(event)?.["permission_mode"]);

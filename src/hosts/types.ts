@@ -2,6 +2,7 @@
 // itself, where its rules live and how doctor tests it. An adapter only
 // translates: it holds no command knowledge and no filtering.
 import type { Env } from "../config/hooks.js";
+import type { CommandShell } from "./host-shell.js";
 import type { HostEngine } from "../permissions/replacement.js";
 import type { RuleLoader } from "../permissions/sources.js";
 import type { OwnAllow } from "../permissions/verdict.js";
@@ -218,6 +219,8 @@ export interface Host {
    * is then handed back only where the host runs the original unprompted.
    */
   engine?: HostEngineOf;
+  /** The shell the host runs a command in, where the `rtk` a rewrite inserts must run (default: with the hook's own environment). */
+  shell?: CommandShell;
   install?: Omit<HostInstall, "name" | "title">;
   doctor?: HostDoctor;
 }

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
 import { spawn } from "node:child_process";
-import { launch, RTK, type Run } from "../support/launch.js";
+import { launch, loginProfile, RTK, type Run } from "../support/launch.js";
 import { HOOK_HOSTS } from "../../src/hosts/index.js";
 import { HOST_CASES } from "./cases/index.js";
 import { REASON_MARK, type HostCase, type Recorded } from "./cases/types.js";
@@ -44,6 +44,7 @@ function makeHome(files: Record<string, unknown> = {}): Home {
   const project = join(home, "work", "app");
   mkdirSync(project, { recursive: true });
   mkdirSync(join(home, ".config"), { recursive: true });
+  loginProfile(home);
   for (const [rel, doc] of Object.entries(files)) writeFile(join(home, rel), JSON.stringify(doc, null, 2) + "\n");
   return { home, project };
 }

@@ -28,7 +28,7 @@ import { loadCodexRestrictions, MAX_PATTERNS, type CodexSystemPaths } from "../.
 import { parseRulesFile } from "../../src/permissions/codex-starlark.js";
 import { codex as codexCase } from "../hosts/cases/codex.js";
 import { ensureBuilt } from "../support/build.js";
-import { launch, type Run } from "../support/launch.js";
+import { launch, loginProfile, type Run } from "../support/launch.js";
 
 before(() => ensureBuilt());
 
@@ -54,6 +54,7 @@ function world(files: Record<string, string> = {}): World {
   const cwd = join(repo, "pkg");
   mkdirSync(cwd, { recursive: true });
   mkdirSync(join(repo, ".git"));
+  loginProfile(home);
   for (const [rel, text] of Object.entries(files)) put(join(root, rel), text);
   return { root, home, repo, cwd };
 }
