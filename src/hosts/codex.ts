@@ -8,7 +8,8 @@
 // is left to Codex as typed (no answer), and one the agent typed behind `rtk`
 // itself that they forbid or prompt for is denied with the reason. Codex runs
 // the command in the user's login shell, not with its hook's PATH
-// (host-shell.ts).
+// (host-shell.ts), and runs the hook only once the user has trusted it
+// (codex-trust.ts).
 import { Budget, parse } from "../../grammar/parse.js";
 import type { Env } from "../config/hooks.js";
 import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/codex-rules.js";
@@ -17,10 +18,12 @@ import { fullRegistry } from "../routes/registry.js";
 import { COMMAND_LIMITS, longerThan } from "../rewrite/limits.js";
 import { claudeAnswer, claudeDeny, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { dataDir } from "../config/paths.js";
 import { codexOwn } from "../permissions/codex-own.js";
 import { CLAUDE_RULES } from "../permissions/sources.js";
+import { codexHome, codexHookTrust } from "./codex-trust.js";
 import { dotFolder } from "./targets.js";
 import { claudeLikeSample, SILENT, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Outcome, type Where } from "./types.js";
 
@@ -55,13 +58,64 @@ export const codex: Host = {
     target: preToolUseTarget(),
     scopes: dotFolder(".codex", ["hooks.json"], "CODEX_HOME"),
     defaultScope: "global",
-    note: "Codex runs hooks while `[features] hooks` is on in its config.toml (the default since Codex 0.124; older versions need `hooks = true` under `[features]`).",
+    note: [
+      "Codex skips a new or changed hook until you trust it: start Codex, type /hooks and trust `rtk hook codex` (again after an `rtk init` that changes it). `rtk doctor` says whether Codex trusts it.",
+      "Codex runs hooks while `[features] hooks` is on in its config.toml (the default since Codex 0.124; older versions need `hooks = true` under `[features]`).",
+    ].join("\n"),
   },
   doctor: {
     sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }),
-    checks: (where) => [codexFeature(where)],
+    checks: (where, file) => [codexFeature(where), ...codexTrust(where, file), codexSandbox(where)],
   },
 };
+
+/** Codex's trust of rtk's hook in `file`: Codex skips it, silently, until the user trusts it. */
+function codexTrust(where: Where, file: string): DoctorCheck[] {
+  const fix = "start Codex, type /hooks and trust `rtk hook codex` (Codex keeps the trust by the hook's hash)";
+  return codexHookTrust(file, where.env).map((t): DoctorCheck => {
+    switch (t.status) {
+      case "trusted":
+        return { name: "codex trust", ok: true, detail: `Codex trusts rtk's hook (${t.key})` };
+      case "untrusted":
+        return { name: "codex trust", ok: false, detail: `Codex skips rtk's hook until you trust it (no trust recorded for ${t.key})`, fix };
+      case "modified":
+        return { name: "codex trust", ok: false, detail: `rtk's hook changed since you trusted it, so Codex skips it until you trust it again (${t.key})`, fix };
+      case "disabled":
+        return { name: "codex trust", ok: false, detail: `rtk's hook is disabled in Codex (${t.key})`, fix: "start Codex, type /hooks and enable `rtk hook codex`" };
+    }
+  });
+}
+
+/**
+ * What Codex's sandbox leaves of rtk: commands run inside it (workspace-write,
+ * read-only), where rtk's data folder is read-only unless it is under a
+ * writable root. The compact output is the same; what needs the folder is lost.
+ */
+function codexSandbox(where: Where): DoctorCheck {
+  const file = join(codexHome(where.env), "config.toml");
+  let doc: Record<string, unknown> = {};
+  try {
+    doc = parseToml(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    // no config: Codex's defaults
+  }
+  if (doc["sandbox_mode"] === "danger-full-access") return { name: "codex sandbox", ok: true, detail: "commands run outside a sandbox (sandbox_mode = danger-full-access)" };
+  const data = dataDir(where.env);
+  const roots = (obj(doc["sandbox_workspace_write"])?.["writable_roots"] as unknown[] | undefined) ?? [];
+  const writable = [...roots.filter((r): r is string => typeof r === "string"), "/tmp", where.env["TMPDIR"] ?? "/tmp"].some((r) => within(data, r));
+  if (writable && doc["sandbox_mode"] !== "read-only") return { name: "codex sandbox", ok: true, detail: `rtk's data folder ${data} is writable inside Codex's workspace-write sandbox` };
+  return {
+    name: "codex sandbox",
+    ok: true,
+    detail: `degraded inside Codex's sandbox (workspace-write or read-only), where ${data} is read-only: the compact output is the same, but those runs are not recorded (rtk gain misses them) and \`rtk recall\` cannot keep what a compact form leaves out (the marker says so)`,
+    fix: `to keep both under workspace-write, add "${data}" to writable_roots under [sandbox_workspace_write] in ${file}`,
+  };
+}
+
+function within(path: string, root: string): boolean {
+  const r = relative(resolve(root), resolve(path));
+  return r === "" || (!r.startsWith("..") && !isAbsolute(r));
+}
 
 function codexFeature(where: Where): DoctorCheck {
   const file = join(where.env["CODEX_HOME"] || join(where.env["HOME"] || "", ".codex"), "config.toml");

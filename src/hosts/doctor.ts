@@ -50,7 +50,7 @@ export function doctor(where: Where): DoctorReport {
       checks.push(onPathCheck(where, h.shell ?? "inherited"));
       if (s.command) checks.push(...commandChecks(h, s.command, reinstall, where));
       if (h.tier === "plugin" && host.target.kind === "file") checks.push(...pluginChecks(h, s.file, reinstall, where));
-      if (h.doctor?.checks) checks.push(...h.doctor.checks(where));
+      if (h.doctor?.checks) checks.push(...h.doctor.checks(where, s.file));
       hosts.push({ host: host.name, title: host.title, scope, file: s.file, checks });
     }
   }

@@ -198,8 +198,8 @@ export interface HostDoctor {
   sample(command: string, cwd: string): string;
   /** Whether the hook's answer to the sample carries `rewritten` (default: on stdout with exit 0). */
   answered?(run: SelfTestRun, rewritten: string): boolean;
-  /** Checks of the host's own settings beyond the hook. */
-  checks?(where: Where): Check[];
+  /** Checks of the host's own settings beyond the hook; `file` is the settings file rtk's hook is in. */
+  checks?(where: Where, file: string): Check[];
 }
 
 export interface Host {

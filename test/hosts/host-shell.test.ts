@@ -172,10 +172,11 @@ describe("the launcher's Node, as the login shell would start it", () => {
 });
 
 describe("rtk init --agent codex and rtk doctor ask the login shell too", () => {
-  test("init: without rtk on the login shell's PATH, warns with the fix", () => {
+  test("init: says Codex skips the hook until it is trusted (/hooks); without rtk on the login shell's PATH, warns with the fix", () => {
     const b = box();
     const r = launchSync(["init", "--agent", "codex"], { cwd: b.project, env: b.env });
     assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /Codex skips a new or changed hook until you trust it: .*\/hooks/);
     assert.match(r.stderr, /not on the PATH of your login shell.*Codex CLI runs commands in your login shell/s);
     assert.match(r.stderr, FIX);
     assert.ok(!existsSync(join(b.home, ".cache", "rtk", "login-path.json")), "init leaves no cache behind");
