@@ -136,7 +136,7 @@ function codexAnswer(outcome: Outcome, ctx: CodexCtx): HookAnswer {
   // Only a rewrite, or a command the agent typed behind `rtk`, can run something Codex's rules would stop.
   const concerned = ctx.env["RTK_DISABLED"] !== "1" && (outcome.kind === "rewrite" || (outcome.kind === "pass" && /(^|[^\w-])rtk\b/.test(ctx.command)));
   if (concerned) {
-    const check = codexCheck(ctx, outcome.kind === "rewrite");
+    const check = codexCheck(ctx, outcome.kind === "rewrite" ? outcome.command : null);
     if (check.kind === "unknown") {
       ctx.warn(`rtk hook codex: cannot read Codex's rules (${check.why}); the command is left to Codex`);
       return SILENT;
@@ -155,13 +155,15 @@ type Check =
   | { kind: "behind-rtk"; reason: string }
   | { kind: "unknown"; why: string };
 
-function codexCheck(ctx: CodexCtx, rewriting: boolean): Check {
+/** What Codex's rules make of the command, and of `rewritten` (the rewrite rtk would hand back, if any). */
+function codexCheck(ctx: CodexCtx, rewritten: string | null): Check {
   const loaded = loadCodexRestrictions(ctx.cwd, ctx.env);
   if (!loaded.ok) return { kind: "unknown", why: loaded.error };
   const { forbidden, prompt, allowed } = loaded.value;
   const stopping = [...forbidden, ...prompt];
+  const every = [...stopping, ...allowed];
   // An allowed command runs outside Codex's sandbox: its rewrite would run inside it.
-  if (!stopping.length && !(rewriting && allowed.length)) return { kind: "free" };
+  if (!stopping.length && !(rewritten !== null && allowed.length)) return { kind: "free" };
   // One past the rewrite's limits is not rewritten either: left to Codex now, it is not read twice.
   if (longerThan(ctx.command, COMMAND_LIMITS.maxBytes)) return { kind: "restricted" };
   const parsed = parse(ctx.command, { budget: Budget.of(COMMAND_LIMITS.timeMs) });
@@ -178,8 +180,13 @@ function codexCheck(ctx: CodexCtx, rewriting: boolean): Check {
     if (!report.activeDeny || !viaRtk) return { kind: "restricted" };
     return { kind: "behind-rtk", reason: behindRtkReason(report.parts.find((p) => p.deny)?.deny ?? "?", loaded.value) };
   }
-  if (rewriting && allowed.length && judge(parsed.script, ctx.command, { deny: allowed, ask: [], allow: [] }, undefined, opts).verdict === "deny") return { kind: "restricted" };
-  return { kind: "free" };
+  if (rewritten === null) return { kind: "free" };
+  if (allowed.length && judge(parsed.script, ctx.command, { deny: allowed, ask: [], allow: [] }, undefined, opts).verdict === "deny") return { kind: "restricted" };
+  // A rule the user wrote for `rtk …` itself would judge the rewrite (run it unprompted and unsandboxed, ask, or forbid it) where the command as typed was not.
+  const after = parse(rewritten);
+  if (!after.ok) return { kind: "restricted" };
+  const named = judge(after.script, rewritten, { deny: every, ask: [], allow: [] }, undefined, opts).parts.some((p) => p.deny && p.denyForm === null);
+  return named ? { kind: "restricted" } : { kind: "free" };
 }
 
 function behindRtkReason(rule: string, r: CodexRestrictions): string {

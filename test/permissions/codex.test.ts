@@ -175,6 +175,23 @@ describe("Codex's permission modes: a rewrite only where Codex runs the command 
   }
 });
 
+describe("a rule the user wrote for `rtk` itself: the rewrite would meet it where the command as typed does not, so it is left as typed", { concurrency: true }, () => {
+  for (const [rule, command] of [
+    ['prefix_rule(pattern = ["rtk"], decision = "allow")', "git status"],
+    ['prefix_rule(pattern = ["rtk", "git"], decision = "prompt")', "git log -3"],
+    ['prefix_rule(pattern = ["rtk", ["ls", "cat"]], decision = "forbidden")', "ls -la"],
+  ] as const) {
+    test(`${rule} → ${command} gets no answer`, async () => {
+      const w = world({ "home/.codex/rules/default.rules": rule + "\n" });
+      assertLeft(await hook(w, command), command);
+    });
+  }
+  test("a rule for `rtk` names no other command: git diff is rewritten", async () => {
+    const w = world({ "home/.codex/rules/default.rules": 'prefix_rule(pattern = ["rtk", "git", "status"], decision = "allow")\n' });
+    assertRewritten(await hook(w, "git diff"), "git diff");
+  });
+});
+
 describe("a command the agent typed behind `rtk`: Codex's rules cannot see it, rtk denies it", { concurrency: true }, () => {
   let w: World;
   before(() => {
