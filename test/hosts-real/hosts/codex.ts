@@ -24,6 +24,9 @@ export const CODEX_PACKAGE: HostPackage = { name: "@openai/codex", version: "0.1
 /** A model Codex's catalogue knows (an unknown one costs a warning item on every run). */
 const MODEL = "gpt-5.5";
 
+/** How long one session may take: the whole corpus through a hook on a loaded machine takes minutes. */
+const SESSION_MS = 20 * 60_000;
+
 /** Codex's sandbox lets commands write to /tmp: the scratch HOME lives elsewhere, where a user's would. */
 const SCRATCH_BASE = process.env["RTK_REAL_HOSTS_SCRATCH"] || "/var/tmp/rtk-real-hosts";
 
@@ -50,7 +53,7 @@ export function codexDriver(): HostDriver | { error: string } {
       }
       if (approval === "never") {
         const args = ["exec", "--json", "--skip-git-repo-check", "--ephemeral", "-s", sandbox, "Run the commands you are given."];
-        return spawnAs(s, pkg.bin, args, env, 300_000);
+        return spawnAs(s, pkg.bin, args, env, SESSION_MS);
       }
       return appServerTurn(s, pkg.bin, env, { approvalPolicy: approval, sandbox });
     },
@@ -214,7 +217,7 @@ async function appServerTurn(
     const thread = (started["thread"] as { id?: string } | undefined)?.id;
     if (!thread) return { status: null, stdout: rpc.lines.join("\n"), stderr: `thread/start: ${JSON.stringify(started)}` };
     await rpc.call("turn/start", { threadId: thread, input: [{ type: "text", text: "Run the commands you are given.", text_elements: [] }] });
-    const timedOut = await Promise.race([finished.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 300_000))]);
+    const timedOut = await Promise.race([finished.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), SESSION_MS))]);
     const closed = await rpc.close();
     return { status: timedOut ? null : (closed.status ?? 0), stdout: rpc.lines.join("\n"), stderr: closed.stderr };
   } catch (e) {
