@@ -15,7 +15,8 @@ import { OPENED_BY_RTK_RULES } from "../permissions/replacement.js";
 import { loadRules } from "../permissions/sources.js";
 import type { Env } from "../config/hooks.js";
 import { installStatus } from "./install.js";
-import { findOnPath, ON_PATH_FIX, rtkReach } from "./on-path.js";
+import { findOnPath, ON_PATH_FIX } from "./on-path.js";
+import { loginShellCommand, reachFix, reachIn, type CommandShell } from "./host-shell.js";
 import { sampleCommand } from "./awareness.js";
 import { HOSTS } from "./index.js";
 import type { Check, Host, Where } from "./types.js";
@@ -50,10 +51,10 @@ export function doctor(where: Where): DoctorReport {
       const reinstall = `rtk init --agent ${host.name} --${scope}`;
       if (s.problem) checks.push({ name: "settings", ok: false, detail: s.problem, fix: `fix ${s.file} by hand, then ${reinstall}` });
       else checks.push({ name: "registered", ok: true, detail: s.file });
-      checks.push(onPathCheck(where));
+      checks.push(onPathCheck(where, h.shell ?? "inherited"));
       if (s.command) checks.push(...commandChecks(h, s.command, reinstall, where));
       if (h.tier === "plugin" && host.target.kind === "file") checks.push(...pluginChecks(h, s.file, reinstall, where));
-      if (h.doctor?.checks) checks.push(...h.doctor.checks(where));
+      if (h.doctor?.checks) checks.push(...h.doctor.checks(where, s.file));
       if (h.engine) checks.push(...broadRtkRules(h, where));
       hosts.push({ host: host.name, title: host.title, scope, file: s.file, checks });
     }
@@ -101,7 +102,7 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
       return checks;
     }
     checks.push({ name: "self-test", ok: true, detail: `a sample event with \`${sample}\` came back as \`${rewritten}\`` });
-    checks.push(rewrittenRuns(rewritten, cwd, where));
+    checks.push(rewrittenRuns(rewritten, cwd, where, host.shell ?? "inherited"));
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
@@ -156,17 +157,19 @@ function broadRtkRules(host: Host, where: Where): Check[] {
   });
 }
 
-/** Every host runs the rewritten `rtk …` through PATH, whatever path its hook command names. */
-function onPathCheck(where: Where): Check {
-  const reach = rtkReach(where.env, where.cwd);
+/** Every host runs the rewritten `rtk …` through the PATH of its shell, whatever path its hook command names. */
+function onPathCheck(where: Where, shell: CommandShell): Check {
+  const reach = reachIn(shell, where.env, where.cwd, { fresh: true });
+  const on = shell === "login" ? "on your login shell's PATH" : "on PATH";
   return reach.ok
-    ? { name: "on PATH", ok: true, detail: `\`rtk\` on PATH is ${reach.path}` }
-    : { name: "on PATH", ok: false, detail: `${reach.why}: hooks leave every command unchanged`, fix: ON_PATH_FIX };
+    ? { name: "on PATH", ok: true, detail: `\`rtk\` ${on} is ${reach.path}` }
+    : { name: "on PATH", ok: false, detail: `${reach.why}: hooks leave every command unchanged`, fix: reachFix(shell, where.env, where.cwd, { fresh: true }) };
 }
 
-/** The rewrite is only as good as the command it hands back: run it where the agent would. */
-function rewrittenRuns(rewritten: string, cwd: string, where: Where): Check {
-  const x = spawnSync("/bin/sh", ["-c", rewritten], { encoding: "utf8", cwd, timeout: 15000, env: where.env });
+/** The rewrite is only as good as the command it hands back: run it where the agent would, in the host's shell. */
+function rewrittenRuns(rewritten: string, cwd: string, where: Where, shell: CommandShell = "inherited"): Check {
+  const run = shell === "login" ? loginShellCommand(where.env, rewritten) : { file: "/bin/sh", args: ["-c", rewritten] };
+  const x = spawnSync(run.file, run.args, { encoding: "utf8", cwd, timeout: 15000, env: where.env, stdio: ["ignore", "pipe", "pipe"] });
   const ran = x.status !== null && x.status !== 126 && x.status !== 127;
   return ran
     ? { name: "rewritten command", ok: true, detail: `\`${rewritten}\` ran in a temporary folder (exit ${x.status})` }
@@ -174,7 +177,7 @@ function rewrittenRuns(rewritten: string, cwd: string, where: Where): Check {
         name: "rewritten command",
         ok: false,
         detail: `\`${rewritten}\` did not run (${x.status === null ? "no exit status" : `exit ${x.status}`}: ${JSON.stringify((x.stderr || x.stdout || "").trim().slice(0, 200))})`,
-        fix: ON_PATH_FIX,
+        fix: reachFix(shell, where.env, where.cwd, { fresh: true }),
       };
 }
 

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
 import { spawn } from "node:child_process";
-import { launch, RTK, type Run } from "../support/launch.js";
+import { launch, loginProfile, RTK, type Run } from "../support/launch.js";
 import { HOOK_HOSTS } from "../../src/hosts/index.js";
 import { HOST_CASES } from "./cases/index.js";
 import { REASON_MARK, type HostCase, type Recorded } from "./cases/types.js";
@@ -44,6 +44,7 @@ function makeHome(files: Record<string, unknown> = {}): Home {
   const project = join(home, "work", "app");
   mkdirSync(project, { recursive: true });
   mkdirSync(join(home, ".config"), { recursive: true });
+  loginProfile(home);
   for (const [rel, doc] of Object.entries(files)) writeFile(join(home, rel), JSON.stringify(doc, null, 2) + "\n");
   return { home, project };
 }
@@ -443,7 +444,7 @@ describe("Codex needs a known permission_mode", { concurrency: true }, () => {
   });
 });
 
-describe("Codex's own rules: a command they forbid or prompt for is left to Codex as typed", { concurrency: true }, () => {
+describe("Codex's own rules: a command they forbid, prompt for or allow is left to Codex as typed", { concurrency: true }, () => {
   const RULES_FILE = [
     "# Never push from the agent; a `)` in a comment is not the end of a rule.",
     "prefix_rule(",
@@ -466,7 +467,8 @@ describe("Codex's own rules: a command they forbid or prompt for is left to Code
     ["cd sub && git push", true],
     ["git diff --cached", true],
     ["git log --all", true],
-    ["git status", false],
+    // `prefix_rule(pattern = ["git", "status"])` allows it: Codex runs it outside its sandbox, `rtk git status` would run inside.
+    ["git status", true],
     ["git diff", false],
     ["git log -5", false],
   ] as const) {

@@ -38,10 +38,12 @@ export interface HostDriver {
   dialect: Dialect;
   /** Runs the host once over the script (the model stand-in listens at `baseUrl`); resolves when it exits. */
   run(s: Scratch, baseUrl: string, opts: SessionOptions): Promise<{ status: number | null; stdout: string; stderr: string }>;
-  /** The fate of each tool call, by its id, read from the host's own output. */
-  fates(stdout: string): ReadonlyMap<string, Fate>;
+  /** The fate of each tool call, by its id, read from the host's own output and what the model received. */
+  fates(stdout: string, results: readonly Received[]): ReadonlyMap<string, Fate>;
   /** Lines of the host's output that report a failing hook. */
   hookErrors?(stdout: string, stderr: string): string[];
+  /** Where the scratch HOME is made (scratch()'s `base`). */
+  scratchBase?: string;
 }
 
 export interface SessionOptions {
@@ -49,6 +51,10 @@ export interface SessionOptions {
   mode?: string;
   /** Written into the scratch HOME before the host starts (path relative to HOME → content). */
   files?: Record<string, string>;
+  /** Whether the user has approved rtk's hook where the host asks for that (default true). */
+  trustHook?: boolean;
+  /** Called with the scratch HOME once the host has exited, before it is removed (to run `rtk doctor` there, say). */
+  inspect?: (s: Scratch) => void;
 }
 
 /** Spawns `bin args` as the sandbox user, collecting output; killed after `timeoutMs`. */
@@ -78,7 +84,7 @@ export function spawnAs(s: Scratch, bin: string, args: readonly string[], env: R
  * command after the last one it was asked for.
  */
 export async function session(driver: HostDriver, commands: readonly string[], opts: SessionOptions & { withRtk: boolean; init?: string[] }): Promise<SessionResult> {
-  const s = scratch({ withRtk: opts.withRtk });
+  const s = scratch({ withRtk: opts.withRtk, base: driver.scratchBase });
   try {
     if (opts.withRtk) {
       const r = s.run(join(s.bin, "rtk"), ["init", "--agent", driver.name, ...(opts.init ?? [])]);
@@ -95,7 +101,7 @@ export async function session(driver: HostDriver, commands: readonly string[], o
         const url = await server.start();
         const run = await driver.run(s, url, opts);
         log += `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}\n`;
-        const fates = driver.fates(run.stdout);
+        const fates = driver.fates(run.stdout, server.results);
         requests.push(...server.requests);
         hookErrors.push(...(driver.hookErrors?.(run.stdout, run.stderr) ?? []));
         const before = asked.length;
@@ -123,6 +129,7 @@ export async function session(driver: HostDriver, commands: readonly string[], o
       }
       return { command, fate, received: got?.text ?? "", rewritten, recorded };
     });
+    opts.inspect?.(s);
     return { outcomes, requests, hookErrors, log };
   } finally {
     if (!process.env["RTK_REAL_HOSTS_KEEP"]) s.dispose();
