@@ -4,7 +4,7 @@
 // fit, then `… +N more`" lists within a character budget, paths grouped by
 // directory, and the file probe a filter asks instead of touching the disk.
 import { HeadTail } from "./budget.js";
-import { linesText, omitted, type FileProbe, type FilterContext, type FilterInput, type FilterRun, type RecallRef } from "./types.js";
+import { droppedHere, linesText, omitted, type FileProbe, type FilterContext, type FilterInput, type FilterRun, type RecallRef } from "./types.js";
 
 export type { FileProbe };
 
@@ -192,6 +192,42 @@ export class HeadCount {
   reset(): void {
     this.shown = 0;
     this.hidden = 0;
+  }
+}
+
+// ---------------------------------------------------------------- lines dropped in place
+
+/**
+ * Lines dropped where they stood (a failure's source excerpt, unchanged lines
+ * of a diff), counted with their place in the recall entry, for one marker
+ * there: `… 6 lines of source [rtk recall <id> --lines 12-17]`.
+ */
+export class DroppedRun {
+  count = 0;
+  private first = 0;
+  private last = 0;
+  private apart = false;
+
+  /** `at`: the recall entry's number of the line being read (FilterContext.rawLine), when known. */
+  constructor(private readonly at?: () => number) {}
+
+  /** The line being read is dropped. */
+  add(): void {
+    const n = this.at?.();
+    if (n === undefined) this.apart = true;
+    else if (this.count === 0) this.first = n;
+    else if (n !== this.last + 1) this.apart = true;
+    this.last = n ?? this.last;
+    this.count++;
+  }
+
+  /** The marker of the lines dropped since the last one (null: none), `what` naming them by their count; the run starts again. */
+  marker(what: (n: number) => string, recall: RecallRef): string | null {
+    if (this.count === 0) return null;
+    const text = this.apart ? droppedHere(this.count, what(this.count), recall) : droppedHere(this.count, what(this.count), recall, this.first, this.last);
+    this.count = 0;
+    this.apart = false;
+    return text;
   }
 }
 

@@ -95,3 +95,46 @@ function terminalLine(line: string): string {
   const cr = l.lastIndexOf("\r");
   return cr >= 0 ? l.slice(cr + 1) : l;
 }
+
+/**
+ * The numbers of the lines as the recall entry holds them (both streams' bytes
+ * in the order they came, counted by their newlines), for `rtk recall <id>
+ * --lines A-B`: `chunk` before a stream's chunk is split, `ending` before a
+ * stream's last line without a newline is handed over, `line` for each line
+ * handed over, in order. A line starts where its first byte came.
+ */
+export class RawLineNumbers {
+  private newlines = 0;
+  /** Where each stream's unfinished line started. */
+  private readonly pending: [number | null, number | null] = [null, null];
+  private before: number | null = null;
+  private base = 0;
+  private index = 0;
+  /** The number of the line handed over last. */
+  current = 0;
+
+  chunk(s: 0 | 1, b: Uint8Array): void {
+    let n = 0;
+    for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
+    this.before = this.pending[s];
+    this.base = this.newlines;
+    this.index = 0;
+    this.newlines += n;
+    if (b.length && b[b.length - 1] === 10) this.pending[s] = null;
+    else if (n === 0) this.pending[s] ??= this.base + 1;
+    else this.pending[s] = this.base + n + 1;
+  }
+
+  ending(s: 0 | 1): void {
+    this.before = this.pending[s];
+    this.base = this.newlines;
+    this.index = 0;
+    this.pending[s] = null;
+  }
+
+  line(): number {
+    this.current = this.index === 0 && this.before !== null ? this.before : this.base + 1 + this.index;
+    this.index++;
+    return this.current;
+  }
+}

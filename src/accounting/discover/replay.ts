@@ -3,6 +3,7 @@
 // runtime feeds it, and the runtime's own choice between the compact form and
 // the raw output (never worse, never silent).
 import { setting, type EffectiveConfig } from "../../config/load.js";
+import { DEFAULT_PASSTHROUGH_TOKENS } from "../../config/schema.js";
 import { CHARS_PER_TOKEN } from "../../filters/budget.js";
 import { FILTERS } from "../../filters/catalog.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../../filters/declarative.js";
@@ -74,10 +75,11 @@ export function replayOutput(argv: readonly string[], text: string, exitCode: nu
     verbatim,
     overlong: feed.overlong,
     recallLimit: MAX_RECALL_BYTES,
+    passthroughBytes: (ctx.config ? setting(ctx.config, "limits", "passthrough_tokens") : DEFAULT_PASSTHROUGH_TOKENS) * CHARS_PER_TOKEN,
   });
   switch (choice.print) {
     case "compact":
-      return { replayed: true, rawChars: text.length, outChars: choice.compact.stdout.length + choice.compact.stderr.length, compact: true };
+      return { replayed: true, rawChars: text.length, outChars: choice.compact.stdout.length + choice.compact.stderr.length + (choice.compact.before ?? "").length, compact: true };
     case "raw":
       return { replayed: true, rawChars: text.length, outChars: (choice.plain ? stripAnsi(text) : text).length, compact: false };
     default:

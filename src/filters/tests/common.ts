@@ -90,12 +90,11 @@ const size = (lines: readonly string[]) => lines.reduce((n, l) => n + l.length +
  * Null (the raw output is printed) when the whole would not be shorter than
  * what the tool printed.
  */
-export function finish(ctx: FilterContext, raw: RawSize, f: Finish): CompactOutput | null {
+export function finish(raw: RawSize, f: Finish): CompactOutput | null {
   const before = f.before ?? [];
   const stderr = f.stderr ?? [];
   if (size(before) + size(f.stdout) + size(stderr) >= raw.chars) return null;
-  for (const l of before) ctx.emit.err(l);
-  return { stdout: linesText(f.stdout), stderr: linesText(stderr) };
+  return { stdout: linesText(f.stdout), stderr: linesText(stderr), ...(before.length ? { before: linesText(before) } : {}) };
 }
 
 /**
@@ -225,7 +224,7 @@ export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filte
           if (pass) return null;
           out.close();
           err?.close();
-          return finish(ctx, raw, spec.finish(ctx, kept, spec.stderr === "read" ? [out, err as R] : [out]));
+          return finish(raw, spec.finish(ctx, kept, spec.stderr === "read" ? [out, err as R] : [out]));
         },
       };
     },

@@ -106,7 +106,7 @@ export const pytest: Filter = {
         // The passing tests are in the recall entry: the verdict line names it.
         const last = stdout.length - 1;
         if (resultsDropped && last >= 0 && /^(===|\d+ (passed|failed))/.test(stdout[last]!) && /\d+ passed/.test(stdout[last]!)) stdout[last] += ` [rtk recall ${ctx.recall.id()}]`;
-        return finish(ctx, raw, { stdout, stderr: err.lines });
+        return finish(raw, { stdout, stderr: err.lines });
       },
     };
   },
