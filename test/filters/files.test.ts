@@ -927,6 +927,21 @@ describe("in process", () => {
     assert.ok(compact!.stdout.length <= 8000 && compact!.stdout.length > 7500, `${compact!.stdout.length} characters`);
   });
 
+  test("plain ls past its budget (ls, -1, -a, -R): the first names that fit, the rest counted; within it, the tool's own output", () => {
+    const names = Array.from({ length: 1500 }, (_, i) => `file_number_${i}.txt`);
+    for (const argv of [["ls"], ["ls", "-1"], ["ls", "-a"]]) {
+      const out = lines(feed(ls, argv, "ls", names).compact!.stdout);
+      const m = /^… \+(\d+) more entries \[rtk recall abc1234\]$/.exec(out[out.length - 1]!);
+      assert.ok(m, `${argv.join(" ")}: ${out.slice(-2).join("\n")}`);
+      assert.deepEqual(out.slice(0, -1), names.slice(0, out.length - 1));
+      assert.equal(out.length - 1 + Number(m[1]), 1500);
+      assert.ok(out.join("\n").length <= 8000, argv.join(" "));
+    }
+    const listings = feed(ls, ["ls", "-R"], "ls", [".:", ...names, "", "./sub:", "x"]).compact!.stdout;
+    assert.match(listings, /… \+\d+ more entries \(and 1 more directory listing\) \[rtk recall abc1234\]\n$/);
+    assert.equal(feed(ls, ["ls"], "ls", names.slice(0, 10)).compact, null, "ten names: nothing to change, the raw output prints");
+  });
+
   test("find past its budget: the first paths in order, the rest counted by directory", () => {
     const raw = [...Array.from({ length: 30 }, (_, i) => `./a/f${String(i).padStart(2, "0")}`), ...Array.from({ length: 40 }, (_, i) => `./b/g${String(i).padStart(2, "0")}`)];
     const { lines, rest } = groupPaths(raw, "a/ ".length + 30 * 4 + "b/ ".length + 20 * 4);
