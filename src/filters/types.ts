@@ -115,9 +115,9 @@ export interface Filter {
   start(input: FilterInput, ctx: FilterContext): FilterRun;
 }
 
-/** The in-band omission marker: `… +N more <what> [rtk recall <id>]`. */
-export function omitted(count: number, what: string, recall: RecallRef): string {
-  return `… +${count} more ${what} [rtk recall ${recall.id()}]`;
+/** The in-band omission marker: `… +N more <what> [rtk recall <id>]`, with the lines they took in the recall entry when they are one run of it (`--lines A-B`). */
+export function omitted(count: number, what: string, recall: RecallRef, range?: readonly [number, number] | null): string {
+  return `… +${count} more ${what} [rtk recall ${recall.id()}${range ? ` --lines ${range[0]}-${range[1]}` : ""}]`;
 }
 
 /**

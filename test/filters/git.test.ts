@@ -75,7 +75,7 @@ function outcome(f: GitFixture): Outcome {
   return o;
 }
 
-const normalise = (text: string) => text.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall <id>]");
+const normalise = (text: string) => text.replace(/rtk recall [0-9a-f]{7}/g, "rtk recall <id>");
 
 function goldenText(f: GitFixture, r: Ran): string {
   return `$ git ${f.args.map((a) => (/[\s'"]/.test(a) ? JSON.stringify(a) : a)).join(" ")}\nexit ${r.status}\n--- stdout\n${normalise(r.stdout)}--- stderr\n${normalise(r.stderr)}`;

@@ -26,7 +26,7 @@ before(() => {
   }
 });
 
-const normalise = (text: string) => text.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall <id>]");
+const normalise = (text: string) => text.replace(/rtk recall [0-9a-f]{7}/g, "rtk recall <id>");
 
 const TOOLS = Object.keys(FACT_READERS);
 

@@ -84,6 +84,8 @@ export interface Case {
   volatile?: RegExp[];
   /** The two runs may order their lines differently (parallel jobs): compared as sets of lines. */
   unordered?: boolean;
+  /** The argv rtk runs when its route adds presentation flags (`tree -F`): its recall entry holds that command's output. */
+  ranAs?: string[];
   /** What rtk prints is the plain run's bytes, stream by stream (an output too short to be worth compacting). */
   identical?: boolean;
   /** What rtk prints is at most this many characters (a list's budget, `[limits] list_tokens` × 4, with room for its markers). */
@@ -425,10 +427,17 @@ export async function runCase(family: string, c: Case): Promise<Row> {
 
     // The recall entry holds what the tool printed.
     if (recalled !== null) {
-      const both = raw.stdout !== "" && raw.stderr !== "";
+      const ran = c.ranAs ? await run(c.ranAs, dir, env) : plain;
+      const both = ran.stdout.length > 0 && ran.stderr.length > 0;
       const a = mask(recalled, c.volatile ?? []);
-      const b = mask(raw.stdout + raw.stderr, c.volatile ?? []);
-      const same = both || c.unordered ? [...linesOf(a)].sort().join("\n") === [...linesOf(b)].sort().join("\n") : a === b;
+      const b = mask(ran.stdout.toString("utf8") + ran.stderr.toString("utf8"), c.volatile ?? []);
+      // Lines of two streams, or of parallel jobs, may come in another order (and blank lines between them fall elsewhere).
+      const sorted = (t: string) =>
+        linesOf(t)
+          .filter((l) => l.trim())
+          .sort()
+          .join("\n");
+      const same = both || c.unordered ? sorted(a) === sorted(b) : a === b;
       if (!same) problems.push(`rtk recall ${id} does not give the plain output's bytes`);
       if (!same && process.env["RTK_MATRIX_VERBOSE"]) process.stderr.write(`--- recalled, masked\n${a}--- plain, masked\n${b}---\n`);
     }

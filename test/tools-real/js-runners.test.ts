@@ -28,7 +28,8 @@ ${fail ? BREAKS : ""}
 const FRAME = /^\s+at /;
 
 const JEST_NOISE = [/^Time:\s/, /^Ran all test suites/, /^\s*$/];
-const JEST_COUNTED = [/^PASS /, /^\s+[✓√○] /, /^ {2}math$/];
+/** Passing suites and the list of tests a run of one file prints (a failing one is told again in its ● block). */
+const JEST_COUNTED = [/^PASS /, /^\s+[✓√○✕×] /, /^ {2}math$/];
 
 const jest: Case[] = [
   {
@@ -115,7 +116,8 @@ ${fail ? BREAKS : ""}
 
 const VITEST_PKG = '{ "type": "module" }\n';
 const VITEST_NOISE = [/^\s*RUN\s+v\d/, /^\s*(Start at|Duration)\s/, /^\s*$/, /^⎯+(\[\d+\/\d+\])?⎯*$/];
-const VITEST_COUNTED = [/^\s+✓ /, /^\s*✓ \S+ \(\d+ tests?\)/];
+/** Passing files and tests (a failing one, `×`, is told again in its FAIL block). */
+const VITEST_COUNTED = [/^\s+[✓×] /, /^\s*✓ \S+ \(\d+ tests?\)/];
 
 const vitest: Case[] = [
   {
@@ -214,8 +216,12 @@ ${Array.from({ length: 30 }, (_, i) => `test("adds ${i}", () => assert.strictEqu
 ${fail ? 'test("breaks on two and two", () => {\n  assert.strictEqual(add(2, 2), 5);\n});' : ""}
 `;
 
-const NODE_NOISE = [/^\s*$/, /^\s+duration_ms: /, /^\s+\.\.\.$/, /^\s+---$/, /^TAP version/, /^# (duration_ms|suites) /, /^1\.\.\d+$/];
-const NODE_COUNTED = [/^ok \d+ - /, /^# Subtest: /];
+const NODE_NOISE = [/^\s*$/, /^\s+(duration_ms|type|failureType): /, /^\s+\.\.\.$/, /^\s+---$/, /^TAP version/, /^# (duration_ms|suites) /, /^1\.\.\d+$/];
+const NODE_COUNTED = [/^ok \d+ - /, /^\s+\S.* \((node:|internal\/)/];
+const NODE_VOLATILE = [/duration_ms:? [\d.]+/];
+
+/** A subtest's header: its `ok` or `not ok` line names it again. */
+const NODE_RESHAPED = [/^\s*# Subtest: /];
 
 const nodeTest: Case[] = [
   {
@@ -227,6 +233,8 @@ const nodeTest: Case[] = [
     facts: runnerFacts("node"),
     noise: NODE_NOISE,
     counted: NODE_COUNTED,
+    volatile: NODE_VOLATILE,
+    reshaped: NODE_RESHAPED,
   },
   {
     tool: "node --test",
@@ -237,6 +245,8 @@ const nodeTest: Case[] = [
     facts: runnerFacts("node"),
     noise: NODE_NOISE,
     counted: NODE_COUNTED,
+    volatile: NODE_VOLATILE,
+    reshaped: NODE_RESHAPED,
   },
   {
     tool: "node --test",
@@ -246,6 +256,9 @@ const nodeTest: Case[] = [
     exit: "nonzero",
     facts: runnerFacts("node"),
     noise: NODE_NOISE,
+    counted: NODE_COUNTED,
+    volatile: NODE_VOLATILE,
+    reshaped: NODE_RESHAPED,
   },
 ];
 

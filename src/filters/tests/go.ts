@@ -18,7 +18,7 @@ function goTestReader(ctx: FilterContext, kept: Kept) {
   let running: string[] | null = null;
   const head = capturedHead(50);
   let goroutine = false;
-  const frames = new Frames(kept, "\t", ctx.recall);
+  const frames = new Frames(kept, "\t", ctx.recall, ctx.rawLine);
   let pendingFunc: string | null = null;
   const closeFrames = () => {
     frames.close();
