@@ -18,7 +18,15 @@ func TestStops(t *testing.T) {
 const TEXT = "package text\n\n// Upper makes s upper case.\nfunc Upper(s string) string { return s }\n";
 const TEXT_TEST = testFile("text", 'func TestUpper(t *testing.T) {\n\tif Upper("a") != "a" {\n\t\tt.Fatal("no")\n\t}\n}\n');
 
-const project = (calcTest: string) => ({ "go.mod": MOD, "calc.go": CALC, "calc_test.go": testFile("calc", calcTest), "text/text.go": TEXT, "text/text_test.go": TEXT_TEST });
+/** The module: calc (whose tests the case writes) beside a few packages whose tests pass, as a real module has. */
+const project = (calcTest: string) => {
+  const files: Record<string, string> = { "go.mod": MOD, "calc.go": CALC, "calc_test.go": testFile("calc", calcTest) };
+  for (const pkg of ["text", "parse", "store", "web", "auth", "jobs"]) {
+    files[`${pkg}/${pkg}.go`] = TEXT.replace("package text", `package ${pkg}`);
+    files[`${pkg}/${pkg}_test.go`] = TEXT_TEST.replace("package text", `package ${pkg}`);
+  }
+  return files;
+};
 
 /** What go test's output supports: failed tests counted by their `--- FAIL` lines, passed ones by `--- PASS` (printed with -v only). */
 function goCounts(raw: Raw): string[] {

@@ -34,7 +34,15 @@ const INTEGRATION = "#[test]\nfn adds_from_outside() {\n    assert_eq!(calc::add
 const BROKEN = { "Cargo.toml": MANIFEST, "src/lib.rs": 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b + "x"\n}\n', "src/main.rs": MAIN, "tests/it.rs": INTEGRATION };
 
 const TOUCH = [["touch", "src/lib.rs"]];
-const CARGO_NOISE = [/^\s+(Compiling|Finished|Running|Doc-tests|Checking|Installing|Locking|Replacing|Blocking)\b/, /^running \d+ tests?$/, /^\s*$/, /^For more information about this error, try/];
+const CARGO_NOISE = [
+  /^\s+(Compiling|Finished|Running|Doc-tests|Checking|Installing|Locking|Replacing|Blocking)\b/,
+  /^running \d+ tests?$/,
+  /^\s*$/,
+  /^For more information about (this|an) error, try/,
+  /^Some errors have detailed explanations: /,
+];
+/** A panicking thread's id changes from run to run. */
+const THREAD = / \(\d+\)(?= panicked at)/;
 const CARGO_COUNTED = [/^test \S+ \.\.\. ok$/, /^test result: ok\./];
 
 /** The totals cargo test's summary line adds up: passed over every target, and the count of targets. */
@@ -76,6 +84,7 @@ const cargoTest: Case[] = [
     // The standard library's backtrace frames are counted; a FAILED line restates its block's name.
     counted: [...CARGO_COUNTED, /^\s+\d+: /, /^\s+at \/rustc\//],
     reshaped: [/^test \S+ \.\.\. FAILED$/],
+    volatile: [THREAD],
     counts: cargoTotals,
     unordered: true,
   },
