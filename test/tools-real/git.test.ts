@@ -71,6 +71,22 @@ const LOG_RESHAPED = [/^commit [0-9a-f]{40}/, /^Author: /, /^Date: /];
 
 const FILES = { "a.txt": lines(40), "b.txt": lines(12) };
 
+/** A commit's branch, hash and subject, and its counts: files changed, lines inserted (`+N`) and deleted (`-N`). */
+function commitFacts(raw: Raw): Fact[] {
+  const facts: Fact[] = [];
+  for (const l of linesOf(raw.stdout)) {
+    const head = /^\[(\S+) ([0-9a-f]+)\] (.*)$/.exec(l);
+    if (head) facts.push({ kind: "commit", text: `[${head[1]} ${head[2]}] ${head[3]}` });
+    const n = /^ (\d+ files? changed)(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?/.exec(l);
+    if (n) {
+      facts.push({ kind: "count", text: n[1]! });
+      if (n[2]) facts.push({ kind: "count", text: `+${n[2]}`, in: (t) => new RegExp(`(^|\\s)\\+${n[2]}\\b`).test(t) });
+      if (n[3]) facts.push({ kind: "count", text: `-${n[3]}`, in: (t) => new RegExp(`(^|\\s)-${n[3]}\\b`).test(t) });
+    }
+  }
+  return facts;
+}
+
 const status: Case[] = [
   {
     tool: "git status",
@@ -138,11 +154,9 @@ const commit: Case[] = [
     setup: [...REPO, edit("a.txt", edited(40, [7]))],
     before: [["sh", "-c", "git reset -q --soft HEAD@{1} 2>/dev/null || true"]],
     exit: 0,
-    facts: (raw) =>
-      linesOf(raw.stdout)
-        .filter((l) => /^\[main [0-9a-f]+\]|files? changed/.test(l))
-        .map((l) => ({ kind: "summary", text: (/\[main [0-9a-f]+\] (.*)/.exec(l)?.[1] ?? l).trim() })),
+    facts: commitFacts,
     noise: [/^\s*$/],
+    reshaped: [/^ \d+ files? changed/],
   },
   { tool: "git commit", kind: "failing", argv: ["git", "commit", "-m", "Nothing"], files: FILES, setup: REPO, exit: "nonzero", facts: () => [], noise: [/^\s*$/, /^On branch /, /^nothing to commit/] },
 ];

@@ -26,6 +26,7 @@ import { pathToFileURL } from "node:url";
 import { repoRoot } from "../support/corpus.js";
 import { ensureBuilt } from "../support/build.js";
 import { RTK } from "../support/launch.js";
+import { shellQuote } from "../../src/cli/quote.js";
 import { FACT_READERS } from "../filters/runner-facts.js";
 import { factsOf as buildFactsOf, missingFacts } from "../filters/builds-facts.js";
 import { factsOf as packageFactsOf, lostFacts as lostPackageFacts } from "../filters/packages-facts.js";
@@ -346,6 +347,7 @@ async function rtkRun(args: readonly string[], cwd: string, env: Record<string, 
 
 interface SpoolRecord {
   kind: string;
+  command: string;
   time: number;
   project: string;
   route: string;
@@ -354,6 +356,11 @@ interface SpoolRecord {
   recallId: string | null;
 }
 
+/**
+ * The records of runs in a project folder (its own, or a folder above it when
+ * one of those holds a `.git`: a run's project is its git top level, and
+ * another process may make one in the temporary folder meanwhile).
+ */
 function recordsOf(project: string): SpoolRecord[] {
   const file = join(DATA, "rtk", "spool.jsonl");
   if (!existsSync(file)) return [];
@@ -367,7 +374,7 @@ function recordsOf(project: string): SpoolRecord[] {
         return null;
       }
     })
-    .filter((r): r is SpoolRecord => r !== null && r.kind === "run" && r.project === project && r.route !== "recall");
+    .filter((r): r is SpoolRecord => r !== null && r.kind === "run" && (r.project === project || project.startsWith(r.project + "/")) && r.route !== "recall");
 }
 
 function mask(text: string, volatile: readonly RegExp[]): string {
@@ -532,9 +539,10 @@ export async function runCase(family: string, c: Case): Promise<Row> {
     }
 
     // The record: the bytes rtk wrote, and its handle.
-    const records = recordsOf(dir).filter((r) => r.time >= started - 1000);
+    const command = shellQuote(c.argv);
+    const records = recordsOf(dir).filter((r) => r.time >= started - 1000 && (r.project === dir || r.command === command));
     const rec = records[records.length - 1];
-    if (!rec) problems.push("no record of the run");
+    if (!rec) problems.push(`no record of the run (${recordsOf(dir).length} records of ${dir})`);
     else {
       if (rec.outBytes !== row.printedBytes) problems.push(`record says ${rec.outBytes} bytes printed, rtk printed ${row.printedBytes}`);
       if (rec.recallId !== id) problems.push(`record's recall id ${rec.recallId}, printed ${id}`);

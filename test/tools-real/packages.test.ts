@@ -27,8 +27,13 @@ const manager = (tool: string, argv: string[], noise: RegExp[], extra: Partial<C
   { tool: `${tool} install`, kind: "silent", argv, files: { "package.json": NONE }, before: CLEAN, exit: 0, facts: packageFacts(argv), noise, ...extra },
 ];
 
-const npm = manager("npm", ["npm", "install", "--prefer-offline"], [/^\s*$/, /^npm (notice|http)/]);
-const pnpm = manager("pnpm", ["pnpm", "install"], [/^\s*$/, /^Progress: /, /^Packages: \+\d+$/, /^\++$/, /^Done in /, /^Lockfile is up to date/], { volatile: [/^Progress: .*\n/gm] });
+/** npm names its debug log by the time of the run. */
+const npm = manager("npm", ["npm", "install", "--prefer-offline"], [/^\s*$/, /^npm (notice|http)/], { volatile: [/_logs\/\S+-debug-\d+\.log/] });
+const pnpm = manager("pnpm", ["pnpm", "install"], [/^\s*$/, /^Progress: /, /^Packages: \+\d+$/, /^\++$/, /^Done in /, /^Lockfile is up to date/], {
+  volatile: [/^Progress: .*\n/gm],
+  // What pnpm added, as one line: `dependencies added: mri 1.2.0`.
+  reshaped: [/^(dependencies|devDependencies|optionalDependencies):$/, /^[+-] \S+ \d/],
+});
 const yarn = manager("yarn", ["yarn", "install"], [/^\s*$/, /^yarn install v/, /^\[\d\/\d\] /, /^Done in /, /^info No lockfile found/, /^info Visit https:/, /^success Saved lockfile/]);
 
 matrix("packages", [...npm, ...pnpm, ...yarn]);
