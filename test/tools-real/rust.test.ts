@@ -108,7 +108,7 @@ const ERRORS = "pub fn add(a: i32, b: i32) -> i32 {\n    let s: String = 5;\n   
 
 const cargoFacts = buildFacts("cargo", ["cargo", "build"]);
 /** A diagnostic's lines the compact form regroups under its file (the facts check each one). */
-const DIAGNOSTIC = [/^(error|warning)(\[\w+\])?: /, /^\s*--> /, /^\s*= (help|note): /, /^help: /, /^\s*\|/, /^\s*\d+\s*\|/];
+const DIAGNOSTIC = [/^(error|warning)(\[\w+\])?: /, /^\s*--> /, /^\s*= (help|note): /, /^help: /];
 
 const cargoBuild: Case[] = [
   {
