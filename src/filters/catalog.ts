@@ -58,7 +58,7 @@ import { azDeployment, azTable } from "./services/az.js";
 import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
 import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
 import { pipInstall, pipList, poetryInstall, uvInstall } from "./packages/python.js";
-import { aptInstall, bundleInstall, cargoPackages, composerInstall, goModules } from "./packages/system.js";
+import { aptInstall, bundleInstall, cargoInstall, cargoPackages, composerInstall, goModules } from "./packages/system.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
 
@@ -138,6 +138,7 @@ const CATALOG: readonly Filter[] = [
   uvInstall,
   poetryInstall,
   cargoPackages,
+  cargoInstall,
   goModules,
   bundleInstall,
   composerInstall,
