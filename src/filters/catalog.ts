@@ -44,6 +44,8 @@ import { vitest } from "./tests/vitest.js";
 import { dockerBuild } from "./services/docker-build.js";
 import { gh, ghView } from "./services/gh.js";
 import { ghLog } from "./services/gh-log.js";
+import { ghApi } from "./services/gh-api.js";
+import { dockerRun } from "./services/docker-run.js";
 import { aws } from "./services/aws.js";
 import { awsLs } from "./services/aws-ls.js";
 import { kubectlAction } from "./services/kubectl-action.js";
@@ -116,6 +118,8 @@ const CATALOG: readonly Filter[] = [
   gh,
   ghView,
   ghLog,
+  ghApi,
+  dockerRun,
   terraform,
   http,
   logs,

@@ -64,6 +64,12 @@ export interface FilterRun {
    * was not recognised: the raw output is then printed instead.
    */
   end(exitCode: number): CompactOutput | null;
+  /**
+   * A streaming run's stream whose bytes are the program's own from now on
+   * (a container's output): written as they come, byte for byte, the line
+   * held so far first, and no longer read by the filter. Asked for each chunk.
+   */
+  passes?(stream: "out" | "err"): boolean;
 }
 
 export interface CompactOutput {

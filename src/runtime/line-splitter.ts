@@ -27,9 +27,26 @@ export class LineSplitter {
    */
   binary = false;
 
+  /** The bytes of the last chunk that end in the middle of a character (the decoder holds them). */
+  private tail: Buffer = Buffer.alloc(0);
+
   constructor(private readonly emit: (line: string, ended: boolean, plain: boolean, cut: number) => void) {}
 
+  /**
+   * Hands back what is held of the unfinished line, as the bytes that came,
+   * and stops splitting: from here on the stream's bytes are the caller's.
+   */
+  drain(): Buffer {
+    const held = Buffer.concat([Buffer.from(this.carry), this.tail]);
+    this.carry = "";
+    this.tail = Buffer.alloc(0);
+    this.decoder = new StringDecoder("utf8");
+    this.dropped = -1;
+    return held;
+  }
+
   push(b: Buffer): void {
+    this.tail = incompleteTail(b);
     const plain = b.indexOf(0x0d) < 0 && b.indexOf(0x1b) < 0 && b.indexOf(0x9b) < 0;
     let fresh = this.decoder.write(b);
     this.binary ||= b.indexOf(0) >= 0 || fresh.includes("\ufffd");
@@ -73,6 +90,17 @@ export class LineSplitter {
     this.carryPlain = true;
     this.dropped = -1;
   }
+}
+
+/** The last bytes of a chunk that start a UTF-8 character it does not finish. */
+function incompleteTail(b: Buffer): Buffer {
+  for (let back = 1; back <= 3 && back <= b.length; back++) {
+    const byte = b[b.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? b.subarray(b.length - back) : Buffer.alloc(0);
+  }
+  return Buffer.alloc(0);
 }
 
 /** A raw line as the filter's line form has it (see LineForm). */

@@ -177,6 +177,11 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
       return;
     }
     numbers.chunk(s, b);
+    // A streamed stream that is the program's own from now on: its bytes as they come.
+    if (streaming && feed.passes(s)) {
+      void out.write(fd(s), Buffer.concat([splitters[s]!.drain(), b]));
+      return;
+    }
     splitters[s]!.push(b);
   });
   const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
