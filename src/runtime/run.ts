@@ -4,7 +4,9 @@
 // feeds the filter line by line and prints its compact form, or the raw output
 // when the filter fails, does not recognise the output, or would not be shorter.
 import { execa } from "execa";
+import { accessSync, constants, readFileSync, realpathSync } from "node:fs";
 import { constants as osConstants } from "node:os";
+import { join } from "node:path";
 import type { Env } from "../config/hooks.js";
 import type { Limits } from "../filters/budget.js";
 import type { Filter, FilterInput, RecallRef } from "../filters/types.js";
@@ -110,7 +112,7 @@ export async function runPassthrough(argv: readonly string[], env: Env, near?: (
   openStdio();
   const signals = signalForwarder();
   try {
-    const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: toolEnv(env), extendEnv: false, windowsHide: true });
+    const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: toolEnv(env, argv[0]!), extendEnv: false, windowsHide: true });
     signals.attach(child);
     const r = await child;
     const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code, near) : null;
@@ -241,7 +243,7 @@ async function runPiped(argv: readonly string[], env: Env, signals: ReturnType<t
     reject: false,
     stripFinalNewline: false,
     encoding: "buffer",
-    env: toolEnv(env),
+    env: toolEnv(env, argv[0]!),
     extendEnv: false,
     windowsHide: true,
   });
@@ -309,13 +311,64 @@ function* rawChunks(capture: RawCapture): Generator<Buffer> {
   for (const [, b] of capture.chunks()) yield b;
 }
 
-/** The environment a tool runs with: the caller's, without the launcher's own variables (nor the PWD its shell added). */
-function toolEnv(env: Env): NodeJS.ProcessEnv {
-  if (!("RTK_SELF" in env) && !("RTK_UNSET_PWD" in env)) return env as NodeJS.ProcessEnv;
-  const { RTK_SELF: _, RTK_UNSET_PWD: unset, ...rest } = env;
-  const out = rest as NodeJS.ProcessEnv;
-  if (unset === "1") delete out["PWD"];
+/** The environment a tool runs with: the caller's, without the launcher's own variables. */
+function toolEnv(env: Env, tool: string): NodeJS.ProcessEnv {
+  const from = env["RTK_ENV_FROM"];
+  if (from !== undefined) {
+    const caller = callerEnv(from, env["RTK_SELF"], tool);
+    if (caller) return caller;
+  }
+  if (!("RTK_SELF" in env) && from === undefined) return env as NodeJS.ProcessEnv;
+  const { RTK_SELF: _, RTK_ENV_FROM: __, ...rest } = env;
+  return rest as NodeJS.ProcessEnv;
+}
+
+/**
+ * The environment as rtk's caller gave it, in its order, read from the
+ * launcher's shell (bin/rtk runs rtk as its child for a listing of the
+ * environment): a shell exports a PWD of its own and its exec reorders the
+ * variables, and `env` must print what it prints without rtk. `_`, which the
+ * caller's shell set to the command it ran (rtk), names the tool instead, as
+ * that shell would have for the tool. Null when it cannot be read.
+ */
+function callerEnv(pid: string, self: string | undefined, tool: string): NodeJS.ProcessEnv | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${Number(pid)}/environ`, "utf8");
+  } catch {
+    return null;
+  }
+  const out: NodeJS.ProcessEnv = {};
+  for (const kv of text.split("\0")) {
+    const eq = kv.indexOf("=");
+    if (eq > 0 && !(kv.slice(0, eq) in out)) out[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  const underscore = out["_"];
+  if (underscore !== undefined && self !== undefined && samePath(underscore, self)) out["_"] = ownPath(tool, out["PATH"]);
   return out;
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/** Where a shell finds a command: a word with a slash is itself, another the first executable of that name on PATH. */
+function ownPath(word: string, path: string | undefined): string {
+  if (word.includes("/")) return word;
+  for (const dir of (path ?? "").split(":")) {
+    const p = join(dir || ".", word);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return word;
 }
 
 /** `… +12 more files [rtk recall …]`: the omission markers of the filters (filters/types.ts `omitted`). */

@@ -671,6 +671,16 @@ describe("env and printenv mask secrets, keep every name", () => {
     assert.match(runRtk(["env"], project, { ...bare, PWD: project }).stdout, new RegExp(`^PWD=${project}$`, "m"), "an inherited PWD stays");
   });
 
+  test("rtk --raw env (and rtk --no-track --raw printenv) print exactly what plain env prints: no PWD added, the variables in the caller's order, `_` naming the tool", () => {
+    const base = { PATH: `${join(ROOT, "bin")}:/usr/bin:/bin`, HOME: env["HOME"]!, XDG_DATA_HOME: env["XDG_DATA_HOME"]!, XDG_CONFIG_HOME: env["XDG_CONFIG_HOME"]!, ZED: "z", ALPHA: "a", MIDDLE: "m" };
+    // As an agent's shell runs them: bash sets `_` to the command it runs.
+    const sh = (cmd: string) => spawnSync("bash", ["-c", cmd], { cwd: project, env: base, encoding: "utf8" }).stdout;
+    const plain = sh("env");
+    assert.match(plain, /^ZED=z$/m);
+    assert.equal(sh("rtk --raw env"), plain);
+    assert.equal(sh("rtk --no-track --raw printenv"), sh("printenv"));
+  });
+
   test("printenv NAME: a secret's value masked, another's kept, a missing one exits 1", () => {
     assert.equal(runRtk(["printenv", "GITHUB_TOKEN"], project, e()).stdout, "****\n");
     assert.equal(runRtk(["printenv", "EDITOR"], project, e()).stdout, "vim\n");
