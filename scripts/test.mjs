@@ -38,7 +38,8 @@ const concurrency = process.env.RTK_TEST_CONCURRENCY || String(availableParallel
 // NODE_EXTRA_CA_CERTS makes every Node start read and parse a certificate bundle
 // (~45 ms a start where it is set); only the tests that run npm against the
 // registry need it, and they are handed it as RTK_TEST_NODE_EXTRA_CA_CERTS.
-const env = { ...process.env, PATH, RTK_TEST: "1", RTK_TEST_BUILT: "1" };
+// The tests judge what the filters make of every output, a short one too (test/support/sandbox.ts).
+const env = { ...process.env, PATH, RTK_TEST: "1", RTK_TEST_BUILT: "1", RTK_PASSTHROUGH_TOKENS: "0" };
 if (env.NODE_EXTRA_CA_CERTS) {
   env.RTK_TEST_NODE_EXTRA_CA_CERTS = env.NODE_EXTRA_CA_CERTS;
   delete env.NODE_EXTRA_CA_CERTS;

@@ -166,6 +166,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ["RTK_DISABLED=1", "the rewrite leaves every command alone"],
   ["RTK_RAW=1", "rtk <tool> prints the raw output (as --raw)"],
   ["RTK_NO_TRACK=1", "record nothing (as --no-track)"],
+  ["RTK_PASSTHROUGH_TOKENS=N", "print outputs shorter than N tokens as they are (limits.passthrough_tokens; 0: compact every one)"],
   ["RTK_ROUTES=all", "also route tools whose filter is not built yet (their output passes unchanged)"],
   ["RTK_CONFIG", "the user's config file (default $XDG_CONFIG_HOME/rtk/config.toml)"],
   ["RTK_DATA_DIR", "rtk's data folder (default $XDG_DATA_HOME/rtk): recall store, trusted files"],

@@ -190,7 +190,13 @@ const DATA = join(MATRIX_DIR, "data");
 const ROWS = join(MATRIX_DIR, "rows");
 mkdirSync(DATA, { recursive: true });
 mkdirSync(ROWS, { recursive: true });
+// The filters are what the matrix tests: every output is compacted (a short one too,
+// which rtk's default prints as it is); a case about that default (`identical`) runs
+// with no config of its own.
 const CONFIG = mkdtempSync(join(tmpdir(), "rtk-tools-real-config-"));
+mkdirSync(join(CONFIG, "rtk"));
+writeFileSync(join(CONFIG, "rtk", "config.toml"), "[limits]\npassthrough_tokens = 0\n");
+const DEFAULT_CONFIG = mkdtempSync(join(tmpdir(), "rtk-tools-real-defaults-"));
 
 /** The environment of both runs: the machine's, with rtk's data in the matrix's folder, no colours, a fixed locale and zone. */
 export function toolEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -393,7 +399,7 @@ export async function runCase(family: string, c: Case): Promise<Row> {
   if (missing.length) return { ...row, skipped: `${missing.join(", ")} not installed` };
   if (c.skip) return { ...row, skipped: c.skip };
   const dir = makeProject(c);
-  const env = toolEnv(c.env);
+  const env = toolEnv({ ...(c.identical ? { XDG_CONFIG_HOME: DEFAULT_CONFIG } : {}), ...c.env });
   try {
     await steps(c.setup, dir, env, "setup");
     await steps(c.before, dir, env, "before");
@@ -583,6 +589,7 @@ export function matrix(family: string, cases: readonly Case[]): void {
       process.stdout.write(table(rowsOfThisProcess));
       if (!shared) rmSync(MATRIX_DIR, { recursive: true, force: true });
       rmSync(CONFIG, { recursive: true, force: true });
+      rmSync(DEFAULT_CONFIG, { recursive: true, force: true });
     });
   });
 }
