@@ -48,7 +48,7 @@ export function within(path: string, root: string): boolean {
   return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-const VERDICTS: ReadonlySet<HookVerdict> = new Set(["rewrite-allow", "rewrite-ask", "deny", "pass"]);
+const VERDICTS: ReadonlySet<HookVerdict> = new Set(["rewrite-allow", "rewrite-ask", "allow-typed", "deny", "pass"]);
 
 /** The record a spool line holds, or null when it is not a hook decision. */
 export function hookRecord(line: string): HookRecord | null {

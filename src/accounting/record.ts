@@ -16,6 +16,7 @@ export function tracking(env: Env, cwd: string, config: EffectiveConfig | undefi
 
 export function verdictOf(outcome: Outcome): HookVerdict {
   if (outcome.kind === "rewrite") return outcome.allow ? "rewrite-allow" : "rewrite-ask";
+  if (outcome.kind === "allow") return "allow-typed";
   if (outcome.kind === "pass") return "pass";
   return "deny";
 }

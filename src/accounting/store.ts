@@ -375,7 +375,7 @@ export function parseLine(line: string): RunRecord | HookRecord | null {
   return null;
 }
 
-const VERDICTS: ReadonlySet<HookVerdict> = new Set(["rewrite-allow", "rewrite-ask", "deny", "pass"]);
+const VERDICTS: ReadonlySet<HookVerdict> = new Set(["rewrite-allow", "rewrite-ask", "allow-typed", "deny", "pass"]);
 
 function valid(v: Record<string, unknown>): boolean {
   const num = (k: string) => typeof v[k] === "number" && Number.isFinite(v[k]);

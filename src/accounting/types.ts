@@ -28,7 +28,7 @@ export interface RunRecord {
 }
 
 /** How the hook answered: rewritten and allowed, rewritten and left to the host to ask, denied, or left alone. */
-export type HookVerdict = "rewrite-allow" | "rewrite-ask" | "deny" | "pass";
+export type HookVerdict = "rewrite-allow" | "rewrite-ask" | "allow-typed" | "deny" | "pass";
 
 /** One answer of `rtk hook <host>` (or `rtk rewrite`, host `cli`). */
 export interface HookRecord {

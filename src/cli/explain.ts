@@ -88,6 +88,10 @@ function explainText(r: RewriteResult): string {
   if (r.unattestable) lines.push(`not attestable: ${r.unattestable.why} at offset ${r.unattestable.at}`);
   lines.push(`rules:   ${rulesText(r.permissionDetail as { rules?: RuleFamily; files?: RuleFile[] } | null)}`);
   lines.push(`verdict: ${VERDICT_TEXT[r.verdict]}`);
+  if (r.allowedThroughRtk) {
+    const through = (r.permissionDetail as { parts?: { through: string | null }[] } | null)?.parts?.flatMap((p) => (p.through ? [p.through] : [])) ?? [];
+    lines.push(...through.map((t) => `through: ${t}`), "         the hook answers allow for the command as typed");
+  }
   if (r.held) {
     const text = HELD_TEXT[r.held.reason as HeldReason] ?? r.held.reason;
     lines.push(`held:    ${r.held.reason}${r.held.rule ? ` (\`${r.held.rule}\`)` : ""}: ${text}`, `         the rewrite would have been: ${r.held.command}`);

@@ -93,6 +93,7 @@ export function outcomeOf(r: RewriteResult): Outcome {
     return { kind: "active-deny", reason: `rtk: denied by your rule \`${part?.deny ?? "?"}\`${runs}` };
   }
   if (r.command !== null) return { kind: "rewrite", command: r.command, allow: r.verdict === "allow", ask: r.asked };
+  if (r.allowedThroughRtk && r.verdict === "allow") return { kind: "allow", command: r.input };
   return { kind: "pass" };
 }
 

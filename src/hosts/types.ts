@@ -55,6 +55,8 @@ export interface AnswerWords<C> {
 /** The answer to an outcome in the host's words; any other outcome gets `silent`, which lets the command run as typed. */
 export function answerIn<C>(outcome: Outcome, ctx: C, words: AnswerWords<C>, silent: HookAnswer = SILENT): HookAnswer {
   if (outcome.kind === "rewrite") return words.rewrite(outcome, ctx);
+  // Handed back as typed, with the allow the host would give the command rtk runs.
+  if (outcome.kind === "allow") return words.rewrite({ kind: "rewrite", command: outcome.command, allow: true, ask: false }, ctx);
   if (outcome.kind === "active-deny") return words.deny(outcome.reason, ctx);
   return silent;
 }

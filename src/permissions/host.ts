@@ -32,11 +32,13 @@ export function hostPermissions(
 
 /** The verdict of a rule set on a parsed command, as the rewrite reports it. */
 export function verdictOf(script: A.Script, src: string, facts: InputFacts, rules: RuleSet, opts: JudgeOptions, source: { rules: RuleFamily; files: RuleFile[] }, engine?: HostEngine): VerdictResult {
-  const report = judge(script, src, rules, facts, engine ? opts : { ...opts, own: null });
+  // A host whose answer can carry an allow is told when rtk runs a command it allows: the agent typed `rtk` before it.
+  const report = judge(script, src, rules, facts, engine ? { ...opts, throughRtk: engine.explicitAllow } : { ...opts, own: null });
   return {
     verdict: report.verdict,
     activeDeny: report.activeDeny,
     asked: report.verdict === "ask" && report.parts.some((p) => p.ask !== null),
+    throughRtk: report.verdict === "allow" && report.parts.some((p) => p.through !== null && !p.allow && !p.own),
     detail: { ...report, ...source },
     ...(engine ? { hold: (rewritten: string) => heldReplacement(report, rewritten, rules, opts, engine) } : {}),
   };

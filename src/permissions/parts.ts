@@ -7,7 +7,7 @@ import { walk } from "../ast/walk.js";
 import { skipOptions } from "../routes/match.js";
 import type { ToolSpec } from "../routes/types.js";
 import { peelWrappers } from "../rewrite/wrappers.js";
-import { RTK_OPTIONS } from "../routes/rtk-command.js";
+import { META_COMMANDS, RTK_OPTIONS } from "../routes/rtk-command.js";
 
 export interface Part {
   span: A.Span;
@@ -264,4 +264,27 @@ function withoutRedirects(cmd: A.SimpleCommand, src: string): string {
   }
   out += src.slice(at, cmd.span.end);
   return out.replace(/[ \t\n]+$/, "").replace(/^[ \t\n]+/, "");
+}
+
+/**
+ * The command an agent-typed `rtk` runs, as its source text (`rtk git diff` →
+ * `git diff`): the part starts with `rtk` (no assignment or wrapper before it),
+ * rtk's own options are skipped (and `proxy`, which runs the rest raw), the word
+ * after them is a tool and not one of rtk's own commands, and no redirect comes
+ * before it. Null for any other part.
+ */
+export function rtkRuns(p: Part, src: string): string | null {
+  const { words, assigns, redirects } = p.cmd;
+  if (assigns.length || !words.length) return null;
+  const values = words.map(literalValue);
+  if (values[0] === null || values[0] === undefined || basename(values[0]) !== "rtk") return null;
+  let k = 1;
+  while (values[k] && RTK_OPTIONS.has(values[k]!)) k++;
+  if (values[k] === "proxy") k++;
+  else if (values[k] === "--") k++;
+  const tool = values[k];
+  if (!tool || META_COMMANDS.has(tool)) return null;
+  const at = words[k]!.span.start;
+  if (redirects.some((r) => r.span.start < at)) return null;
+  return src.slice(at, p.cmd.span.end);
 }

@@ -46,7 +46,7 @@ export function heldReplacement(original: PermissionReport, rewritten: string, r
   const parsed = parse(rewritten);
   if (!parsed.ok) return { reason: "replacement-unallowed" };
   // The host matches its rules against the rewritten text as it is: only the forms its own matcher tries.
-  const seen = judge(parsed.script, rewritten, rules, undefined, { ...opts, own: engine.explicitAllow ? null : opts.own });
+  const seen = judge(parsed.script, rewritten, rules, undefined, { ...opts, own: engine.explicitAllow ? null : opts.own, throughRtk: false });
   const ruled = seen.parts.find((p) => (p.deny && p.denyForm === null) || p.ask);
   if (ruled) return { reason: "replacement-ruled", rule: (ruled.deny && ruled.denyForm === null ? ruled.deny : ruled.ask) ?? undefined };
   if (!engine.explicitAllow && seen.verdict !== "allow") return { reason: "replacement-unallowed" };

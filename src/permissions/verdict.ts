@@ -4,7 +4,8 @@
 import type * as A from "../ast/nodes.js";
 import { inputFacts, type InputFacts } from "../rewrite/facts.js";
 import type { Verdict } from "../rewrite/rewrite.js";
-import { commandParts, listTexts, type Part, type PartOptions } from "./parts.js";
+import { parse } from "../../grammar/parse.js";
+import { commandParts, listTexts, rtkRuns, type Part, type PartOptions } from "./parts.js";
 import { allows, matchesPattern } from "./pattern.js";
 
 export interface RuleSet {
@@ -25,6 +26,8 @@ export interface PartVerdict {
   allow: string | null;
   /** Why the host runs this part unprompted by itself, with no rule naming it (its read-only list, its mode), when it does. */
   own: string | null;
+  /** The agent typed `rtk` before a command the host would allow: why (its rule or its own list, on what rtk runs). */
+  through: string | null;
 }
 
 /**
@@ -44,6 +47,12 @@ export interface OwnAllow {
 
 export interface JudgeOptions extends PartOptions {
   own?: OwnAllow | null;
+  /**
+   * An agent-typed `rtk <command>` is allowed where the host would allow
+   * `<command>` (rtk runs exactly it): only for a host whose answer can carry
+   * that allow. Its deny and ask rules still see both forms.
+   */
+  throughRtk?: boolean;
 }
 
 export interface PermissionReport {
@@ -70,6 +79,8 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
     const direct = first(rules.deny, p.denyForms);
     const hidden = direct === null ? first(rules.deny, p.hiddenForms) : null;
     const own = opts.own?.part(p) ?? null;
+    const allow = rules.allow.find((r) => allows(r, p.text)) ?? null;
+    const owned = own && "allow" in own ? own.allow : null;
     return {
       text: p.text,
       span: [p.span.start, p.span.end],
@@ -78,8 +89,9 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
       // What bash runs is asked for in every form a deny rule is tried on (allow is earned as written only);
       // a command nested deeper than rtk reads is asked for whenever the host has deny or ask rules.
       ask: first(rules.ask, [...p.denyForms, ...p.hiddenForms]) ?? (own && "veto" in own ? own.veto : null) ?? (p.opaque && (rules.deny.length || rules.ask.length) ? OPAQUE : null),
-      allow: rules.allow.find((r) => allows(r, p.text)) ?? null,
-      own: own && "allow" in own ? own.allow : null,
+      allow,
+      own: owned,
+      through: opts.throughRtk && !allow && !owned ? allowedBehindRtk(p, src, rules, opts) : null,
     };
   });
   const unattestable = facts.unattestable?.why ?? null;
@@ -94,7 +106,19 @@ export function judge(script: A.Script, src: string, rules: RuleSet, facts: Inpu
     activeDeny = !wholeDeny && parts.every((p) => !p.deny || p.denyForm !== null);
   } else if (unattestable || hostVeto) verdict = "ask";
   else if (parts.some((p) => p.ask)) verdict = "ask";
-  else if (parts.length && parts.every((p) => p.allow || p.own)) verdict = "allow";
+  else if (parts.length && parts.every((p) => p.allow || p.own || p.through)) verdict = "allow";
   else verdict = "default";
   return { verdict, activeDeny, unattestable, hostVeto, parts };
+}
+
+/** Why the host would allow the command an agent-typed `rtk` runs, judged as the host judges it typed alone; null if it would not. */
+function allowedBehindRtk(p: Part, src: string, rules: RuleSet, opts: JudgeOptions): string | null {
+  const inner = rtkRuns(p, src);
+  if (inner === null) return null;
+  const parsed = parse(inner);
+  if (!parsed.ok) return null;
+  const report = judge(parsed.script, inner, rules, undefined, { ...opts, throughRtk: false });
+  if (report.verdict !== "allow") return null;
+  const why = report.parts.map((q) => (q.allow ? `your rule \`${q.allow}\`` : q.own)).join("; ");
+  return `rtk runs \`${inner}\`: ${why}`;
 }

@@ -7,4 +7,6 @@ export type Outcome =
   | { kind: "defer-deny" }
   /** A deny the host cannot see itself (the agent typed `rtk`): answer with the host's deny. */
   | { kind: "active-deny"; reason: string }
+  /** The agent typed `rtk` before a command the host runs unprompted: the command as typed, with the host's allow. */
+  | { kind: "allow"; command: string }
   | { kind: "pass" };

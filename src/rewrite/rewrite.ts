@@ -23,6 +23,8 @@ export interface VerdictResult {
   activeDeny?: boolean;
   /** An ask rule matched (rather than the command being unattestable or matching no rule). */
   asked?: boolean;
+  /** The allow was earned by a command the agent typed behind `rtk` (the host's rules and own list judge what rtk runs). */
+  throughRtk?: boolean;
   /** Details for explain and --json (per-part matches); shape owned by the permission source. */
   detail?: unknown;
   /**
@@ -64,6 +66,8 @@ export interface RewriteResult {
   activeDeny: boolean;
   /** The verdict is ask because one of the host's ask rules matched. */
   asked: boolean;
+  /** The verdict is allow only because a command the agent typed behind `rtk` is one the host would allow: the host must be told. */
+  allowedThroughRtk: boolean;
   permissionDetail: unknown;
   exitCode: ExitCode;
   segments: Segment[];
@@ -91,7 +95,7 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
   }
   const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
   const printed = insertions.length ? applyInsertions(src, insertions) : src;
-  const { verdict, detail, activeDeny, asked, hold } = (opts.permissions ?? NO_RULES)(script, src, facts);
+  const { verdict, detail, activeDeny, asked, hold, throughRtk } = (opts.permissions ?? NO_RULES)(script, src, facts);
   const why = printed !== src && verdict !== "deny" ? (hold?.(printed) ?? null) : null;
   const command = printed === src || why ? null : printed;
   return {
@@ -102,6 +106,7 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
     verdict,
     activeDeny: verdict === "deny" && activeDeny === true,
     asked: verdict === "ask" && asked === true,
+    allowedThroughRtk: verdict === "allow" && throughRtk === true,
     permissionDetail: detail ?? null,
     exitCode: exitCodeOf(command, verdict),
     segments,
@@ -119,6 +124,7 @@ function unread(src: string, error: ParseError): RewriteResult {
     verdict: "default",
     activeDeny: false,
     asked: false,
+    allowedThroughRtk: false,
     permissionDetail: null,
     exitCode: 1,
     segments: [],

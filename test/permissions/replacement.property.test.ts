@@ -11,6 +11,11 @@
 // itself (in bypassPermissions mode, any part), else ask. A hook's allow lets
 // the replacement run unless a deny or ask rule matches it; a replacement with
 // no decision is judged like a command the agent typed.
+//
+// One looser verdict is intended: where the host's answer can carry an allow, a
+// command the agent typed behind `rtk` may be allowed for what rtk runs (an
+// allow rule or the host's own list for `git diff` covers `rtk git diff`, with
+// no deny or ask rule on either form), since rtk runs exactly it.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -126,6 +131,22 @@ function hostVerdict(command: string, rules: Rules, mode: string): Verdict {
   return mode === "dontAsk" ? "deny" : "ask";
 }
 
+/** The forms a part is judged in: itself, and for an agent-typed `rtk X`, X. */
+function forms(part: string): string[] {
+  const inner = /^rtk (.+)$/.exec(part)?.[1];
+  return inner ? [part, inner] : [part];
+}
+
+/** The verdict the original deserves where an agent-typed `rtk X` is judged as X too. */
+function intendedVerdict(command: string, rules: Rules, mode: string): Verdict {
+  const ps = parts(command);
+  const any = (list: string[], p: string) => forms(p).some((f) => list.some((r) => matches(r, f)));
+  if (ps.some((p) => any(rules.deny, p))) return "deny";
+  if (ps.some((p) => any(rules.ask, p))) return "ask";
+  if (ps.every((p) => any(rules.allow, p) || mode === "bypassPermissions" || forms(p).some((f) => RUNS_BY_ITSELF.has(f)))) return "allow";
+  return mode === "dontAsk" ? "deny" : "ask";
+}
+
 /** How the host judges rtk's answer (Claude Code's shape, which Copilot and Continue share). */
 function judgeAnswer(original: string, stdout: string, rules: Rules, mode: string): Verdict {
   if (!stdout.trim()) return hostVerdict(original, rules, mode);
@@ -153,6 +174,8 @@ interface Shape {
   write(home: string, project: string, rules: Rules): void;
   event(command: string, cwd: string, mode: string): unknown;
   modes: readonly string[];
+  /** Whether the host's answer can carry an allow in `mode` (rtk then judges an agent-typed `rtk X` by X). */
+  explicitAllow(mode: string): boolean;
 }
 
 const bash = (list: string[]) => list.map((p) => `Bash(${p})`);
@@ -163,12 +186,14 @@ const SHAPES: readonly Shape[] = [
     write: (_home, project, r) => put(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: bash(r.allow), ask: bash(r.ask), deny: bash(r.deny) } })),
     event: (command, cwd, mode) => ({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, cwd, permission_mode: mode }),
     modes: ["default", "acceptEdits", "dontAsk", "plan", "bypassPermissions"],
+    explicitAllow: (mode) => mode !== "plan",
   },
   {
     host: "copilot",
     write: (_home, project, r) => put(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: bash(r.allow), ask: bash(r.ask), deny: bash(r.deny) } })),
     event: (command, cwd) => ({ tool_name: "bash", tool_input: { command }, cwd }),
     modes: ["default"],
+    explicitAllow: () => true,
   },
   {
     host: "continue",
@@ -178,6 +203,7 @@ const SHAPES: readonly Shape[] = [
     },
     event: (command, cwd) => ({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, cwd }),
     modes: ["default"],
+    explicitAllow: () => false,
   },
 ];
 
@@ -199,7 +225,8 @@ describe("a rewrite never earns a looser verdict than the original (hosts that j
         fc.property(commandArb, rulesArb, fc.constantFrom(...shape.modes), (command, rules, mode) => {
           shape.write(home, project, rules);
           const run = runHook(host, Buffer.from(JSON.stringify(shape.event(command, project, mode))), env, () => {});
-          const before = hostVerdict(command, rules, mode);
+          // An allow earned by what an agent-typed `rtk` runs is the one verdict looser than the host's on the typed text.
+          const before = shape.explicitAllow(mode) && intendedVerdict(command, rules, mode) === "allow" ? "allow" : hostVerdict(command, rules, mode);
           const after = judgeAnswer(command, run.answer.stdout, rules, mode);
           assert.ok(
             RANK[after] >= RANK[before],
