@@ -12,6 +12,7 @@ import { maskCommand } from "../accounting/mask.js";
 import { appendRecord, projectOf, trackingOff } from "../accounting/spool.js";
 import type { RunRecord } from "../accounting/types.js";
 import { shellQuote } from "../cli/quote.js";
+import { startExportIfDue } from "../telemetry/gate.js";
 import { RTK_OPTIONS } from "./options.js";
 import { closest } from "../cli/suggest.js";
 import { META_COMMANDS } from "../cli/meta.js";
@@ -69,7 +70,8 @@ function recordRun(argv: readonly string[], status: number, env: NodeJS.ProcessE
       recallId: o?.recallId ?? null,
       ...(o ? { rawFeatures: o.rawFeatures, outFeatures: o.outFeatures } : {}),
     };
-    appendRecord(record, env);
+    // A background export, when telemetry is on and one is due: never waited for.
+    if (appendRecord(record, env)) startExportIfDue(env, config);
   } catch {
     // Recording never changes the command's output or exit code.
   }
