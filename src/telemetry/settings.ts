@@ -85,8 +85,14 @@ export function telemetryOn(config: EffectiveConfig): boolean {
 
 /** A base endpoint as OTLP/HTTP's metrics URL: `/v1/metrics` after its path. */
 export function metricsUrl(base: string): string {
-  const trimmed = base.replace(/\/+$/, "");
-  return trimmed.endsWith("/v1/metrics") ? trimmed : `${trimmed}/v1/metrics`;
+  try {
+    const u = new URL(base);
+    const path = u.pathname.replace(/\/+$/, "");
+    u.pathname = path.endsWith("/v1/metrics") ? path : `${path}/v1/metrics`;
+    return u.toString();
+  } catch {
+    return base;
+  }
 }
 
 /** `k=v,k2=v2` as OTEL_*_HEADERS and OTEL_RESOURCE_ATTRIBUTES write them (values percent-encoded). */
