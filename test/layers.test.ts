@@ -22,6 +22,11 @@ export const LAYERS: readonly LayerRule[] = [
   { from: "src/filters", forbid: ["src/hosts", "src/permissions", "src/runtime", "src/cli"], why: "filters know no host and no runtime" },
   { from: "src/hosts", forbid: ["src/filters", "src/runtime"], why: "hosts know no tool's filter" },
   { from: "src/routes", forbid: ["src/filters", "src/runtime", "src/hosts"], why: "the route tables know no filter code (routing.ts joins them)" },
+  {
+    from: "src/telemetry",
+    forbid: ["src/filters", "src/runtime", "src/hosts", "src/rewrite", "src/cli"],
+    why: "the telemetry reads the store and the config; it knows no filter, host, rewrite or runtime",
+  },
 ];
 
 describe("rtk's sources", () => {

@@ -295,8 +295,10 @@ describe("telemetry: off unless the user turns it on", () => {
   test("a trusted project's config cannot turn it on", async () => {
     const b = box();
     Object.assign(b.env, { OTEL_EXPORTER_OTLP_ENDPOINT: c.url });
-    writeFileSync(join(b.cwd, ".rtk.toml"), "[telemetry]\nenabled = true\n");
-    launchSync(["trust"], { cwd: b.cwd, env: b.env });
+    mkdirSync(join(b.cwd, ".rtk"));
+    writeFileSync(join(b.cwd, ".rtk", "config.toml"), "[telemetry]\nenabled = true\n");
+    const trusted = launchSync(["trust"], { cwd: b.cwd, env: b.env });
+    assert.equal(trusted.status, 0, trusted.stderr);
     spoolLines(b, records());
     const r = await exportNow(b);
     assert.equal(r.status, 1);
