@@ -75,7 +75,7 @@ const bench: Bench = async (ctx) => {
     );
 
     const n = scale(ctx, { full: 100_000, ci: 20_000 });
-    await ctx.report.section(`rtk gain --export otlp over ${n.toLocaleString("en-US")} records to a collector on 127.0.0.1`, ["step", "wall", "peak RSS", "batches", "target"], async (area) => {
+    await ctx.report.section(`rtk gain --export otlp over ${n.toLocaleString("en-US")} records to a collector on 127.0.0.1`, ["step", "wall", "peak RSS", "batches"], async (area) => {
       const server = await startCollector(tmp);
       try {
         for (const protocol of ["http/protobuf", "http/json"]) {
