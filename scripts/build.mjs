@@ -72,6 +72,8 @@ const results = await Promise.all([
   build({ ...common, entryPoints: ["src/cli/run-entry.ts"], outfile: "dist/rtk-run.cjs", format: "cjs", minify: true }),
   // The reports (rtk gain): the SQLite driver and the tokenizer, loaded by no other command.
   build({ ...common, entryPoints: ["src/cli/reports.ts"], outfile: "dist/rtk-report.cjs", format: "cjs" }),
+  // The OTLP export (rtk gain --export otlp): the OpenTelemetry SDK, loaded by the export alone.
+  build({ ...common, entryPoints: ["src/telemetry/export.ts"], outfile: "dist/rtk-otel.cjs", format: "cjs", minify: true }),
   build({ ...common, entryPoints: ["src/cli/snapshot-build.ts"], outfile: "dist/snapshot-build.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.cjs", format: "cjs" }),
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", format: "esm" }),

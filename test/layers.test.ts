@@ -26,6 +26,11 @@ export const LAYERS: readonly LayerRule[] = [
   { from: "src/runtime", forbid: ["src/cli"], why: "the runtime runs tools: rtk's own command line sits above it" },
   { from: "src/permissions", forbid: ["src/runtime", "src/cli", "src/hosts"], why: "the permission rules are read below the hosts and the runtime" },
   { from: "src/accounting", forbid: ["src/hosts", "src/cli"], why: "the accounting records what hosts and commands did, and knows neither's code" },
+  {
+    from: "src/telemetry",
+    forbid: ["src/filters", "src/runtime", "src/hosts", "src/rewrite", "src/cli"],
+    why: "the telemetry reads the store and the config; it knows no filter, host, rewrite or runtime",
+  },
 ];
 
 describe("rtk's sources", () => {

@@ -40,7 +40,10 @@ export function eventIds(event: unknown): { session: string | null; toolUseId: s
   return { session: str("session_id", "sessionId", "conversation_id", "thread_id"), toolUseId: str("tool_use_id", "toolUseId", "tool_call_id", "toolCallId", "call_id") };
 }
 
-export function recordHook(env: Env, d: { host: string; command: string; cwd: string | undefined; outcome: Outcome; result: RewriteResult | null; event: unknown; config?: EffectiveConfig }): void {
+export function recordHook(
+  env: Env,
+  d: { host: string; command: string; cwd: string | undefined; outcome: Outcome; result: RewriteResult | null; event: unknown; config?: EffectiveConfig; durationMs?: number },
+): void {
   try {
     const cwd = d.cwd ?? process.cwd();
     // The config the hook's rewrite read, when it could.
@@ -55,6 +58,7 @@ export function recordHook(env: Env, d: { host: string; command: string; cwd: st
       rewritten: d.outcome.kind === "rewrite" ? maskCommand(d.outcome.command) : null,
       verdict: verdictOf(d.outcome),
       reasons: reasonsOf(d.result),
+      ...(d.durationMs !== undefined ? { durationMs: Math.round(d.durationMs * 1000) / 1000 } : {}),
     };
     appendRecord(rec, env);
   } catch {

@@ -66,6 +66,8 @@ export const MIGRATIONS: readonly string[] = [
   `CREATE INDEX runs_route_sums ON runs(route, time, project, raw_tokens, out_tokens, saved_tokens, omitted, fell_back, exact);
    CREATE INDEX runs_quarter_sums ON runs(time / 900000, time, project, route, raw_tokens, out_tokens, saved_tokens, omitted, fell_back, exact);
    CREATE INDEX hooks_outcome ON hooks(reasons, verdict, rewritten IS NOT NULL, time, project);`,
+  // How long the hook took to answer (ms), for the telemetry's latency histogram; null in older records.
+  `ALTER TABLE hooks ADD COLUMN duration_ms REAL;`,
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -279,7 +281,9 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
     const insertRun = db.prepare(
       "INSERT INTO runs (time, project, route, command, exit_code, duration_ms, raw_bytes, out_bytes, raw_tokens, out_tokens, saved_tokens, fell_back, omitted, recall_id, exact) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     );
-    const insertHook = db.prepare("INSERT INTO hooks (time, host, session, tool_use_id, project, command, rewritten, verdict, reasons) VALUES (?,?,?,?,?,?,?,?,?)");
+    const insertHook = db.prepare("INSERT INTO hooks (time, host, session, tool_use_id, project, command, rewritten, verdict, reasons, duration_ms) VALUES (?,?,?,?,?,?,?,?,?,?)");
+    const hookRow = (rec: HookRecord) => [rec.time, rec.host, rec.session, rec.toolUseId, rec.project, rec.command, rec.rewritten, rec.verdict, JSON.stringify(rec.reasons), rec.durationMs ?? null];
+    const placeholders = IDS.map((t) => holdIds(db, t));
     const runRow = rowMaker(recallDir(env));
     const setOffset = db.prepare("INSERT INTO spool_files (name, offset) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET offset = excluded.offset");
     for (const name of names) {
@@ -299,7 +303,7 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
           insertRun.run(runRow(rec));
           result.runs++;
         } else {
-          insertHook.run([rec.time, rec.host, rec.session, rec.toolUseId, rec.project, rec.command, rec.rewritten, rec.verdict, JSON.stringify(rec.reasons)]);
+          insertHook.run(hookRow(rec));
           result.hooks++;
         }
       }
@@ -309,7 +313,7 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
         const rec = parseLine(readTail(path, consumed, tail));
         if (rec) {
           if (rec.kind === "run") insertRun.run(runRow(rec));
-          else insertHook.run([rec.time, rec.host, rec.session, rec.toolUseId, rec.project, rec.command, rec.rewritten, rec.verdict, JSON.stringify(rec.reasons)]);
+          else insertHook.run(hookRow(rec));
           result[rec.kind === "run" ? "runs" : "hooks"]++;
         } else result.torn++;
       }
@@ -318,6 +322,7 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
       if (settled) done.push(path);
     }
     for (const st of [insertRun, insertHook, setOffset]) st.finalize();
+    for (const release of placeholders) release();
     if (result.torn) db.run("INSERT INTO meta (key, value) VALUES ('torn', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value", [result.torn]);
     const cutoff = now - RETENTION_DAYS * DAY;
     const before = Number(db.all("SELECT count(*) AS n FROM runs WHERE time < ?", [cutoff])[0]?.["n"] ?? 0);
@@ -342,6 +347,36 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
     }
   }
   return result;
+}
+
+const IDS = ["runs", "hooks"] as const;
+
+/**
+ * Row ids are never given twice (the telemetry's cursor counts on it): SQLite
+ * gives a new row the largest id in the table plus one, so a table the pruning
+ * emptied would start again from 1. The largest id ever given is kept in meta;
+ * while the table holds none as large, a placeholder row holds that id during
+ * the inserts, and goes once they are done. Returns what removes it and
+ * records the new largest id.
+ */
+function holdIds(db: Db, table: (typeof IDS)[number]): () => void {
+  const key = `${table}_max_id`;
+  const high = Number(db.all("SELECT value FROM meta WHERE key = ?", [key])[0]?.["value"] ?? 0);
+  const max = Number(db.all(`SELECT coalesce(max(id), 0) AS m FROM ${table}`)[0]?.["m"] ?? 0);
+  const held = max < high;
+  if (held) {
+    if (table === "runs")
+      db.run(
+        "INSERT INTO runs (id, time, project, route, command, exit_code, duration_ms, raw_bytes, out_bytes, raw_tokens, out_tokens, saved_tokens, fell_back, omitted) VALUES (?, 0, '', '', '', 0, 0, 0, 0, 0, 0, 0, 0, 0)",
+        [high],
+      );
+    else db.run("INSERT INTO hooks (id, time, host, project, command, verdict, reasons) VALUES (?, 0, '', '', '', 'pass', '[]')", [high]);
+  }
+  return () => {
+    const now = Number(db.all(`SELECT coalesce(max(id), 0) AS m FROM ${table}`)[0]?.["m"] ?? 0);
+    if (now > high) db.run("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, now]);
+    if (held) db.run(`DELETE FROM ${table} WHERE id = ?`, [high]);
+  };
 }
 
 /**
@@ -492,5 +527,6 @@ function hookRecord(r: Row): HookRecord {
     rewritten: r["rewritten"] === null ? null : String(r["rewritten"]),
     verdict: String(r["verdict"]) as HookVerdict,
     reasons: JSON.parse(String(r["reasons"])) as string[],
+    ...(r["duration_ms"] === null || r["duration_ms"] === undefined ? {} : { durationMs: Number(r["duration_ms"]) }),
   };
 }

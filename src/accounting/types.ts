@@ -46,6 +46,8 @@ export interface HookRecord {
   verdict: HookVerdict;
   /** Why each part was kept or rewritten (reason ids of src/rewrite/reasons.ts). */
   reasons: string[];
+  /** Milliseconds from the whole command read to the answer given (absent in older records). */
+  durationMs?: number;
 }
 
 export type HistoryRecord = RunRecord | HookRecord;

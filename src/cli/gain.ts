@@ -8,10 +8,14 @@ import { renderPage } from "../accounting/page.js";
 import { byPeriod, byRoute, failures, history, hookCoverage, routeSums, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
 import { projectOf } from "../accounting/spool.js";
 import { configuredDatabase, ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
+import { loadConfig } from "../config/load.js";
+import { shownUrl, telemetrySettings } from "../telemetry/settings.js";
+import { VERSION } from "../version.js";
+import { requireCached } from "./code-cache.js";
 import { usageError } from "./help.js";
 import { unknownWord } from "../text/suggest.js";
 
-const FLAGS = ["--daily", "--weekly", "--monthly", "--history", "--project", "--since", "--graph", "--failures", "--json", "--csv", "--html", "--help"];
+const FLAGS = ["--daily", "--weekly", "--monthly", "--history", "--project", "--since", "--graph", "--failures", "--json", "--csv", "--html", "--export", "--help"];
 
 interface GainArgs {
   period: Period | null;
@@ -23,11 +27,15 @@ interface GainArgs {
   format: "text" | "json" | "csv" | "html";
   /** The page's file (absolute), with --html. */
   html: string | null;
+  /** `--export otlp`: send the records not yet sent to the OpenTelemetry collector (docs/telemetry.md). */
+  export: "otlp" | null;
+  /** Started by a run (`--background`): quiet, and no wait for a busy export. */
+  background: boolean;
 }
 
 /** The options, or a usage problem. `--history` and `--project` take an optional value. */
 export function parseGainArgs(args: readonly string[], cwd: string, now = Date.now()): GainArgs | string {
-  const g: GainArgs = { period: null, history: null, project: null, since: null, graph: false, failures: false, format: "text", html: null };
+  const g: GainArgs = { period: null, history: null, project: null, since: null, graph: false, failures: false, format: "text", html: null, export: null, background: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const eq = a.indexOf("=");
@@ -86,6 +94,15 @@ export function parseGainArgs(args: readonly string[], cwd: string, now = Date.n
         g.html = resolve(cwd, v);
         break;
       }
+      case "--export": {
+        const v = inline ?? (next !== undefined ? (i++, next) : undefined);
+        if (v !== "otlp") return `--export takes \`otlp\` (the OpenTelemetry collector telemetry is set up for)${v === undefined ? "" : `, not \`${v}\``}`;
+        g.export = "otlp";
+        break;
+      }
+      case "--background":
+        g.background = true;
+        break;
       default:
         return a.startsWith("-") ? unknownWord("option", name, FLAGS) : `unexpected argument \`${a}\``;
     }
@@ -107,9 +124,11 @@ export function parseSince(v: string, now: number): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-export function gainCli(args: string[], env: NodeJS.ProcessEnv = process.env): number {
+export function gainCli(args: string[], env: NodeJS.ProcessEnv = process.env): number | Promise<number> {
   const parsed = parseGainArgs(args, process.cwd());
   if (typeof parsed === "string") return usageError("gain", parsed);
+  if (parsed.background && parsed.export === null) return usageError("gain", "--background goes with --export otlp");
+  if (parsed.export) return exportCli(parsed.background, env);
   let store: Store;
   try {
     store = openStore(env, configuredDatabase(env));
@@ -132,6 +151,56 @@ export function gainCli(args: string[], env: NodeJS.ProcessEnv = process.env): n
       // closing cannot make it worse
     }
   }
+}
+
+/** `rtk gain --export otlp`: the records not yet sent, in batches, to the collector; only with telemetry on. */
+async function exportCli(background: boolean, env: NodeJS.ProcessEnv): Promise<number> {
+  const say = (m: string) => void (background ? undefined : process.stderr.write(`rtk gain: ${m}\n`));
+  let settings;
+  try {
+    settings = telemetrySettings(loadConfig(env, process.cwd()), env, VERSION);
+  } catch (e) {
+    say(`cannot read the config: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  if (!settings.enabled) {
+    say("telemetry is off, so nothing is sent: RTK_TELEMETRY=1 or `telemetry.enabled = true` in the user's config turns it on (docs/telemetry.md)");
+    return background ? 0 : 1;
+  }
+  if (settings.problem) {
+    say(`telemetry is on but nothing can be sent: ${settings.problem}`);
+    return 1;
+  }
+  const bundle = join(__dirname, "rtk-otel.cjs");
+  const { exportOtlp } = requireCached(bundle, null) as typeof import("../telemetry/export.js");
+  const database = configuredDatabase(env);
+  const r = await exportOtlp({
+    env,
+    settings,
+    version: VERSION,
+    background,
+    open: (fill) => {
+      const store = openStore(env, database);
+      try {
+        if (fill) ingest(store, env);
+      } catch (e) {
+        store.close();
+        throw e;
+      }
+      return store;
+    },
+  });
+  const where = shownUrl(settings.url);
+  if (r.status === "busy") {
+    say("another export is running; try again when it is done");
+    return background ? 0 : 1;
+  }
+  if (r.status === "failed") {
+    say(`sent ${int(r.records)} records in ${int(r.batches)} batches to ${where}, then failed: ${r.error}; ${int(r.left)} records wait for the next export`);
+    return 1;
+  }
+  if (!background) process.stdout.write(`rtk gain: sent ${int(r.records)} records in ${int(r.batches)} batches to ${where}${r.left ? `; ${int(r.left)} wait for the next export` : ""}\n`);
+  return 0;
 }
 
 function storeFailure(e: unknown): number {

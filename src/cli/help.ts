@@ -99,7 +99,7 @@ export const COMMANDS: readonly CommandHelp[] = [
   {
     name: "gain",
     summary: "what rtk saved: tokens raw → printed, by route, over time (from the history it records)",
-    usage: ["rtk gain [--daily|--weekly|--monthly] [--history [N]] [--project [PATH]] [--since DATE] [--graph] [--failures] [--json|--csv|--html FILE]"],
+    usage: ["rtk gain [--daily|--weekly|--monthly] [--history [N]] [--project [PATH]] [--since DATE] [--graph] [--failures] [--json|--csv|--html FILE]", "rtk gain --export otlp"],
     options: [
       ["--daily, --weekly, --monthly", "totals per day, week (named by its Monday) or month, in local time"],
       ["--history [N]", "the latest N runs (20; with --html, how many the page lists)"],
@@ -109,10 +109,11 @@ export const COMMANDS: readonly CommandHelp[] = [
       ["--failures", "routes whose filter fell back to the raw output, and how often"],
       ["--json, --csv", "the figures for scripts (CSV: one table, the one asked for)"],
       ["--html FILE", "writes a page that opens offline: totals, savings per day (or per --weekly/--monthly period), by route, hook coverage, recalls"],
+      ["--export otlp", "sends the records not yet sent to the OpenTelemetry collector, as metrics; only with telemetry on (RTK_TELEMETRY=1; docs/telemetry.md)"],
       HELP_OPTION,
     ],
     examples: ["rtk gain", "rtk gain --daily --graph --since 30d", "rtk gain --project --json", "rtk gain --since 30d --html gain.html"],
-    exits: "0 printed, 1 the history database cannot be read or written (the message says why), 2 usage error",
+    exits: "0 printed (or sent), 1 the history database cannot be read or written, or telemetry is off or its collector failed (the message says why), 2 usage error",
   },
   {
     name: "proxy",

@@ -21,6 +21,7 @@ export async function hookCli(args: string[]): Promise<number> {
     return 0;
   }
   const input = await readEvent(MAX_EVENT_BYTES, READ_TIMEOUT_MS);
+  const read = performance.now();
   let warned = false;
   const warn = (msg: string) => {
     if (warned) return;
@@ -36,10 +37,11 @@ export async function hookCli(args: string[]): Promise<number> {
     const run = runHook(host, input.bytes, process.env, warn);
     answer = run.answer;
     // Recorded once the host has its answer.
-    if (run.decision) record = () => recordHook(process.env, { host: host.name, ...run.decision!, result: run.result });
+    if (run.decision) record = () => recordHook(process.env, { host: host.name, ...run.decision!, result: run.result, durationMs: answered - read });
   }
   if (answer.stdout) writeFd(1, answer.stdout);
   if (answer.stderr) writeFd(2, answer.stderr + "\n");
+  const answered = performance.now();
   record?.();
   return answer.exitCode;
 }

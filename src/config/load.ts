@@ -117,6 +117,20 @@ export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): Ef
       `rtk: config warning: ${maxLines.source.kind === "env" ? "" : `${(maxLines.source as { path: string }).path}: `}limits.max_lines is retired and ignored; limits.list_tokens (default 2000) is the budget of every list output, declarative filters included`,
     );
   }
+  // Where the records go is the user's choice alone: a project's file (trusted for its filters) has no say.
+  for (const s of Object.values(settings.telemetry) as Setting[]) {
+    if (s.source.kind !== "project") continue;
+    warnings.push(`rtk: config warning: ${(s.source as { path: string }).path}: [telemetry] is read from the user's config only; ignored here`);
+    break;
+  }
+  for (const [key, spec] of Object.entries(SECTIONS.telemetry) as [string, KeySpec][]) {
+    const s = (settings.telemetry as Record<string, Setting>)[key]!;
+    if (s.source.kind !== "project") continue;
+    const own = user?.values.has(`telemetry.${key}`) ? { value: user.values.get(`telemetry.${key}`), source: { kind: "user" as const, path: user.path, line: user.line(["telemetry", key]) } } : null;
+    (settings.telemetry as Record<string, Setting>)[key] = own ?? { value: spec.default(env), source: { kind: "default" } };
+  }
+  const switched = env["RTK_TELEMETRY"];
+  if (switched === "1" || switched === "0") settings.telemetry.enabled = { value: switched === "1", source: { kind: "env", name: "RTK_TELEMETRY" } };
   if (env["RTK_NO_TRACK"] === "1") settings.tracking.enabled = { value: false, source: { kind: "env", name: "RTK_NO_TRACK" } };
   const passthrough = env["RTK_PASSTHROUGH_TOKENS"];
   if (passthrough !== undefined && /^\d+$/.test(passthrough)) settings.limits.passthrough_tokens = { value: Number(passthrough), source: { kind: "env", name: "RTK_PASSTHROUGH_TOKENS" } };

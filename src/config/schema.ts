@@ -66,6 +66,17 @@ export const SECTIONS = {
     route_tokens: key(routeBudgets, (): Record<string, number> => ({}), 'list budgets of single routes, in tokens, e.g. { "git.log" = 4000, grep = 1000 }'),
     max_lines: key(positiveInteger, () => 200, "retired: ignored (list_tokens is the budget of every list output, declarative filters included)"),
   },
+  // Read from the user's file and the environment only: a project's file cannot send anything anywhere.
+  telemetry: {
+    enabled: key(boolean, () => false, "send rtk's savings as OpenTelemetry metrics (OTLP) to a collector (RTK_TELEMETRY=1 turns it on, RTK_TELEMETRY=0 off); docs/telemetry.md"),
+    endpoint: key(string, () => "", "the collector's base URL (default: OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318); /v1/metrics is added"),
+    protocol: key(oneOf(["", "http/protobuf", "http/json"]), () => "" as const, 'OTLP over HTTP, "http/protobuf" or "http/json" (default: OTEL_EXPORTER_OTLP_PROTOCOL, else http/protobuf)'),
+    interval_seconds: key(positiveInteger, () => 60, "at most one background export per this many seconds, started by a run"),
+    timeout_ms: key(positiveInteger, () => 10000, "how long one batch may take to be sent (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10000)"),
+    batch_records: key(positiveInteger, () => 5000, "the most records of each kind (runs, hook decisions) in one batch"),
+    project: key(oneOf(["hash", "path", "none"]), () => "hash" as const, 'how a run names its project: "hash" (of its path), "path" (masked as commands are), or "none"'),
+    user: key(string, () => "", "user.name on every batch (default: none; OTEL_RESOURCE_ATTRIBUTES may carry one)"),
+  },
 } as const satisfies Record<string, Record<string, KeySpec>>;
 
 export type SectionName = keyof typeof SECTIONS;
@@ -229,6 +240,21 @@ export function regexes(v: unknown, path: KeyPath, report: Report): Checked<RegE
     else out.push(re);
   });
   return ok ? out : INVALID;
+}
+
+/** One of the listed strings. */
+function oneOf<const T extends string>(allowed: readonly T[]): Check<T> {
+  return (v, path, report) => {
+    if (typeof v === "string" && (allowed as readonly string[]).includes(v)) return v as T;
+    report(
+      path,
+      `must be one of ${allowed
+        .filter(Boolean)
+        .map((a) => JSON.stringify(a))
+        .join(", ")}, not ${typeof v === "string" ? JSON.stringify(v) : typeName(v)}`,
+    );
+    return INVALID;
+  };
 }
 
 function describe(v: unknown): string {

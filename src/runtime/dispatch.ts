@@ -12,9 +12,9 @@ import { maskCommand } from "../accounting/mask.js";
 import { appendRecord, projectOf, trackingOff } from "../accounting/spool.js";
 import type { RunRecord } from "../accounting/types.js";
 import { shellQuote } from "../text/quote.js";
-import { RTK_OPTIONS } from "../routes/rtk-command.js";
+import { startExportIfDue } from "../telemetry/gate.js";
 import { closest } from "../text/suggest.js";
-import { META_COMMANDS } from "../routes/rtk-command.js";
+import { META_COMMANDS, RTK_OPTIONS } from "../routes/rtk-command.js";
 import type { Registry } from "../routes/registry.js";
 import { runFiltered, runPassthrough, type RunOutput } from "./run.js";
 
@@ -69,7 +69,8 @@ function recordRun(argv: readonly string[], status: number, env: NodeJS.ProcessE
       recallId: o?.recallId ?? null,
       ...(o ? { rawFeatures: o.rawFeatures, outFeatures: o.outFeatures } : {}),
     };
-    appendRecord(record, env);
+    // A background export, when telemetry is on and one is due: never waited for.
+    if (appendRecord(record, env)) startExportIfDue(env, config);
   } catch {
     // Recording never changes the command's output or exit code.
   }
