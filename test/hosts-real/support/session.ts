@@ -42,6 +42,8 @@ export interface HostDriver {
   fates(stdout: string): ReadonlyMap<string, Fate>;
   /** Lines of the host's output that report a failing hook. */
   hookErrors?(stdout: string, stderr: string): string[];
+  /** The command each tool call ran, by its id, where the host's output tells it (else rtk's hook records say what rtk handed back). */
+  commandsRun?(stdout: string): ReadonlyMap<string, string>;
 }
 
 export interface SessionOptions {
@@ -85,21 +87,23 @@ export async function session(driver: HostDriver, commands: readonly string[], o
     const run = await driver.run(s, url, opts);
     const log = `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}`;
     const fates = driver.fates(run.stdout);
+    const told = driver.commandsRun?.(run.stdout);
     const records = spoolRecords(s);
     const hooks = records.filter((r) => r["kind"] === "hook");
     const runs = records.filter((r) => r["kind"] === "run");
-    // A rewritten command's runs are recorded in order: one record per `rtk` the rewrite inserted.
+    // A rewritten command that ran left one record of rtk's at least.
     let runAt = 0;
     const outcomes: CommandOutcome[] = commands.map((command, i) => {
       const got: Received | undefined = server.results[i];
-      const hook = got ? hooks.find((h) => h["toolUseId"] === got.id) : undefined;
-      const rewritten = hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
+      const hook = got && !told ? hooks.find((h) => h["toolUseId"] === got.id) : undefined;
+      const ranAs = got && told?.get(got.id);
+      const rewritten = told ? (ranAs && ranAs !== got.command ? ranAs : null) : hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
       const fate = (got && fates.get(got.id)) ?? "error";
       let recorded = false;
       if (rewritten !== null && fate === "ran") {
-        const n = rewritten.split(/(?:^|[^\w-])rtk /).length - 1 - (command.split(/(?:^|[^\w-])rtk /).length - 1);
-        recorded = runs.slice(runAt, runAt + n).length === n && n > 0;
-        runAt += n;
+        // At least one record: not every `rtk` the rewrite inserted need run (`a || b`).
+        recorded = runAt < runs.length;
+        runAt += 1;
       }
       return { command, fate, received: got?.text ?? "", rewritten, recorded };
     });
