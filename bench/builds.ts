@@ -12,7 +12,7 @@ import type { Tokenizer } from "./inputs/tokenizer.js";
 /** The floors for the median savings of medium passing runs. */
 export const BUILD_FAMILY_TARGETS: Record<string, number> = { builds: 80, linters: 70 };
 
-const LINTERS = new Set(["eslint", "biome", "oxlint", "prettier", "stylelint", "markdownlint", "ruff", "mypy", "pyright", "golangci-lint", "shellcheck", "rubocop", "hadolint"]);
+export const LINTERS = new Set(["eslint", "biome", "oxlint", "prettier", "stylelint", "markdownlint", "ruff", "mypy", "pyright", "golangci-lint", "shellcheck", "rubocop", "hadolint"]);
 
 export interface BuildOutcome {
   name: string;

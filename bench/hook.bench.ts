@@ -16,10 +16,15 @@ import { agentCommandsPath, loadAgentCommands } from "./inputs/corpus.js";
 
 const launcher = join(root, "bin/rtk");
 
+/** The folder the events name: a git repository, where Claude Code runs `git status` by itself and the rewrite is handed back. */
+const REPO = mkdtempSync(join(tmpdir(), "rtk-bench-repo-"));
+spawnSync("git", ["init", "-q"], { cwd: REPO });
+
 const EVENT = JSON.stringify({
   session_id: "bench",
   transcript_path: "/dev/null",
-  cwd: "/tmp",
+  cwd: REPO,
+  permission_mode: "default",
   hook_event_name: "PreToolUse",
   tool_name: "Bash",
   tool_input: { command: "git status", description: "Show the working tree status" },
@@ -56,12 +61,14 @@ const bench: Bench = async (ctx) => {
   });
 
   const home = mkdtempSync(join(tmpdir(), "rtk-bench-home-"));
+  // A repository: `git status` there is one Claude Code runs by itself, so `rtk rewrite` hands it back allowed.
+  spawnSync("git", ["init", "-q"], { cwd: home });
   try {
     const env = { PATH: process.env["PATH"], HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share") };
     const node: Command = { label: "node -e 0", argv: [process.execPath, "-e", "0"], cwd: root, env };
     const rounds = scale(ctx, { full: 40, ci: 12 });
     const cases: { label: string; cmd: Command; setup?: () => void }[] = [
-      { label: 'rtk rewrite "git status"', cmd: { label: "rtk rewrite", argv: [launcher, "rewrite", "git status"], env, ok: [3], cwd: home } },
+      { label: 'rtk rewrite "git status"', cmd: { label: "rtk rewrite", argv: [launcher, "rewrite", "git status"], env, ok: [0], cwd: home } },
       { label: "rtk hook claude < event.json", cmd: { label: "rtk hook claude", argv: [launcher, "hook", "claude"], env, input: EVENT, cwd: home } },
       {
         label: "rtk rewrite, 50-rule settings",

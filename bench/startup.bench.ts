@@ -41,7 +41,10 @@ const bench: Bench = async (ctx) => {
   });
 };
 
-const EVENT = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, cwd: "/tmp", session_id: "bench", tool_use_id: "t" });
+/** The folder the events name: a git repository, where Claude Code runs `git status` by itself and the rewrite is handed back. */
+const REPO = mkdtempSync(join(tmpdir(), "rtk-bench-repo-"));
+spawnSync("git", ["init", "-q"], { cwd: REPO });
+const EVENT = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, cwd: REPO, permission_mode: "default", session_id: "bench", tool_use_id: "t" });
 const TARGET = 1.45;
 
 /** Packs this checkout's files (uncommitted changes too) and installs the tarball into a prefix; returns its bin folder. */
@@ -114,6 +117,7 @@ const installed: Bench = async (ctx) => {
         const home = join(dir, `home-${version}`);
         const cache = join(home, ".cache");
         mkdirSync(home, { recursive: true });
+        spawnSync("git", ["init", "-q"], { cwd: home });
         // The same minimal environment on both sides (an inherited NODE_EXTRA_CA_CERTS alone adds a CA bundle load to every start).
         const env = {
           PATH: `${bin}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin`,
@@ -123,7 +127,7 @@ const installed: Bench = async (ctx) => {
           XDG_DATA_HOME: join(home, ".local", "share"),
         };
         const bare: Command = { label: "node -e 0", argv: [node, "-e", "0"], env, cwd: home };
-        const rewrite: Command = { label: "rtk rewrite", argv: [join(bin, "rtk"), "rewrite", "git status"], env, cwd: home, ok: [3] };
+        const rewrite: Command = { label: "rtk rewrite", argv: [join(bin, "rtk"), "rewrite", "git status"], env, cwd: home, ok: [0] };
         const hook: Command = { label: "rtk hook claude", argv: [join(bin, "rtk"), "hook", "claude"], env, cwd: home, input: EVENT };
 
         // First use: the plain bundle answers, and the snapshot is made in the background.
@@ -156,7 +160,7 @@ const installed: Bench = async (ctx) => {
         if (node === process.execPath) {
           const checkoutEnv = { ...env, PATH: `${join(root, "bin")}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin` };
           for (const [label, args, input, ok] of [
-            ['checkout: rtk rewrite "git status"', ["rewrite", "git status"], undefined, [3]],
+            ['checkout: rtk rewrite "git status"', ["rewrite", "git status"], undefined, [0]],
             ["checkout: rtk hook claude < event", ["hook", "claude"], EVENT, [0]],
           ] as const) {
             const cmd: Command = { label, argv: [join(root, "bin", "rtk"), ...args], env: checkoutEnv, cwd: home, ok, ...(input ? { input } : {}) };

@@ -30,6 +30,9 @@ export function escapeHtml(s: string): string {
 const int = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const pct = (n: number) => `${n.toFixed(1)}%`;
 
+/** `1 run`, `3 runs`. */
+const runs = (n: number) => `${int(n)} ${n === 1 ? "run" : "runs"}`;
+
 interface Bar {
   label: string;
   value: number;
@@ -39,12 +42,12 @@ interface Bar {
 
 /** The routes as drawn: the top ones by tokens saved, the rest summed as one "other" row. */
 export function topRoutes(routes: readonly RouteRow[], top = TOP_ROUTES): Bar[] {
-  const bars = routes.slice(0, top).map((r) => ({ label: r.route, value: r.savedTokens, note: `${int(r.savedTokens)} (${int(r.runs)} runs)` }));
+  const bars = routes.slice(0, top).map((r) => ({ label: r.route, value: r.savedTokens, note: `${int(r.savedTokens)} (${runs(r.runs)})` }));
   const rest = routes.slice(top);
   if (rest.length) {
     const saved = rest.reduce((s, r) => s + r.savedTokens, 0);
-    const runs = rest.reduce((s, r) => s + r.runs, 0);
-    bars.push({ label: `other (${rest.length} routes)`, value: saved, note: `${int(saved)} (${int(runs)} runs)` });
+    const n = rest.reduce((s, r) => s + r.runs, 0);
+    bars.push({ label: `other (${rest.length} ${rest.length === 1 ? "route" : "routes"})`, value: saved, note: `${int(saved)} (${runs(n)})` });
   }
   return bars;
 }
@@ -101,7 +104,7 @@ function timeBars(id: string, title: string, periods: readonly PeriodRow[]): str
     const y = p.savedTokens < 0 ? zero : zero - hgt;
     return (
       `<rect class="${p.savedTokens < 0 ? "neg" : "pos"}" data-label="${escapeHtml(p.period)}" data-value="${p.savedTokens}" x="${left + i * w}" y="${y}" width="${w - gap}" height="${hgt}">` +
-      `<title>${escapeHtml(p.period)}: ${int(p.savedTokens)} tokens saved, ${int(p.runs)} runs</title></rect>`
+      `<title>${escapeHtml(p.period)}: ${int(p.savedTokens)} tokens saved, ${runs(p.runs)}</title></rect>`
     );
   });
   // The first and last period under the axis (the last where the two do not meet); a label for each would not fit.
@@ -164,6 +167,7 @@ export function renderPage(d: PageData): string {
     ["commands", int(t.runs), "runs through rtk"],
     ["tokens saved", int(t.savedTokens), `${pct(t.savedPct)} of ${int(t.rawTokens)} raw`],
     ["printed", int(t.outTokens), "tokens rtk printed"],
+    ["bytes printed", int(t.outBytes), `of ${int(t.rawBytes)} bytes the tools printed`],
     ["recalls", int(t.recalls), "omissions that cost a second call"],
     ["hook coverage", d.hooks.decisions ? pct((d.hooks.rewritten / d.hooks.decisions) * 100) : "–", `${int(d.hooks.rewritten)} of ${int(d.hooks.decisions)} commands rewritten`],
   ]
@@ -171,7 +175,7 @@ export function renderPage(d: PageData): string {
     .join("");
   const periodName = d.period === "weekly" ? "week" : d.period === "monthly" ? "month" : "day";
   const hookBars: Bar[] = d.hooks.decisions ? [{ label: "rewritten", value: d.hooks.rewritten }, ...d.hooks.keptByReason.map((k) => ({ label: `kept: ${k.reason}`, value: k.decisions }))] : [];
-  const recallBars: Bar[] = d.routes.filter((r) => r.recalls > 0).map((r) => ({ label: r.route, value: r.recalls, note: `${int(r.recalls)} of ${int(r.runs)} runs` }));
+  const recallBars: Bar[] = d.routes.filter((r) => r.recalls > 0).map((r) => ({ label: r.route, value: r.recalls, note: `${int(r.recalls)} of ${runs(r.runs)}` }));
   recallBars.sort((a, b) => b.value - a.value || a.label.localeCompare(b.label));
   const routeRows = d.routes.map((r) => `<tr data-route="${escapeHtml(r.route)}"><td>${escapeHtml(r.route)}</td>${totalCells(r)}</tr>`).join("");
   const latest = d.history

@@ -19,6 +19,9 @@ export interface Totals {
   fellBack: number;
   /** Runs whose raw tokens were counted exactly (the raw text was still in the recall store); the others' are estimated. */
   exactRuns: number;
+  /** Bytes the tools printed, and bytes rtk wrote to stdout and stderr for them (what the tokens are estimated from). */
+  rawBytes: number;
+  outBytes: number;
 }
 
 export interface RouteRow extends Totals {
@@ -52,7 +55,8 @@ export interface FailureRow {
 export type Period = "daily" | "weekly" | "monthly";
 
 const SUMS = `count(*) AS runs, coalesce(sum(raw_tokens),0) AS raw, coalesce(sum(out_tokens),0) AS out, coalesce(sum(saved_tokens),0) AS saved,
-  coalesce(sum(omitted),0) AS omitted, coalesce(sum(fell_back),0) AS fell_back, coalesce(sum(exact),0) AS exact`;
+  coalesce(sum(omitted),0) AS omitted, coalesce(sum(fell_back),0) AS fell_back, coalesce(sum(exact),0) AS exact,
+  coalesce(sum(raw_bytes),0) AS raw_bytes, coalesce(sum(out_bytes),0) AS out_bytes`;
 
 function and(w: { sql: string }, cond: string): string {
   return w.sql ? `${w.sql} AND ${cond}` : `WHERE ${cond}`;
@@ -71,6 +75,8 @@ function totalsOf(r: Record<string, unknown>, recalls: number): Totals {
     recalls,
     fellBack: Number(r["fell_back"] ?? 0),
     exactRuns: Number(r["exact"] ?? 0),
+    rawBytes: Number(r["raw_bytes"] ?? 0),
+    outBytes: Number(r["out_bytes"] ?? 0),
   };
 }
 
@@ -81,7 +87,7 @@ export function routeSums(store: Store, f: Filter): Record<string, unknown>[] {
 }
 
 export function totals(store: Store, f: Filter, sums: Record<string, unknown>[] = routeSums(store, f)): Totals {
-  const all: Record<string, number> = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0, exact: 0 };
+  const all: Record<string, number> = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0, exact: 0, raw_bytes: 0, out_bytes: 0 };
   let recalls = 0;
   for (const r of sums) {
     if (r["route"] === "recall") {
@@ -127,15 +133,16 @@ export function byPeriod(store: Store, f: Filter, period: Period): PeriodRow[] {
   const run = (col: string) => `coalesce(sum(CASE WHEN route <> 'recall' THEN ${col} END), 0)`;
   const rows = store.db.all(
     `SELECT time / ${QUARTER_MS} AS q, sum(route <> 'recall') AS runs, ${run("raw_tokens")} AS raw, ${run("out_tokens")} AS out, ${run("saved_tokens")} AS saved,
-       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, ${run("exact")} AS exact, sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY time / ${QUARTER_MS}`,
+       ${run("omitted")} AS omitted, ${run("fell_back")} AS fell_back, ${run("exact")} AS exact, ${run("raw_bytes")} AS raw_bytes, ${run("out_bytes")} AS out_bytes,
+       sum(route = 'recall') AS recalls FROM runs ${w.sql} GROUP BY time / ${QUARTER_MS}`,
     w.params,
   );
-  const keys = ["runs", "raw", "out", "saved", "omitted", "fell_back", "exact", "recalls"] as const;
+  const keys = ["runs", "raw", "out", "saved", "omitted", "fell_back", "exact", "raw_bytes", "out_bytes", "recalls"] as const;
   const sums = new Map<string, Record<(typeof keys)[number], number>>();
   for (const r of rows) {
     const p = periodOf(Number(r["q"]) * QUARTER_MS, period);
     let acc = sums.get(p);
-    if (!acc) sums.set(p, (acc = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0, exact: 0, recalls: 0 }));
+    if (!acc) sums.set(p, (acc = { runs: 0, raw: 0, out: 0, saved: 0, omitted: 0, fell_back: 0, exact: 0, raw_bytes: 0, out_bytes: 0, recalls: 0 }));
     for (const k of keys) acc[k] += Number(r[k] ?? 0);
   }
   return [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, acc]) => ({ period: p, ...totalsOf(acc, acc.recalls) }));

@@ -16,7 +16,7 @@ export function doctorCli(args: string[]): number {
   if (!r.hosts.length) lines.push("no host has rtk installed (rtk init --agent <host>)");
   for (const h of r.hosts) {
     lines.push(`${h.title} (${h.scope}): ${h.file}`);
-    for (const c of h.checks) lines.push(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ""}`);
+    for (const c of h.checks) lines.push(`  ${c.warning ? "warn" : c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.detail}${c.fix ? `\n       ${c.warning ? "what to do" : "fix"}: ${c.fix}` : ""}`);
   }
   process.stdout.write(lines.join("\n") + "\n");
   return r.ok ? 0 : 1;

@@ -158,6 +158,8 @@ function gather(store: Store, filter: Filter, g: GainArgs) {
 
 /** 1,234,567: by hand, as toLocaleString's first call loads the locale data (tens of ms). */
 const int = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+/** `1 run`, `3 runs`. */
+const runs = (n: number) => `${int(n)} ${n === 1 ? "run" : "runs"}`;
 const pct = (n: number) => `${n.toFixed(1)}%`;
 
 function table(head: readonly string[], rows: readonly (readonly string[])[], leftCols = 1): string {
@@ -185,9 +187,9 @@ function text(d: Data, g: GainArgs, filter: Filter): string {
   }
   out.push(
     `commands: ${int(t.runs)}   tokens: ${int(t.rawTokens)} raw → ${int(t.outTokens)} printed   saved: ${colourSaved(t.savedTokens, int(t.savedTokens))} (${pct(t.savedPct)})`,
-    `items omitted: ${int(t.omitted)}   recalls: ${int(t.recalls)}   raw fallbacks: ${int(t.fellBack)}`,
+    `bytes: ${int(t.rawBytes)} raw → ${int(t.outBytes)} printed   items omitted: ${int(t.omitted)}   recalls: ${int(t.recalls)}   raw fallbacks: ${int(t.fellBack)}`,
   );
-  if (t.runs) out.push(`raw tokens counted exactly: ${int(t.exactRuns)} runs (their raw output still in the recall store), estimated: ${int(t.runs - t.exactRuns)}`);
+  if (t.runs) out.push(`raw tokens counted exactly: ${runs(t.exactRuns)} (their raw output still in the recall store), estimated: ${int(t.runs - t.exactRuns)}`);
   if (d.torn) out.push(`torn spool lines skipped: ${int(d.torn)}`);
   out.push("");
   if (d.periods && g.period)
@@ -266,7 +268,7 @@ function writePage(file: string, d: Data, g: GainArgs, filter: Filter): number {
     process.stderr.write(`rtk gain: cannot write the page to ${file}: ${why}\n`);
     return 1;
   }
-  process.stdout.write(`rtk gain: wrote ${file} (${int(d.totals.runs)} runs, ${int(d.totals.savedTokens)} tokens saved)\n`);
+  process.stdout.write(`rtk gain: wrote ${file} (${runs(d.totals.runs)}, ${int(d.totals.savedTokens)} tokens saved)\n`);
   return 0;
 }
 

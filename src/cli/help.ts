@@ -34,7 +34,8 @@ export const COMMANDS: readonly CommandHelp[] = [
       HELP_OPTION,
     ],
     examples: ['rtk rewrite "git status && npm test"'],
-    exits: "0 rewritten and allowed, 1 nothing to do (also: a rewrite held back because the host would ask about the command as typed), 2 denied by the host's rules, 3 rewritten but the host must ask (hosts that do not judge the rewritten command), 64 usage error (not 2: that is a denial)",
+    exits:
+      "0 rewritten and allowed, 1 nothing to do (also: a rewrite held back because the host would ask about the command as typed), 2 denied by the host's rules, 3 rewritten but the host must ask (hosts that do not judge the rewritten command), 64 usage error (not 2: that is a denial)",
   },
   {
     name: "explain",
@@ -172,6 +173,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ["RTK_DISABLED=1", "the rewrite leaves every command alone"],
   ["RTK_RAW=1", "rtk <tool> prints the raw output (as --raw)"],
   ["RTK_NO_TRACK=1", "record nothing (as --no-track)"],
+  ["RTK_PASSTHROUGH_TOKENS=N", "print outputs shorter than N tokens as they are (limits.passthrough_tokens; 0: compact every one)"],
   ["RTK_ROUTES=all", "also route tools whose filter is not built yet (their output passes unchanged)"],
   ["RTK_CONFIG", "the user's config file (default $XDG_CONFIG_HOME/rtk/config.toml)"],
   ["RTK_DATA_DIR", "rtk's data folder (default $XDG_DATA_HOME/rtk): recall store, trusted files"],
@@ -181,20 +183,48 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ["XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME", "where config, data and snapshots go (~/.config, ~/.local/share, ~/.cache)"],
 ];
 
+/** The width help keeps within. */
+export const HELP_WIDTH = 100;
+/** A first column wider than this puts its text on lines of its own. */
+const NAME_WIDTH = 34;
+
+/** The words of a text on lines of at most HELP_WIDTH characters: the first line starts with `first`, the others with `rest`. */
+function wrap(text: string, first: string, rest: string): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of text.split(" ")) {
+    if (!empty && line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(line);
+      line = rest;
+      empty = true;
+    }
+    line += (empty ? "" : " ") + word;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** Two columns; the second wraps under itself, and a first column too wide for the row puts the second on the lines below. */
 function table(rows: readonly (readonly [string, string])[], indent = "  "): string[] {
-  const width = Math.max(0, ...rows.map(([a]) => a.length));
-  return rows.map(([a, b]) => `${indent}${a.padEnd(width)}  ${b}`);
+  const width = Math.max(0, ...rows.map(([a]) => a.length).filter((n) => n <= NAME_WIDTH));
+  return rows.flatMap(([a, b]) => {
+    if (a.length > width) return [...wrap(a, indent, indent + "    "), ...wrap(b, indent + "      ", indent + "      ")];
+    const pad = " ".repeat(indent.length + width + 2);
+    return wrap(b, `${indent}${a.padEnd(width)}  `, pad);
+  });
 }
 
 export function commandHelp(name: string): string | null {
   const c = COMMANDS.find((x) => x.name === name);
   if (!c) return null;
-  const lines = [`rtk ${c.name} — ${c.summary}`, "", "Usage:", ...c.usage.map((u) => `  ${u}`)];
+  const lines = [...wrap(`rtk ${c.name} — ${c.summary}`, "", "  "), "", "Usage:", ...c.usage.flatMap((u) => wrap(u, "  ", "      "))];
   if (c.options.length) lines.push("", "Options:", ...table(c.options));
-  if (c.name === "hook") lines.push("", `Hosts: ${[...HOOK_ADAPTERS.keys()].join(", ")}`);
-  if (c.name === "init") lines.push("", `Hosts: ${INSTALLS.map((i) => i.name).join(", ")}`);
+  if (c.name === "hook") lines.push("", ...wrap(`Hosts: ${[...HOOK_ADAPTERS.keys()].join(", ")}`, "", "  "));
+  if (c.name === "init") lines.push("", ...wrap(`Hosts: ${INSTALLS.map((i) => i.name).join(", ")}`, "", "  "));
   lines.push("", c.examples.length > 1 ? "Examples:" : "Example:", ...c.examples.map((e) => `  ${e}`));
-  lines.push("", `Exit: ${c.exits ?? "0 done, 1 failed, 2 usage error"}`);
+  lines.push("", ...wrap(`Exit: ${c.exits ?? "0 done, 1 failed, 2 usage error"}`, "", "  "));
   return lines.join("\n") + "\n";
 }
 
@@ -204,13 +234,15 @@ export function commandHelp(name: string): string | null {
  * `git (status, log, …)`, `ls, tree, find`.
  */
 function routedTools(): string[] {
-  return toolsByTable(activeRegistry()).map((tools) => {
-    const items = tools.map(({ tool, rows }) => {
-      const subs = [...new Set(rows.filter((r) => r.sub?.length).map((r) => r.sub!.map((w) => (typeof w === "string" ? w : w[0])).join(" ")))];
-      return subs.length && !rows.some((r) => !r.sub?.length) ? `${tool} (${subs.join(", ")})` : tool;
-    });
-    return `  ${items.join(", ")}`;
-  });
+  return toolsByTable(activeRegistry())
+    .map((tools) => {
+      const items = tools.map(({ tool, rows }) => {
+        const subs = [...new Set(rows.filter((r) => r.sub?.length).map((r) => r.sub!.map((w) => (typeof w === "string" ? w : w[0])).join(" ")))];
+        return subs.length && !rows.some((r) => !r.sub?.length) ? `${tool} (${subs.join(", ")})` : tool;
+      });
+      return wrap(items.join(", "), "  ", "    ");
+    })
+    .flat();
 }
 
 /** The line that counts the routed tool families (`rtk help`, `rtk init --show`). */
@@ -236,7 +268,7 @@ export function generalHelp(): string {
     `${familiesLine()}:`,
     ...routedTools(),
     "",
-    `Hosts: rtk hook ${[...HOOK_ADAPTERS.keys()].join(" | ")}; rtk init --agent ${INSTALLS.map((i) => i.name).join(" | ")}`,
+    ...wrap(`Hosts: rtk hook ${[...HOOK_ADAPTERS.keys()].join(" | ")}; rtk init --agent ${INSTALLS.map((i) => i.name).join(" | ")}`, "", "  "),
     "",
     "Environment:",
     ...table(ENVIRONMENT),

@@ -5,7 +5,8 @@ import { dirname, join, resolve } from "node:path";
 import { parseOptions } from "./args.js";
 import { familiesLine, unknownWord, usageError } from "./help.js";
 import { init, installStatus } from "../hosts/install.js";
-import { ON_PATH_FIX, rtkReach } from "../hosts/on-path.js";
+import { rtkReach } from "../hosts/on-path.js";
+import { reachFix, reachIn, type CommandShell } from "../hosts/host-shell.js";
 import { hostNamed, INSTALLS, installFor } from "../hosts/index.js";
 import { TIER_LABEL, type RtkPaths, type Scope } from "../hosts/types.js";
 import { makeDirs } from "../fs/make-dirs.js";
@@ -39,8 +40,9 @@ export function initCli(args: string[]): number {
     (r.action === "error" ? process.stderr : process.stdout).write((r.action === "error" ? "rtk init: " : "") + r.message + "\n");
     if (r.action === "error") status = 1;
   }
-  // With --link, the link's own report says whether rtk is on PATH now.
-  if (host && !uninstall && status === 0 && link === undefined) warnIfNotOnPath();
+  // With --link, the link's own report says whether rtk is on PATH now; a host's login shell is asked either way.
+  const shell = host ? (hostNamed(host.name)?.shell ?? "inherited") : "inherited";
+  if (host && !uninstall && status === 0 && (link === undefined || shell !== "inherited")) warnIfNotOnPath(shell, host.title);
   return status;
 }
 
@@ -64,11 +66,15 @@ function showHosts(where: { env: NodeJS.ProcessEnv; cwd: string }): string {
   return lines.join("\n") + "\n";
 }
 
-/** A rewrite inserts the word `rtk`: without it on PATH, hooks leave every command alone. */
-function warnIfNotOnPath(): void {
-  const reach = rtkReach(process.env, process.cwd());
+/** A rewrite inserts the word `rtk`: where the host's shell does not run it, hooks leave every command alone. */
+function warnIfNotOnPath(shell: CommandShell, title: string): void {
+  const reach = reachIn(shell, process.env, process.cwd(), { fresh: true });
   if (reach.ok) return;
-  process.stderr.write(`rtk init: warning: ${reach.why}, so hooks will leave commands unchanged (a rewritten \`rtk …\` command could not run).\n` + `  fix: ${ON_PATH_FIX}\n`);
+  const where = shell === "login" ? `${title} runs commands in your login shell, where` : "there";
+  process.stderr.write(
+    `rtk init: warning: ${reach.why}, so the hook will leave commands unchanged (${where} a rewritten \`rtk …\` command could not run).\n` +
+      `  fix: ${reachFix(shell, process.env, process.cwd(), { fresh: true })}\n`,
+  );
 }
 
 /** `--link <dir>`: `<dir>/rtk` → this launcher; an existing file that is not such a link is left alone. */

@@ -6,7 +6,8 @@
 import mri from "mri";
 import { resultJson, rewrite, UnknownHostError } from "../api.js";
 import { hostNames } from "../hosts/index.js";
-import { ON_PATH_FIX, rewriteRunnable } from "../hosts/on-path.js";
+import { ON_PATH_FIX } from "../hosts/on-path.js";
+import { rewriteRunnable } from "../hosts/host-shell.js";
 import { recordHook } from "../accounting/record.js";
 import { tryLoadConfig } from "../config/load.js";
 import type { Outcome } from "../hosts/types.js";

@@ -191,7 +191,7 @@ function sameTime(ref: string, file: string, spawnSync: typeof import("node:chil
 
 /** A blob that does not start and answer as rtk is not kept (a bad one would crash every start). */
 function smokeTest(node: string, blob: string, name: string, dist: string, spawnSync: typeof import("node:child_process").spawnSync): void {
-  const argv = name === "rtk" ? ["rewrite", "git status"] : ["--version"];
+  const argv = name === "rtk" ? ["rewrite", "--host", "none", "git status"] : ["--version"];
   const r = spawnSync(node, ["--snapshot-blob", blob, "--", ...argv], {
     encoding: "utf8",
     timeout: 60_000,

@@ -118,6 +118,8 @@ export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): Ef
     );
   }
   if (env["RTK_NO_TRACK"] === "1") settings.tracking.enabled = { value: false, source: { kind: "env", name: "RTK_NO_TRACK" } };
+  const passthrough = env["RTK_PASSTHROUGH_TOKENS"];
+  if (passthrough !== undefined && /^\d+$/.test(passthrough)) settings.limits.passthrough_tokens = { value: Number(passthrough), source: { kind: "env", name: "RTK_PASSTHROUGH_TOKENS" } };
 
   const projectNames = new Set([...(projectCfg?.filters ?? []), ...(projectCfg?.broken ?? [])].map((f) => f.name));
   const filters = [...(projectCfg?.filters ?? []), ...(user?.filters ?? []).filter((f) => !projectNames.has(f.name))];

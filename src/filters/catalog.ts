@@ -44,6 +44,8 @@ import { vitest } from "./tests/vitest.js";
 import { dockerBuild } from "./services/docker-build.js";
 import { gh, ghView } from "./services/gh.js";
 import { ghLog } from "./services/gh-log.js";
+import { ghApi } from "./services/gh-api.js";
+import { dockerRun } from "./services/docker-run.js";
 import { aws } from "./services/aws.js";
 import { awsLs } from "./services/aws-ls.js";
 import { kubectlAction } from "./services/kubectl-action.js";
@@ -58,7 +60,7 @@ import { azDeployment, azTable } from "./services/az.js";
 import { npmAudit, npmInstall, npmOutdated, packageTree } from "./packages/npm.js";
 import { bunInstall, pnpmInstall, yarnInstall } from "./packages/js.js";
 import { pipInstall, pipList, poetryInstall, uvInstall } from "./packages/python.js";
-import { aptInstall, bundleInstall, cargoPackages, composerInstall, goModules } from "./packages/system.js";
+import { aptInstall, bundleInstall, cargoInstall, cargoPackages, composerInstall, goModules } from "./packages/system.js";
 import { LIBRARY_CATALOG } from "./library.js";
 import type { Filter } from "./types.js";
 
@@ -116,6 +118,8 @@ const CATALOG: readonly Filter[] = [
   gh,
   ghView,
   ghLog,
+  ghApi,
+  dockerRun,
   terraform,
   http,
   logs,
@@ -138,6 +142,7 @@ const CATALOG: readonly Filter[] = [
   uvInstall,
   poetryInstall,
   cargoPackages,
+  cargoInstall,
   goModules,
   bundleInstall,
   composerInstall,

@@ -4,7 +4,7 @@
 // fit, then `… +N more`" lists within a character budget, paths grouped by
 // directory, and the file probe a filter asks instead of touching the disk.
 import { HeadTail } from "./budget.js";
-import { linesText, omitted, type FileProbe, type FilterContext, type FilterInput, type FilterRun, type RecallRef } from "./types.js";
+import { droppedHere, linesText, omitted, type FileProbe, type FilterContext, type FilterInput, type FilterRun, type RecallRef } from "./types.js";
 
 export type { FileProbe };
 
@@ -192,6 +192,85 @@ export class HeadCount {
   reset(): void {
     this.shown = 0;
     this.hidden = 0;
+  }
+}
+
+// ---------------------------------------------------------------- lines dropped in place
+
+/** What hiding lines behind a marker must save beyond the marker's own length to be done at all. */
+export const MARKER_GAIN = 16;
+/** Lines of a run held while it may still turn out shorter than its marker. */
+const HELD_RUN = 4096;
+
+/**
+ * Lines dropped where they stood (a failure's source excerpt, library stack
+ * frames), counted with their place in the recall entry, for one marker there:
+ * `… 6 lines of source [rtk recall <id> --lines 12-17]` (`flush`), or `… +3
+ * more frames [rtk recall <id> --lines 40-45]` (`omitted` with `range`). A run
+ * whose lines are given is shown instead when its marker would save nothing.
+ */
+export class DroppedRun {
+  /** Items dropped since the last marker. */
+  count = 0;
+  /** Raw lines they took. */
+  private lines = 0;
+  private first = 0;
+  private last = 0;
+  private apart = false;
+  /** The lines themselves while they are few (null past HELD_RUN characters). */
+  private held: string[] | null = [];
+  private heldChars = 0;
+
+  /** `at`: the recall entry's number of the line being read (FilterContext.rawLine), when known. */
+  constructor(private readonly at?: () => number) {}
+
+  /** An item is dropped: its raw lines (or their count), the last of them being read now. */
+  add(lines: number | readonly string[] = 1): void {
+    const n = typeof lines === "number" ? lines : lines.length;
+    if (typeof lines === "number" || this.held === null || this.heldChars > HELD_RUN) this.held = null;
+    else {
+      this.held.push(...lines);
+      for (const l of lines) this.heldChars += l.length + 1;
+    }
+    const end = this.at?.();
+    if (end === undefined) this.apart = true;
+    else {
+      const start = end - n + 1;
+      if (this.lines === 0) this.first = start;
+      else if (start !== this.last + 1) this.apart = true;
+      this.last = end;
+    }
+    this.lines += n;
+    this.count++;
+  }
+
+  /** The lines dropped as one run of the entry, or null (none, or not one run). */
+  get range(): [number, number] | null {
+    return this.count && !this.apart && this.last - this.first + 1 === this.lines ? [this.first, this.last] : null;
+  }
+
+  /**
+   * What stands where the run was: its marker, `what` naming the lines by
+   * their count, or the lines themselves when the marker would save nothing;
+   * the run starts again.
+   */
+  flush(what: (n: number) => string, recall: RecallRef): string[] {
+    if (this.count === 0) return [];
+    const r = this.range;
+    const marker = (ref: RecallRef) => (r ? droppedHere(this.lines, what(this.lines), ref, r[0], r[1]) : droppedHere(this.lines, what(this.lines), ref));
+    // Measured with an id of a handle's length, so that no entry is reserved for a marker not printed.
+    const worth = this.held === null || this.heldChars >= marker({ id: () => "0000000" }).length + 1 + MARKER_GAIN;
+    const out = worth ? [marker(recall)] : this.held!;
+    this.reset();
+    return out;
+  }
+
+  reset(): void {
+    this.count = 0;
+    this.lines = 0;
+    this.apart = false;
+    this.held = [];
+    this.heldChars = 0;
   }
 }
 

@@ -44,6 +44,12 @@ export interface FilterContext {
   limits?: Limits;
   /** Streaming filters write lines as the run goes (the tool's stdout to stdout, stderr to stderr). */
   emit: { out(line: string): void; err(line: string): void };
+  /**
+   * The number (from 1) of the line being read in the run's recall entry, as
+   * `rtk recall <id> --lines A-B` counts them (both streams, in the order they
+   * came); not given where the lines have no entry to point into.
+   */
+  rawLine?: () => number;
 }
 
 export interface FilterRun {
@@ -58,11 +64,19 @@ export interface FilterRun {
    * was not recognised: the raw output is then printed instead.
    */
   end(exitCode: number): CompactOutput | null;
+  /**
+   * A streaming run's stream whose bytes are the program's own from now on
+   * (a container's output): written as they come, byte for byte, the line
+   * held so far first, and no longer read by the filter. Asked for each chunk.
+   */
+  passes?(stream: "out" | "err"): boolean;
 }
 
 export interface CompactOutput {
   stdout: string;
   stderr: string;
+  /** Printed on stderr before stdout (diagnostics that came before the tests ran). */
+  before?: string;
 }
 
 /**
@@ -107,9 +121,20 @@ export interface Filter {
   start(input: FilterInput, ctx: FilterContext): FilterRun;
 }
 
-/** The in-band omission marker: `… +N more <what> [rtk recall <id>]`. */
-export function omitted(count: number, what: string, recall: RecallRef): string {
-  return `… +${count} more ${what} [rtk recall ${recall.id()}]`;
+/** The in-band omission marker: `… +N more <what> [rtk recall <id>]`, with the lines they took in the recall entry when they are one run of it (`--lines A-B`). */
+export function omitted(count: number, what: string, recall: RecallRef, range?: readonly [number, number] | null): string {
+  return `… +${count} more ${what} [rtk recall ${recall.id()}${range ? ` --lines ${range[0]}-${range[1]}` : ""}]`;
+}
+
+/**
+ * The marker of lines dropped where they stood: `… 6 lines of source [rtk
+ * recall <id> --lines 12-17]`. The range is given when the lines are known to
+ * be one run of the recall entry (`first` and `last` its line numbers, and as
+ * many lines as `count`); otherwise the handle names the whole entry.
+ */
+export function droppedHere(count: number, what: string, recall: RecallRef, first?: number, last?: number): string {
+  const range = first !== undefined && last !== undefined && last - first + 1 === count ? ` --lines ${first}-${last}` : "";
+  return `… ${count} ${what} [rtk recall ${recall.id()}${range}]`;
 }
 
 /** Text of lines, each ended with a newline ("" for none). */

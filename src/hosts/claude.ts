@@ -5,6 +5,7 @@ import { CLAUDE_RULES, NO_RULES } from "../permissions/sources.js";
 import { commandHook, dotFolder } from "./targets.js";
 import {
   answerIn,
+  claudeAllowing,
   claudeLikeSample,
   GATE_ANSWERS,
   gateAnswered,
@@ -115,5 +116,5 @@ export const claude: Host = {
     scopes: dotFolder(".claude", ["settings.json"], "CLAUDE_CONFIG_DIR"),
     defaultScope: "global",
   },
-  doctor: { sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash") },
+  doctor: { sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }), allowing: claudeAllowing },
 };

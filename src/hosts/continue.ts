@@ -14,12 +14,17 @@ export const continueCli: Host = {
   tier: "hook",
   aliases: ["cn"],
   rules: CONTINUE_RULES,
-  engine: { explicitAllow: true },
+  // Continue's own permissions judge the replaced command: the rewritten form must be allowed by its rules too.
+  engine: { explicitAllow: false },
   hook: claudeHook(["Bash"]),
   install: {
     target: preToolUseTarget(10, "^Bash$"),
     scopes: dotFolder(".continue", ["settings.json"]),
     defaultScope: "global",
   },
-  doctor: { sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }) },
+  doctor: {
+    sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }),
+    // The command and its `rtk` form: Continue judges the replaced command too.
+    allowing: (command) => ({ ".continue/permissions.yaml": `allow:\n  - ${JSON.stringify(`Bash(${command})`)}\n  - ${JSON.stringify(`Bash(rtk ${command})`)}\n` }),
+  },
 };

@@ -10,7 +10,7 @@ import { claudeAnswer, decodeClaudeShape, REWRITE_REASON, type ClaudeCtx } from 
 import { join } from "node:path";
 import { COPILOT_RULES } from "../permissions/sources.js";
 import { home, project } from "./targets.js";
-import { answerIn, json, obj, SILENT, str, type Host } from "./types.js";
+import { answerIn, claudeAllowing, json, obj, SILENT, str, type Host } from "./types.js";
 
 type CopilotCtx = { shape: "claude"; claude: ClaudeCtx } | { shape: "cli"; args: Record<string, unknown> };
 
@@ -81,5 +81,5 @@ export const copilot: Host = {
     },
     defaultScope: "global",
   },
-  doctor: { sample: (command, cwd) => JSON.stringify({ timestamp: Date.now(), cwd, toolName: "bash", toolArgs: JSON.stringify({ command }) }) },
+  doctor: { sample: (command, cwd) => JSON.stringify({ timestamp: Date.now(), cwd, toolName: "bash", toolArgs: JSON.stringify({ command }) }), allowing: claudeAllowing },
 };

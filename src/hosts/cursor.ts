@@ -55,5 +55,6 @@ export const cursor: Host = {
   },
   doctor: {
     sample: (command, cwd) => JSON.stringify({ hook_event_name: "preToolUse", tool_name: "Shell", tool_input: { command }, cwd, workspace_roots: [cwd] }),
+    allowing: (command) => ({ ".cursor/cli-config.json": JSON.stringify({ permissions: { allow: [`Shell(${command})`] } }) }),
   },
 };

@@ -3,7 +3,7 @@
 // DEVIN_PROJECT_DIR), and the answer is Claude Code's, `updatedInput` included.
 // Devin reads Claude Code's settings, so Claude Code's rules are its rules.
 import { join } from "node:path";
-import { CLAUDE_RULES } from "../permissions/sources.js";
+import { CLAUDE_SETTINGS_RULES } from "../permissions/sources.js";
 import { claudeAnswer, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
 import { configHome } from "./targets.js";
 import { SILENT, type Host } from "./types.js";
@@ -14,7 +14,7 @@ export const devin: Host = {
   name: "devin",
   title: "Devin for Terminal",
   tier: "hook",
-  rules: CLAUDE_RULES,
+  rules: CLAUDE_SETTINGS_RULES,
   hook: {
     decode(event, env) {
       const d = decodeClaudeShape(event, SHELL_TOOLS);

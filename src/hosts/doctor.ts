@@ -4,14 +4,19 @@
 // and whether the `rtk` a rewrite inserts is on PATH. The sample is a route
 // that has a filter (awareness.ts), so doctor names no tool of its own.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { parse } from "../../grammar/parse.js";
 import { literalValue } from "../ast/literal.js";
 import { VERSION } from "../version.js";
+import { allows } from "../permissions/pattern.js";
+import { OPENED_BY_RTK_RULES } from "../permissions/replacement.js";
+import { loadRules } from "../permissions/sources.js";
+import type { Env } from "../config/hooks.js";
 import { installStatus } from "./install.js";
-import { findOnPath, ON_PATH_FIX, rtkReach } from "./on-path.js";
+import { findOnPath, ON_PATH_FIX } from "./on-path.js";
+import { loginShellCommand, reachFix, reachIn, type CommandShell } from "./host-shell.js";
 import { sampleCommand } from "./awareness.js";
 import { HOSTS } from "./index.js";
 import type { Check, Host, Where } from "./types.js";
@@ -46,10 +51,11 @@ export function doctor(where: Where): DoctorReport {
       const reinstall = `rtk init --agent ${host.name} --${scope}`;
       if (s.problem) checks.push({ name: "settings", ok: false, detail: s.problem, fix: `fix ${s.file} by hand, then ${reinstall}` });
       else checks.push({ name: "registered", ok: true, detail: s.file });
-      checks.push(onPathCheck(where));
+      checks.push(onPathCheck(where, h.shell ?? "inherited"));
       if (s.command) checks.push(...commandChecks(h, s.command, reinstall, where));
       if (h.tier === "plugin" && host.target.kind === "file") checks.push(...pluginChecks(h, s.file, reinstall, where));
-      if (h.doctor?.checks) checks.push(...h.doctor.checks(where));
+      if (h.doctor?.checks) checks.push(...h.doctor.checks(where, s.file));
+      if (h.engine) checks.push(...broadRtkRules(h, where));
       hosts.push({ host: host.name, title: host.title, scope, file: s.file, checks });
     }
   }
@@ -82,7 +88,7 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
   const cwd = mkdtempSync(join(tmpdir(), "rtk-doctor-"));
   try {
     const event = host.doctor.sample(sample, cwd);
-    const t = spawnSync("/bin/sh", ["-c", command], { input: event, encoding: "utf8", cwd, timeout: 15000, env: where.env });
+    const t = spawnSync("/bin/sh", ["-c", command], { input: event, encoding: "utf8", cwd, timeout: 15000, env: sampleEnv(host, sample, cwd, where.env) });
     const rewritten = `rtk ${sample}`;
     const run = { status: t.status, stdout: t.stdout ?? "", stderr: t.stderr ?? "" };
     const answered = host.doctor.answered ? host.doctor.answered(run, rewritten) : run.status === 0 && run.stdout.includes(JSON.stringify(rewritten).slice(1, -1));
@@ -96,24 +102,74 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
       return checks;
     }
     checks.push({ name: "self-test", ok: true, detail: `a sample event with \`${sample}\` came back as \`${rewritten}\`` });
-    checks.push(rewrittenRuns(rewritten, cwd, where));
+    checks.push(rewrittenRuns(rewritten, cwd, where, host.shell ?? "inherited"));
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
   return checks;
 }
 
-/** Every host runs the rewritten `rtk …` through PATH, whatever path its hook command names. */
-function onPathCheck(where: Where): Check {
-  const reach = rtkReach(where.env, where.cwd);
-  return reach.ok
-    ? { name: "on PATH", ok: true, detail: `\`rtk\` on PATH is ${reach.path}` }
-    : { name: "on PATH", ok: false, detail: `${reach.why}: hooks leave every command unchanged`, fix: ON_PATH_FIX };
+/**
+ * The hook's environment for the sample. A host that judges the rewritten
+ * command gets a rewrite only for a command it would run unprompted: the sample
+ * runs with a HOME (inside the temporary folder) whose rules allow it, so the
+ * check is of the hook and not of the user's rules. rtk's own caches stay where
+ * they are.
+ */
+function sampleEnv(host: Host, sample: string, cwd: string, env: Env): Record<string, string | undefined> {
+  const files = host.engine && host.doctor?.allowing?.(sample);
+  if (!files) return env;
+  const home = join(cwd, ".home");
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), text);
+  }
+  const realHome = env["HOME"] || homedir();
+  const { CLAUDE_CONFIG_DIR: _config, CLAUDE_PROJECT_DIR: _project, ...rest } = env;
+  return {
+    ...rest,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: env["XDG_CACHE_HOME"] || join(realHome, ".cache"),
+    XDG_DATA_HOME: env["XDG_DATA_HOME"] || join(realHome, ".local", "share"),
+  };
 }
 
-/** The rewrite is only as good as the command it hands back: run it where the agent would. */
-function rewrittenRuns(rewritten: string, cwd: string, where: Where): Check {
-  const x = spawnSync("/bin/sh", ["-c", rewritten], { encoding: "utf8", cwd, timeout: 15000, env: where.env });
+/**
+ * Allow rules that name `rtk` broadly (`rtk:*`, `rtk git *`): rtk's hook never
+ * hands back a rewrite they would let through where the command itself would be
+ * asked, but a command the agent types behind `rtk` runs under them unasked.
+ */
+function broadRtkRules(host: Host, where: Where): Check[] {
+  const { rules } = loadRules(host.rules, where.cwd, where.env, () => {});
+  return rules.allow.flatMap((rule): Check[] => {
+    const opened = OPENED_BY_RTK_RULES.filter((c) => allows(rule, c));
+    if (!opened.length) return [];
+    return [
+      {
+        name: "rtk allow rule",
+        ok: true,
+        warning: true,
+        detail: `the allow rule \`${rule}\` lets ${opened.map((c) => `\`${c}\``).join(", ")} run without asking when the agent types them; rtk never rewrites into it a command ${host.title} would ask about`,
+        fix: `narrow it to the read-only commands you meant, or remove it: rtk rewrites only what ${host.title} would run unasked as typed, and needs no rule of its own`,
+      },
+    ];
+  });
+}
+
+/** Every host runs the rewritten `rtk …` through the PATH of its shell, whatever path its hook command names. */
+function onPathCheck(where: Where, shell: CommandShell): Check {
+  const reach = reachIn(shell, where.env, where.cwd, { fresh: true });
+  const on = shell === "login" ? "on your login shell's PATH" : "on PATH";
+  return reach.ok
+    ? { name: "on PATH", ok: true, detail: `\`rtk\` ${on} is ${reach.path}` }
+    : { name: "on PATH", ok: false, detail: `${reach.why}: hooks leave every command unchanged`, fix: reachFix(shell, where.env, where.cwd, { fresh: true }) };
+}
+
+/** The rewrite is only as good as the command it hands back: run it where the agent would, in the host's shell. */
+function rewrittenRuns(rewritten: string, cwd: string, where: Where, shell: CommandShell = "inherited"): Check {
+  const run = shell === "login" ? loginShellCommand(where.env, rewritten) : { file: "/bin/sh", args: ["-c", rewritten] };
+  const x = spawnSync(run.file, run.args, { encoding: "utf8", cwd, timeout: 15000, env: where.env, stdio: ["ignore", "pipe", "pipe"] });
   const ran = x.status !== null && x.status !== 126 && x.status !== 127;
   return ran
     ? { name: "rewritten command", ok: true, detail: `\`${rewritten}\` ran in a temporary folder (exit ${x.status})` }
@@ -121,7 +177,7 @@ function rewrittenRuns(rewritten: string, cwd: string, where: Where): Check {
         name: "rewritten command",
         ok: false,
         detail: `\`${rewritten}\` did not run (${x.status === null ? "no exit status" : `exit ${x.status}`}: ${JSON.stringify((x.stderr || x.stdout || "").trim().slice(0, 200))})`,
-        fix: ON_PATH_FIX,
+        fix: reachFix(shell, where.env, where.cwd, { fresh: true }),
       };
 }
 

@@ -48,5 +48,6 @@ export const gemini: Host = {
   },
   doctor: {
     sample: (command, cwd) => JSON.stringify({ hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command }, cwd }),
+    allowing: (command) => ({ ".gemini/settings.json": JSON.stringify({ tools: { allowed: [`run_shell_command(${command})`] } }) }),
   },
 };

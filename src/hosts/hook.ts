@@ -6,7 +6,7 @@ import type { Env } from "../config/hooks.js";
 import { tryLoadConfig, type EffectiveConfig } from "../config/load.js";
 import { loadRules } from "../permissions/sources.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
-import { ON_PATH_FIX, rewriteRunnable } from "./on-path.js";
+import { reachFix, rewriteRunnable } from "./host-shell.js";
 import type { Host, HookAnswer, Outcome } from "./types.js";
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
@@ -70,10 +70,11 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
     let outcome = outcomeOf(result);
     const decided = (answer: HookAnswer): HookRun => ({ answer, result, decision: { command: decoded.command, cwd: decoded.cwd, outcome, event, config } });
     if (outcome.kind === "rewrite") {
-      // A rewritten command whose `rtk` the shell cannot find would fail with 127.
-      const reach = rewriteRunnable(env, decoded.cwd ?? process.cwd());
+      // A rewritten command whose `rtk` the host's shell cannot find (or start) would fail with 127.
+      const shell = host.shell ?? "inherited";
+      const reach = rewriteRunnable(env, decoded.cwd ?? process.cwd(), shell);
       if (!reach.ok) {
-        warn(`rtk hook ${host.name}: no rewrite: ${reach.why}; the command runs unchanged; fix: ${ON_PATH_FIX}`);
+        warn(`rtk hook ${host.name}: no rewrite: ${reach.why}; the command runs unchanged; fix: ${reachFix(shell, env, decoded.cwd ?? process.cwd())}`);
         outcome = { kind: "pass" };
       }
     }

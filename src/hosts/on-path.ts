@@ -58,21 +58,20 @@ function isRtkPackage(launcher: string): boolean {
   }
 }
 
+/** Whether `found` (an `rtk` a shell finds) is this rtk (same real path) or another install of the rtk package. */
+export function isRtkLauncher(found: string, env: Record<string, string | undefined>): boolean {
+  const target = real(found);
+  const self = selfLauncher(env);
+  return target !== null && ((self !== null && real(self) === target) || isRtkPackage(target));
+}
+
 /** Where `rtk` resolves on the environment's PATH, and whether it is an rtk that runs the rewritten command. */
 export function rtkReach(env: Record<string, string | undefined>, cwd: string): Reach {
   const found = findOnPath("rtk", env["PATH"], cwd);
   if (!found) return { ok: false, why: "`rtk` is not on PATH" };
-  const target = real(found);
-  const self = selfLauncher(env);
-  if (target && ((self && real(self) === target) || isRtkPackage(target))) return { ok: true, path: found };
+  if (isRtkLauncher(found, env)) return { ok: true, path: found };
   return { ok: false, why: `\`rtk\` on PATH is ${found}, which is not an rtk launcher` };
 }
 
 /** What to do about it, in one line. */
 export const ON_PATH_FIX = "install rtk globally (npm install -g <rtk's folder or tarball>) or link it into a folder on PATH: rtk init --link ~/.local/bin";
-
-/** rtkReach, unless RTK_NO_PATH_CHECK=1 turns the check off (a host that runs commands with a PATH of its own). */
-export function rewriteRunnable(env: Record<string, string | undefined>, cwd: string): Reach {
-  if (env["RTK_NO_PATH_CHECK"] === "1") return { ok: true, path: "rtk" };
-  return rtkReach(env, cwd);
-}

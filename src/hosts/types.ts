@@ -2,6 +2,7 @@
 // itself, where its rules live and how doctor tests it. An adapter only
 // translates: it holds no command knowledge and no filtering.
 import type { Env } from "../config/hooks.js";
+import type { CommandShell } from "./host-shell.js";
 import type { HostEngine } from "../permissions/replacement.js";
 import type { RuleLoader } from "../permissions/sources.js";
 import type { OwnAllow, RuleSet } from "../permissions/verdict.js";
@@ -180,6 +181,8 @@ export interface HostInstall {
 export interface Check {
   name: string;
   ok: boolean;
+  /** Worth knowing, not broken: shown as a warning, and `ok` stays true. */
+  warning?: boolean;
   detail: string;
   /** The command that fixes it. */
   fix?: string;
@@ -197,9 +200,19 @@ export interface HostDoctor {
   sample(command: string, cwd: string): string;
   /** Whether the hook's answer to the sample carries `rewritten` (default: on stdout with exit 0). */
   answered?(run: SelfTestRun, rewritten: string): boolean;
-  /** Checks of the host's own settings beyond the hook. */
-  checks?(where: Where): Check[];
+  /** Checks of the host's own settings beyond the hook; `file` is the settings file rtk's hook is in. */
+  checks?(where: Where, file: string): Check[];
+  /**
+   * For a host that judges the rewritten command: the files (relative to a HOME)
+   * of a rule set under which it would run `command` unprompted. Doctor's
+   * self-test runs the hook with a HOME holding only them, so that what it tests
+   * is the hook, not the user's rules.
+   */
+  allowing?(command: string): Record<string, string>;
 }
+
+/** Claude Code's settings allowing one command (Copilot reads them too). */
+export const claudeAllowing = (command: string): Record<string, string> => ({ ".claude/settings.json": JSON.stringify({ permissions: { allow: [`Bash(${command})`] } }) });
 
 export interface Host {
   /** The name in `rtk hook`, `rtk init --agent` and `rtk rewrite --host`. */
@@ -218,6 +231,8 @@ export interface Host {
    * is then handed back only where the host runs the original unprompted.
    */
   engine?: HostEngineOf;
+  /** The shell the host runs a command in, where the `rtk` a rewrite inserts must run (default: with the hook's own environment). */
+  shell?: CommandShell;
   install?: Omit<HostInstall, "name" | "title">;
   doctor?: HostDoctor;
 }

@@ -221,7 +221,11 @@ const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
   [
     "sort",
     {
-      flags: flags("-b -d -f -g -h -i -M -n -R -r -s -u -V -z --numeric-sort --reverse --unique --ignore-case --human-numeric-sort --version-sort --stable", { "-k": "string", "--key": "string", "-t": "string" }),
+      flags: flags("-b -d -f -g -h -i -M -n -R -r -s -u -V -z --numeric-sort --reverse --unique --ignore-case --human-numeric-sort --version-sort --stable", {
+        "-k": "string",
+        "--key": "string",
+        "-t": "string",
+      }),
       operands: "paths",
     },
   ],
@@ -237,7 +241,9 @@ const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
 
 /** Commands whose operands Claude Code checks as paths it reads (and `Read(…)` rules can deny). */
 const PATH_READERS = new Set(
-  "cd ls find cat head tail sort uniq wc cut paste column tr file stat diff awk gawk mawk nawk strings hexdump od base64 nl tac rev fold expand unexpand fmt comm cmp pr numfmt tsort man grep egrep fgrep rg sed jq sha256sum sha1sum md5sum git".split(" "),
+  "cd ls find cat head tail sort uniq wc cut paste column tr file stat diff awk gawk mawk nawk strings hexdump od base64 nl tac rev fold expand unexpand fmt comm cmp pr numfmt tsort man grep egrep fgrep rg sed jq sha256sum sha1sum md5sum git".split(
+    " ",
+  ),
 );
 
 /** Whether the command may read a path Claude Code checks (its operands, a `<` redirect); wrappers are looked through. */
@@ -277,8 +283,11 @@ function shapeVeto(script: A.Script, parts: readonly Part[]): string | null {
     if (why) return;
     if (n.kind === "Stmt" && n.background) why = "a background job";
     else if (n.kind === "Subshell" || n.kind === "Group") why = "a subshell or group";
-    else if (n.kind === "For" || n.kind === "ArithFor" || n.kind === "Select" || n.kind === "Case" || n.kind === "FuncDecl" || n.kind === "Coproc" || n.kind === "While" || n.kind === "If") why = "a compound command";
-    else if (n.kind === "Heredoc") why = "a here-document";
+    else if (n.kind === "TimeClause") why = "a `time` clause";
+    else if (n.kind === "For" || n.kind === "ArithFor" || n.kind === "Select" || n.kind === "Case" || n.kind === "FuncDecl" || n.kind === "Coproc" || n.kind === "While" || n.kind === "If")
+      why = "a compound command";
+    else if (n.kind === "Heredoc" && !n.quoted) why = "a here-document whose body expands";
+    else if (n.kind === "Pipeline" && hasHeredoc(n)) why = "a here-document in a pipeline";
     else if (n.kind === "CmdSubst" || n.kind === "ProcSubst") why = "a substitution";
     else if (n.kind === "BraceExp") why = "a brace expansion";
     else if (n.kind === "AnsiCQuoted") why = "a $'…' string";
@@ -289,6 +298,14 @@ function shapeVeto(script: A.Script, parts: readonly Part[]): string | null {
   if (cds > 1) return "more than one `cd`";
   if (cds === 1 && names.includes("git")) return "`cd` with git";
   return null;
+}
+
+function hasHeredoc(node: A.Pipeline): boolean {
+  let found = false;
+  walk(node, (n) => {
+    if (n.kind === "Heredoc") found = true;
+  });
+  return found;
 }
 
 /** The words' literal values, or null where one expands (a variable, a substitution, a glob, a tilde, braces). */
@@ -436,8 +453,8 @@ const harmlessRedirect = (r: A.Redirect): boolean => {
   const target = plain(r.target);
   if (r.op === ">&" || r.op === "<&") return target !== null && (/^\d+$/.test(target) || target === "-");
   if (r.op === ">" || r.op === ">>" || r.op === "&>" || r.op === "&>>") return target === "/dev/null";
-  // `< file` (its path is checked above) and here-strings read; here-documents make the whole command asked.
-  return r.op === "<" || r.op === "<<<";
+  // `< file` (its path is checked above), here-strings and here-documents (an expanding one makes the whole command asked) read.
+  return r.op === "<" || r.op === "<<<" || r.op === "<<" || r.op === "<<-";
 };
 
 /** Words Claude Code reads as paths when they are a read-only command's operands. */

@@ -9,8 +9,10 @@
 //    $CODEX_HOME/cloud-requirements-cache.json.
 // Codex checks the command it runs against them: after a rewrite that is `rtk …`,
 // which none of them matches. So the Codex hook leaves a command they forbid or
-// prompt for to Codex. A source rtk cannot read exactly leaves every command to
-// Codex: rtk cannot tell what it would restrict.
+// prompt for to Codex, and one they allow too: an allowed command runs outside
+// Codex's sandbox, where its rewrite would run inside it. A source rtk cannot
+// read exactly leaves every command to Codex: rtk cannot tell what it would
+// restrict.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -18,10 +20,12 @@ import type { Env } from "../config/hooks.js";
 import { parseRulesFile, type CodexRule, type Parsed, type PatternToken } from "./codex-starlark.js";
 import { exists, home as homeOf } from "./sources.js";
 
-/** The commands Codex's rules forbid or prompt for, as rtk patterns (`git push`). */
+/** The commands Codex's rules forbid, prompt for or allow, as rtk patterns (`git push`). */
 export interface CodexRestrictions {
   forbidden: string[];
   prompt: string[];
+  /** Run unprompted and outside the sandbox. */
+  allowed: string[];
 }
 
 /** Where the system-wide sources are; tests point them at temporary folders. */
@@ -228,16 +232,15 @@ function record(v: unknown): Record<string, unknown> | null {
 // ---- rules as rtk patterns ------------------------------------------------------------------
 
 /**
- * Each rule that forbids or prompts, as the rtk patterns of its token
- * sequences. rtk's patterns read `*` as a wildcard: a token holding one
- * ends the pattern in ` *`, which matches at least what the token does.
+ * Each rule, by its decision, as the rtk patterns of its token sequences.
+ * rtk's patterns read `*` as a wildcard: a token holding one ends the
+ * pattern in ` *`, which matches at least what the token does.
  */
 export function restrictionsOf(rules: readonly CodexRule[]): Parsed<CodexRestrictions> {
-  const out: CodexRestrictions = { forbidden: [], prompt: [] };
+  const out: CodexRestrictions = { forbidden: [], prompt: [], allowed: [] };
   let count = 0;
   for (const rule of rules) {
-    if (rule.decision === "allow") continue;
-    const into = rule.decision === "forbidden" ? out.forbidden : out.prompt;
+    const into = rule.decision === "forbidden" ? out.forbidden : rule.decision === "prompt" ? out.prompt : out.allowed;
     let prefixes = [""];
     let open = false;
     for (const tok of rule.pattern) {

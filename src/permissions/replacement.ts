@@ -20,10 +20,19 @@ export interface HostEngine {
 export type HeldReason = "host-asks" | "replacement-ruled" | "replacement-unallowed";
 
 export const HELD_TEXT: Readonly<Record<HeldReason, string>> = {
-  "host-asks": "The host would ask before running it as typed (no allow rule names every part, and it is not among what the host runs by itself): left as typed, so the host asks about the real command.",
+  "host-asks":
+    "The host would ask before running it as typed (no allow rule names every part, and it is not among what the host runs by itself): left as typed, so the host asks about the real command.",
   "replacement-ruled": "One of the host's deny or ask rules names the rewritten form: left as typed.",
   "replacement-unallowed": "The host's answer cannot carry an allow, and its rules do not allow the rewritten form: left as typed.",
 };
+
+/** Commands that write or reach the network behind an agent-typed `rtk`: what an allow rule naming `rtk …` broadly lets run unasked. */
+export const OPENED_BY_RTK_RULES: readonly string[] = ["rtk git push origin main", "rtk git commit -m wip", "rtk git add .", "rtk curl -s https://example.com", "rtk npm install", "rtk env"];
+
+/** The README's table of held reasons, as `rtk explain` gives them. */
+export function heldTable(): string {
+  return ["| held reason | meaning |", "|---|---|", ...Object.entries(HELD_TEXT).map(([id, text]) => `| \`${id}\` | ${text} |`)].join("\n") + "\n";
+}
 
 export interface Held {
   reason: HeldReason;

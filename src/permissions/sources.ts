@@ -59,21 +59,28 @@ export function loadRules(loader: RuleLoader, cwd: string, env: Env, warn: (msg:
  * `~/.claude.json`); its deny and ask rules apply either way. `Read(…)` deny
  * rules are kept for the path check Claude Code makes on what a command reads.
  */
-export const CLAUDE_RULES: RuleLoader = {
-  family: "claude",
-  read(ctx, add) {
-    const shared = claudeSharedSettings(ctx);
-    for (const file of claudeFiles(ctx)) {
-      const perms = obj(obj(readJson(file, ctx))?.["permissions"]);
-      add("deny", perms?.["deny"], "Bash");
-      add("ask", perms?.["ask"], "Bash");
-      add("readDeny", perms?.["deny"], "Read");
-      const allow = perms?.["allow"];
-      if (file === shared && Array.isArray(allow) && allow.length && !claudeTrusted(dirname(dirname(file)), ctx)) continue;
-      add("allow", allow, "Bash");
-    }
-  },
-};
+export const CLAUDE_RULES: RuleLoader = claudeRules(true);
+
+/** Claude Code's settings as another host reads them, its shared project file's allow rules taken as they are. */
+export const CLAUDE_SETTINGS_RULES: RuleLoader = claudeRules(false);
+
+function claudeRules(trustGated: boolean): RuleLoader {
+  return {
+    family: "claude",
+    read(ctx, add) {
+      const shared = trustGated ? claudeSharedSettings(ctx) : null;
+      for (const file of claudeFiles(ctx)) {
+        const perms = obj(obj(readJson(file, ctx))?.["permissions"]);
+        add("deny", perms?.["deny"], "Bash");
+        add("ask", perms?.["ask"], "Bash");
+        add("readDeny", perms?.["deny"], "Read");
+        const allow = perms?.["allow"];
+        if (file === shared && Array.isArray(allow) && allow.length && !claudeTrusted(dirname(dirname(file)), ctx)) continue;
+        add("allow", allow, "Bash");
+      }
+    },
+  };
+}
 
 /** The project's shared settings file, whose allow rules wait for the project to be trusted. */
 function claudeSharedSettings(ctx: RuleCtx): string | null {

@@ -19,7 +19,7 @@ export const REASON_TEXT: Readonly<Record<Reason, string>> = {
   "stdout-to-file": "Its output goes to a file or another descriptor, not to the agent.",
   "stdout-captured": "Its output is captured by a substitution ($(…), backquotes, <(…)), which must get the tool's own bytes.",
   "pipe-consumer": "It reads a pipe, whose output is the earlier command's to shape.",
-  "pipe-producer": "Its output feeds a pipe into a command that needs the tool's own output (only head, tail, cat, less or more after a summary route may follow).",
+  "pipe-producer": "Its output feeds a pipe, which gets the tool's own output unless the route's compact form is a summary and only head, tail, cat, less or more reads it.",
   background: "It runs in the background (&), where its output is not the agent's to read.",
   unattestable:
     "The input has a substitution, reads or writes a real file, or holds text git or bash runs unseen (a git setting or variable naming a program, a find action, a trap body, arithmetic on a variable), so the host's rules cannot be attested for every part.",

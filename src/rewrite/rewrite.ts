@@ -111,7 +111,19 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
 
 /** A command rtk did not read (a parse error, or a limit): nothing rewritten, no verdict of its own. */
 function unread(src: string, error: ParseError): RewriteResult {
-  return { input: src, parse: { ok: false, error }, command: null, held: null, verdict: "default", activeDeny: false, asked: false, permissionDetail: null, exitCode: 1, segments: [], unattestable: null };
+  return {
+    input: src,
+    parse: { ok: false, error },
+    command: null,
+    held: null,
+    verdict: "default",
+    activeDeny: false,
+    asked: false,
+    permissionDetail: null,
+    exitCode: 1,
+    segments: [],
+    unattestable: null,
+  };
 }
 
 /** The `rtk rewrite` exit-code contract. */

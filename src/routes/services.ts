@@ -32,6 +32,8 @@ export const services: RouteFamily = {
       pipeSafe: false,
     },
     { id: "docker.logs", tool: "docker", sub: ["logs"], filter: "logs", savings: 60, pipeSafe: false },
+    { id: "docker.run", tool: "docker", sub: [["run", "exec"]], filter: "docker.run", savings: 5, pipeSafe: false },
+    { id: "docker.container.run", tool: "docker", sub: ["container", ["run", "exec"]], filter: "docker.run", savings: 5, pipeSafe: false },
     { id: "docker.build", tool: "docker", sub: [["build", "pull"]], filter: "docker.build", savings: 80, pipeSafe: false },
     {
       id: "docker.buildx.build",
@@ -70,6 +72,7 @@ export const services: RouteFamily = {
       savings: 60,
       pipeSafe: false,
     },
+    { id: "gh.api", tool: "gh", sub: ["api"], filter: "gh.api", savings: 30, pipeSafe: false },
     // gh prints the pull request's patch as git does: the diff filter reads it.
     { id: "gh.pr.diff", tool: "gh", sub: ["pr", "diff"], filter: "git.diff", savings: 40, pipeSafe: false },
     { id: "gh.run.log", tool: "gh", sub: ["run", "view"], filter: "gh.log", savings: 40, pipeSafe: false },

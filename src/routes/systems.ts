@@ -114,6 +114,7 @@ export const systems: RouteFamily = {
     { id: "uv.pip", tool: "uv", sub: ["pip", ["install", "uninstall", "sync"]], filter: "packages.uv", savings: 40, pipeSafe: true },
     { id: "poetry.install", tool: "poetry", sub: [["install", "add", "remove", "update", "lock", "sync"]], filter: "packages.poetry", savings: 70, pipeSafe: true },
     { id: "cargo.add", tool: "cargo", sub: [["add", "update", "remove", "rm"]], filter: "packages.cargo", savings: 50, pipeSafe: true },
+    { id: "cargo.install", tool: "cargo", sub: ["install"], filter: "packages.cargo.install", savings: 70, pipeSafe: true },
     { id: "go.mod", tool: "go", sub: ["mod", ["tidy", "download"]], filter: "packages.go", savings: 60, pipeSafe: true },
     { id: "go.get", tool: "go", sub: ["get"], filter: "packages.go", savings: 60, pipeSafe: true },
     { id: "bundle.install", tool: "bundle", sub: [["install", "update"]], filter: "packages.bundle", savings: 85, pipeSafe: true },

@@ -22,6 +22,8 @@ export interface RunFacts {
   overlong: number;
   /** Bytes the recall store keeps of one run. */
   recallLimit: number;
+  /** Raw output shorter than this prints as the tool printed it, byte for byte (0: never). */
+  passthroughBytes: number;
 }
 
 export type OutputChoice =
@@ -29,8 +31,12 @@ export type OutputChoice =
   | { print: "withheld" }
   /** Everything was printed as the run went (a streaming filter that ended with nothing more). */
   | { print: "nothing" }
-  /** The raw output as the tool printed it, without escape sequences when `plain`. */
-  | { print: "raw"; plain: boolean }
+  /**
+   * The raw output as the tool printed it, without escape sequences when
+   * `plain`; `short`: because it was shorter than the passthrough size (not
+   * a fallback).
+   */
+  | { print: "raw"; plain: boolean; short?: boolean }
   /**
    * The compact form. `overlong`: lines that reached the filter cut (0: none
    * to mention); `partialRecall`: the output is larger than the recall store
@@ -44,11 +50,13 @@ export function chooseOutput(f: RunFacts): OutputChoice {
   if (f.sensitive && f.compact && !f.streaming) return { print: "compact", compact: f.compact, overlong: 0, partialRecall: false };
   if (f.streaming) return f.compact ? { print: "compact", compact: f.compact, overlong: 0, partialRecall: false } : { print: "nothing" };
   if (f.raw || f.compact === null || compactBytes(f.compact) >= f.rawBytes) return { print: "raw", plain: !f.raw && !f.verbatim };
+  // A short output costs the agent little whole, and reads as the tool's own.
+  if (!f.sensitive && f.rawBytes < f.passthroughBytes) return { print: "raw", plain: false, short: true };
   return { print: "compact", compact: f.compact, overlong: f.verbatim ? 0 : f.overlong, partialRecall: f.rawBytes > f.recallLimit };
 }
 
 function compactBytes(c: CompactOutput): number {
-  return Buffer.byteLength(c.stdout) + Buffer.byteLength(c.stderr);
+  return Buffer.byteLength(c.stdout) + Buffer.byteLength(c.stderr) + Buffer.byteLength(c.before ?? "");
 }
 
 /** What stderr says when a sensitive filter failed. */

@@ -90,6 +90,7 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, raw: boolean, ru
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
   const recall = { enabled: setting(config, "recall", "enabled"), maxEntries: setting(config, "recall", "max_entries"), maxAgeDays: setting(config, "recall", "max_age_days") };
   const limits = limitsFor(config, match?.route.id ?? declared.filter?.name ?? null);
+  const passthroughBytes = setting(config, "limits", "passthrough_tokens") * CHARS_PER_TOKEN;
   if (match && builtin && declared.replacesRoute && builtin.sensitive) {
     // Its output holds secrets: only the built-in filter masks them and keeps them out of the recall store.
     const def = [...config.filters, ...config.broken].find((f) => f.name === match.route.id);
@@ -97,7 +98,7 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, raw: boolean, ru
   }
   if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) {
     run.route = match.route.id;
-    return runFiltered(builtin, { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, { env, raw, recall, limits, onOutput });
+    return runFiltered(builtin, { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, { env, raw, recall, limits, passthroughBytes, onOutput });
   }
   if (declared.broken) {
     warn(
@@ -109,7 +110,7 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, raw: boolean, ru
   const filter = declarativeFilter(declared.filter, { listChars: limits.list });
   const route = match?.route ?? declarativeRoute(declared.filter, argv);
   run.route = match?.route.id ?? declared.filter.name ?? route.id;
-  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, subIndex: match?.subIndex ?? 1, route }, { env, raw, recall, limits, onOutput });
+  return runFiltered(filter, { argv, toolIndex: match?.toolIndex ?? 0, subIndex: match?.subIndex ?? 1, route }, { env, raw, recall, limits, passthroughBytes, onOutput });
 }
 
 /** The budgets of a route: `[limits]`, with the route's own list budget when `route_tokens` names it. */

@@ -52,6 +52,17 @@ export class FilterFeed {
     if (this.echo) void this.echo.write(s === 0 ? 1 : 2, ended ? raw + "\n" : raw);
   }
 
+  /** Whether a streaming run's stream now passes as it comes (FilterRun.passes). */
+  passes(s: Stream): boolean {
+    if (this.failed || !this.run?.passes) return false;
+    try {
+      return this.run.passes(s === 0 ? "out" : "err");
+    } catch {
+      this.failed = true;
+      return false;
+    }
+  }
+
   /** The compact form, or null when there is none (the filter failed, or did not recognise the output). */
   end(status: number): CompactOutput | null {
     if (this.failed || !this.run) return null;

@@ -27,9 +27,26 @@ export class LineSplitter {
    */
   binary = false;
 
+  /** The bytes of the last chunk that end in the middle of a character (the decoder holds them). */
+  private tail: Buffer = Buffer.alloc(0);
+
   constructor(private readonly emit: (line: string, ended: boolean, plain: boolean, cut: number) => void) {}
 
+  /**
+   * Hands back what is held of the unfinished line, as the bytes that came,
+   * and stops splitting: from here on the stream's bytes are the caller's.
+   */
+  drain(): Buffer {
+    const held = Buffer.concat([Buffer.from(this.carry), this.tail]);
+    this.carry = "";
+    this.tail = Buffer.alloc(0);
+    this.decoder = new StringDecoder("utf8");
+    this.dropped = -1;
+    return held;
+  }
+
   push(b: Buffer): void {
+    this.tail = incompleteTail(b);
     const plain = b.indexOf(0x0d) < 0 && b.indexOf(0x1b) < 0 && b.indexOf(0x9b) < 0;
     let fresh = this.decoder.write(b);
     this.binary ||= b.indexOf(0) >= 0 || fresh.includes("\ufffd");
@@ -75,6 +92,17 @@ export class LineSplitter {
   }
 }
 
+/** The last bytes of a chunk that start a UTF-8 character it does not finish. */
+function incompleteTail(b: Buffer): Buffer {
+  for (let back = 1; back <= 3 && back <= b.length; back++) {
+    const byte = b[b.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? b.subarray(b.length - back) : Buffer.alloc(0);
+  }
+  return Buffer.alloc(0);
+}
+
 /** A raw line as the filter's line form has it (see LineForm). */
 export function formed(raw: string, form: LineForm): string {
   switch (form) {
@@ -94,4 +122,47 @@ function terminalLine(line: string): string {
   const l = line.endsWith("\r") ? line.slice(0, -1) : line;
   const cr = l.lastIndexOf("\r");
   return cr >= 0 ? l.slice(cr + 1) : l;
+}
+
+/**
+ * The numbers of the lines as the recall entry holds them (both streams' bytes
+ * in the order they came, counted by their newlines), for `rtk recall <id>
+ * --lines A-B`: `chunk` before a stream's chunk is split, `ending` before a
+ * stream's last line without a newline is handed over, `line` for each line
+ * handed over, in order. A line starts where its first byte came.
+ */
+export class RawLineNumbers {
+  private newlines = 0;
+  /** Where each stream's unfinished line started. */
+  private readonly pending: [number | null, number | null] = [null, null];
+  private before: number | null = null;
+  private base = 0;
+  private index = 0;
+  /** The number of the line handed over last. */
+  current = 0;
+
+  chunk(s: 0 | 1, b: Uint8Array): void {
+    let n = 0;
+    for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
+    this.before = this.pending[s];
+    this.base = this.newlines;
+    this.index = 0;
+    this.newlines += n;
+    if (b.length && b[b.length - 1] === 10) this.pending[s] = null;
+    else if (n === 0) this.pending[s] ??= this.base + 1;
+    else this.pending[s] = this.base + n + 1;
+  }
+
+  ending(s: 0 | 1): void {
+    this.before = this.pending[s];
+    this.base = this.newlines;
+    this.index = 0;
+    this.pending[s] = null;
+  }
+
+  line(): number {
+    this.current = this.index === 0 && this.before !== null ? this.before : this.base + 1 + this.index;
+    this.index++;
+    return this.current;
+  }
 }

@@ -4,17 +4,19 @@
 // feeds the filter line by line and prints its compact form, or the raw output
 // when the filter fails, does not recognise the output, or would not be shorter.
 import { execa } from "execa";
+import { accessSync, constants, readFileSync, realpathSync } from "node:fs";
 import { constants as osConstants } from "node:os";
+import { join } from "node:path";
 import type { Env } from "../config/hooks.js";
 import type { Limits } from "../filters/budget.js";
 import type { Filter, FilterInput, RecallRef } from "../filters/types.js";
-import { FeatureCounter, features } from "../accounting/features.js";
+import { FeatureCounter } from "../accounting/features.js";
 import { diskProbe } from "../fs/probe.js";
 import { AnsiByteStripper } from "../text/ansi.js";
 import { RawCapture, type Stream } from "./capture.js";
 import { chooseOutput, type OutputChoice, overlongNote, partialRecallNote, withheldNote } from "./choose-output.js";
 import { FilterFeed } from "./filter-feed.js";
-import { LineSplitter, MAX_LINE } from "./line-splitter.js";
+import { LineSplitter, MAX_LINE, RawLineNumbers } from "./line-splitter.js";
 import { MAX_RECALL_BYTES, RunRecall, type RecallSettings } from "./recall.js";
 
 export type { RecallSettings };
@@ -27,6 +29,8 @@ export interface RunOptions {
   recall?: RecallSettings;
   /** The config's omission budgets for this route (the defaults when not given). */
   limits?: Limits;
+  /** Raw output shorter than this many bytes prints as the tool printed it (the config's `limits.passthrough_tokens`; 0: never). */
+  passthroughBytes?: number;
   /** Told what a filtered run printed, for the accounting. */
   onOutput?: (o: RunOutput) => void;
 }
@@ -37,10 +41,11 @@ export interface RunOutput {
   outBytes: number;
   rawFeatures: number[];
   outFeatures: number[];
-  /** The raw output was printed in place of a compact form. */
+  /** The raw output was printed in place of a compact form (not when it was short enough to print as it is). */
   fellBack: boolean;
   /** Items the compact form left out, as its `+N more` markers count them. */
   omitted: number;
+  /** The handle rtk printed (null when it printed none). */
   recallId: string | null;
 }
 
@@ -107,7 +112,7 @@ export async function runPassthrough(argv: readonly string[], env: Env, near?: (
   openStdio();
   const signals = signalForwarder();
   try {
-    const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: toolEnv(env), extendEnv: false, windowsHide: true });
+    const child = execa(argv[0]!, argv.slice(1), { stdio: "inherit", reject: false, env: toolEnv(env, argv[0]!), extendEnv: false, windowsHide: true });
     signals.attach(child);
     const r = await child;
     const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code, near) : null;
@@ -145,11 +150,13 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   const meta = (status: number) => ({ argv: [...input.argv], exitCode: status, route: input.route.id, time: Date.now() });
   const recall: RecallRef = { id: () => entry.id() };
   const out = new Output();
+  const numbers = new RawLineNumbers();
   const feed = new FilterFeed(filter, input, form, streaming ? out : null, {
     recall,
     files: diskProbe,
     ...(opts.limits ? { limits: opts.limits } : {}),
-    emit: { out: (l) => void out.write(1, l + "\n"), err: (l) => void out.write(2, l + "\n") },
+    emit: { out: (l) => void out.own(1, l + "\n"), err: (l) => void out.own(2, l + "\n") },
+    rawLine: () => numbers.current,
   });
   /** The raw output could not be kept: everything is passed through as it comes. */
   let passing = false;
@@ -157,7 +164,9 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   const splitters = ([0, 1] as const).map(
     (s) =>
       new LineSplitter((l, ended, plain, cut) => {
-        if (!passing) feed.line(s, l, ended, plain, cut);
+        if (passing) return;
+        numbers.line();
+        feed.line(s, l, ended, plain, cut);
       }),
   );
   const r = await runPiped(argv, opts.env, signals, (s, b) => {
@@ -169,11 +178,18 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
       for (const [cs, cb] of capture.chunks()) void out.write(fd(cs), cb);
       return;
     }
+    numbers.chunk(s, b);
+    // A streamed stream that is the program's own from now on: its bytes as they come.
+    if (streaming && feed.passes(s)) {
+      void out.write(fd(s), Buffer.concat([splitters[s]!.drain(), b]));
+      return;
+    }
     splitters[s]!.push(b);
   });
   const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
   if (fail) {
-    process.stderr.write(fail.message + "\n");
+    await out.own(2, fail.message + "\n");
+    if (opts.onOutput) opts.onOutput(runOutput({ print: "nothing" }, capture, out, null));
     capture.dispose();
     return fail.status;
   }
@@ -182,10 +198,14 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     await out.flush();
     // A handle already printed names an entry: it gets what was kept.
     entry.keep(meta(status), raw);
+    if (opts.onOutput) opts.onOutput(runOutput({ print: "raw", plain: false }, capture, out, entry.handedOut));
     capture.dispose();
     return status;
   }
-  for (const sp of splitters) sp.end();
+  splitters.forEach((sp, s) => {
+    numbers.ending(s as 0 | 1);
+    sp.end();
+  });
 
   // The output is whole: a marker printed from here on may name an identical entry kept by an earlier run.
   if (!streaming) entry.complete(input.argv, status, raw);
@@ -201,10 +221,11 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     verbatim,
     overlong: feed.overlong,
     recallLimit: MAX_RECALL_BYTES,
+    passthroughBytes: opts.passthroughBytes ?? 0,
   });
   await printChoice(choice, out, capture, () => recall.id(), entry, withheldNote(filter.id, argv));
   await out.flush();
-  if (opts.onOutput) opts.onOutput(runOutput(choice, capture, entry.handedOut));
+  if (opts.onOutput) opts.onOutput(runOutput(choice, capture, out, entry.handedOut));
 
   // An entry whose handle was printed is filled whatever the run kept; a failed run's output is kept too.
   entry.keep(meta(status), raw, status !== 0 && capture.total > 0);
@@ -222,7 +243,7 @@ async function runPiped(argv: readonly string[], env: Env, signals: ReturnType<t
     reject: false,
     stripFinalNewline: false,
     encoding: "buffer",
-    env: toolEnv(env),
+    env: toolEnv(env, argv[0]!),
     extendEnv: false,
     windowsHide: true,
   });
@@ -243,7 +264,7 @@ async function runPiped(argv: readonly string[], env: Env, signals: ReturnType<t
 async function printChoice(choice: OutputChoice, out: Output, capture: RawCapture, id: () => string, entry: RunRecall, withheld: string): Promise<void> {
   switch (choice.print) {
     case "withheld":
-      process.stderr.write(withheld);
+      void out.own(2, withheld);
       break;
     case "nothing":
       break;
@@ -255,65 +276,141 @@ async function printChoice(choice: OutputChoice, out: Output, capture: RawCaptur
       break;
     }
     case "compact":
-      void out.write(1, choice.compact.stdout);
-      void out.write(2, choice.compact.stderr);
+      if (choice.compact.before) void out.own(2, choice.compact.before);
+      void out.own(1, choice.compact.stdout);
+      void out.own(2, choice.compact.stderr);
       // What the compact form was made from is not all there was: say so, and where it all is.
-      if (choice.overlong) void out.write(2, overlongNote(choice.overlong, MAX_LINE, id()));
-      if (choice.partialRecall && entry.reserved !== null) void out.write(2, partialRecallNote(entry.reserved, MAX_RECALL_BYTES, capture.total));
+      if (choice.overlong) void out.own(2, overlongNote(choice.overlong, MAX_LINE, id()));
+      if (choice.partialRecall && entry.reserved !== null) void out.own(2, partialRecallNote(entry.reserved, MAX_RECALL_BYTES, capture.total));
   }
 }
 
 const fd = (s: Stream): 1 | 2 => (s === 0 ? 1 : 2);
 
-/** `… +12 more files [rtk recall …]`: the omission markers of the filters (filters/types.ts `omitted`). */
-const OMITTED = /\+(\d+) more /g;
-
-function runOutput(choice: OutputChoice, capture: RawCapture, recallId: string | null): RunOutput {
+/**
+ * What the run printed, as the accounting records it: the bytes rtk wrote to
+ * stdout and stderr (compact form, lines streamed, notes, or the raw output),
+ * the items its markers count, and the handle it printed.
+ */
+function runOutput(choice: OutputChoice, capture: RawCapture, out: Output, handedOut: string | null): RunOutput {
   const raw = new FeatureCounter();
   for (const [, b] of capture.chunks()) raw.add(b);
   // A streaming run keeps only the start: the reports scale its features to rawBytes.
-  const rawFeatures = raw.f;
-  const base = { rawBytes: capture.total, rawFeatures, recallId };
-  if (choice.print === "compact") {
-    const text = choice.compact.stdout + choice.compact.stderr;
-    let omitted = 0;
-    for (const m of text.matchAll(OMITTED)) omitted += Number(m[1]);
-    const outFeatures = features(text);
-    return { ...base, outBytes: outFeatures[0]!, outFeatures, fellBack: false, omitted, recallId: omitted ? recallId : null };
-  }
-  if (choice.print === "raw") return { ...base, outBytes: capture.total, outFeatures: rawFeatures, fellBack: true, omitted: 0, recallId: null };
-  // Withheld (a sensitive filter failed), or printed as it streamed.
-  return { ...base, outBytes: 0, outFeatures: features(""), fellBack: choice.print === "withheld", omitted: 0, recallId: null };
+  return {
+    rawBytes: capture.total,
+    rawFeatures: raw.f,
+    outBytes: out.bytes,
+    outFeatures: out.features.f,
+    fellBack: (choice.print === "raw" && !choice.short) || choice.print === "withheld",
+    omitted: out.omitted,
+    recallId: handedOut !== null && out.handles.has(handedOut) ? handedOut : null,
+  };
 }
 
 function* rawChunks(capture: RawCapture): Generator<Buffer> {
   for (const [, b] of capture.chunks()) yield b;
 }
 
-/** The environment a tool runs with: the caller's, without the launcher's own variables (nor the PWD its shell added). */
-function toolEnv(env: Env): NodeJS.ProcessEnv {
-  if (!("RTK_SELF" in env) && !("RTK_UNSET_PWD" in env)) return env as NodeJS.ProcessEnv;
-  const { RTK_SELF: _, RTK_UNSET_PWD: unset, ...rest } = env;
-  const out = rest as NodeJS.ProcessEnv;
-  if (unset === "1") delete out["PWD"];
+/** The environment a tool runs with: the caller's, without the launcher's own variables. */
+function toolEnv(env: Env, tool: string): NodeJS.ProcessEnv {
+  const from = env["RTK_ENV_FROM"];
+  if (from !== undefined) {
+    const caller = callerEnv(from, env["RTK_SELF"], tool);
+    if (caller) return caller;
+  }
+  if (!("RTK_SELF" in env) && from === undefined) return env as NodeJS.ProcessEnv;
+  const { RTK_SELF: _, RTK_ENV_FROM: __, ...rest } = env;
+  return rest as NodeJS.ProcessEnv;
+}
+
+/**
+ * The environment as rtk's caller gave it, in its order, read from the
+ * launcher's shell (bin/rtk runs rtk as its child for a listing of the
+ * environment): a shell exports a PWD of its own and its exec reorders the
+ * variables, and `env` must print what it prints without rtk. `_`, which the
+ * caller's shell set to the command it ran (rtk), names the tool instead, as
+ * that shell would have for the tool. Null when it cannot be read.
+ */
+function callerEnv(pid: string, self: string | undefined, tool: string): NodeJS.ProcessEnv | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${Number(pid)}/environ`, "utf8");
+  } catch {
+    return null;
+  }
+  const out: NodeJS.ProcessEnv = {};
+  for (const kv of text.split("\0")) {
+    const eq = kv.indexOf("=");
+    if (eq > 0 && !(kv.slice(0, eq) in out)) out[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  const underscore = out["_"];
+  if (underscore !== undefined && self !== undefined && samePath(underscore, self)) out["_"] = ownPath(tool, out["PATH"]);
   return out;
 }
 
-/** Writes to stdout/stderr in order, waiting for a full pipe to drain. */
+function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/** Where a shell finds a command: a word with a slash is itself, another the first executable of that name on PATH. */
+function ownPath(word: string, path: string | undefined): string {
+  if (word.includes("/")) return word;
+  for (const dir of (path ?? "").split(":")) {
+    const p = join(dir || ".", word);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return word;
+}
+
+/** `… +12 more files [rtk recall …]`: the omission markers of the filters (filters/types.ts `omitted`). */
+const OMITTED = /\+(\d+) more /g;
+const HANDLE = /\[rtk recall ([0-9a-f]{7})\b/g;
+
+/**
+ * Writes to stdout/stderr in order, waiting for a full pipe to drain, and
+ * counts what it wrote: bytes and their features, and in rtk's own text (not
+ * the tool's bytes passed through) the recall handles and the items its
+ * markers say are hidden.
+ */
 class Output {
   private pending: Promise<void> = Promise.resolve();
+  bytes = 0;
+  readonly features = new FeatureCounter();
+  readonly handles = new Set<string>();
+  omitted = 0;
 
   write(fd: 1 | 2, data: string | Buffer): Promise<void> {
     if (!data.length) return this.pending;
+    const b = typeof data === "string" ? Buffer.from(data) : data;
+    this.bytes += b.length;
+    this.features.add(b);
     const stream = fd === 1 ? process.stdout : process.stderr;
     this.pending = this.pending.then(
       () =>
         new Promise<void>((resolve) => {
-          if (stream.write(data)) resolve();
+          if (stream.write(b)) resolve();
           else stream.once("drain", () => resolve());
         }),
     );
     return this.pending;
+  }
+
+  /** rtk's own text: written, and its markers read. */
+  own(fd: 1 | 2, text: string): Promise<void> {
+    if (text.includes("[rtk recall ")) {
+      for (const m of text.matchAll(OMITTED)) this.omitted += Number(m[1]);
+      for (const m of text.matchAll(HANDLE)) this.handles.add(m[1]!);
+    }
+    return this.write(fd, text);
   }
 
   flush(): Promise<void> {

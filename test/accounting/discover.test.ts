@@ -2,6 +2,7 @@
 // and --json) against the generator's own account of what it wrote, and
 // --replay's figures against the built rtk run on the same recorded outputs.
 import assert from "node:assert/strict";
+import { loadConfig } from "../../src/config/load.js";
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -193,7 +194,9 @@ describe("rtk discover", () => {
     }));
     const decisions = loadHookDecisions({}, { XDG_DATA_HOME: sb.data, HOME: sb.home }, (m) => assert.fail(m));
     assert.equal(decisions.length, g.decisions);
-    assert.deepEqual(analyze(calls, decisions, { registry: activeRegistry(), replay: true }), expected(g, {}, measured));
+    // The config the measured runs read: every output compacted, as the suite runs them (test/support/sandbox.ts).
+    const config = loadConfig({ ...sb.env }, sb.cwd);
+    assert.deepEqual(analyze(calls, decisions, { registry: activeRegistry(), replay: true, config }), expected(g, {}, measured));
   });
 
   test("--since and --project narrow the commands and the decisions", async () => {

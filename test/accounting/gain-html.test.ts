@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { features } from "../../src/accounting/features.js";
-import { TOP_ROUTES } from "../../src/accounting/page.js";
+import { TOP_ROUTES, topRoutes } from "../../src/accounting/page.js";
 import type { HookRecord, RunRecord } from "../../src/accounting/types.js";
 import { ensureBuilt } from "../support/build.js";
 import { launchSync } from "../support/launch.js";
@@ -147,6 +147,9 @@ describe("rtk gain --html", () => {
       values(part(html, `<table id="totals">`, "</table>")),
       TOTAL_KEYS.map((k) => j.totals[k]),
     );
+    const bytes = /<span>bytes printed<\/span><b>([\d,]+)<\/b><span>of ([\d,]+) bytes the tools printed<\/span>/.exec(html);
+    assert.ok(bytes, "the page shows the bytes printed");
+    assert.deepEqual([Number(bytes[1]!.replace(/,/g, "")), Number(bytes[2]!.replace(/,/g, ""))], [j.totals["outBytes"], j.totals["rawBytes"]]);
     const rows = [...part(html, `<table id="routes">`, "</table>").matchAll(/<tr data-route="([^"]*)">(.*?)<\/tr>/g)];
     assert.deepEqual(
       rows.map((m) => [unescape(m[1]!), ...values(m[2]!)]),
@@ -180,6 +183,28 @@ describe("rtk gain --html", () => {
       commands,
       j.history.map((h) => h.command),
     );
+  });
+
+  test("one run is a run: the notes of the route chart say `1 run`, `2 runs`", () => {
+    const row = (route: string, runs: number) => ({
+      route,
+      runs,
+      rawTokens: 0,
+      outTokens: 0,
+      savedTokens: 10,
+      savedPct: 0,
+      omitted: 0,
+      recalls: 0,
+      fellBack: 0,
+      exactRuns: 0,
+      rawBytes: 0,
+      outBytes: 0,
+    });
+    assert.deepEqual(
+      topRoutes([row("a", 1), row("b", 2), row("c", 1)], 2).map((b) => b.note),
+      ["10 (1 run)", "10 (2 runs)", "10 (1 run)"],
+    );
+    assert.equal(topRoutes([row("a", 1), row("b", 1)], 1)[1]!.label, "other (1 route)");
   });
 
   test("hook coverage counts the records: rewritten, and kept by the reason of their first part not rewritten", () => {

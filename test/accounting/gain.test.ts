@@ -94,6 +94,8 @@ function sums(rs: RunRecord[]) {
     omitted: runs.reduce((s, r) => s + r.omitted, 0),
     recalls: rs.length - runs.length,
     fellBack: runs.filter((r) => r.fellBack).length,
+    rawBytes: runs.reduce((s, r) => s + r.rawBytes, 0),
+    outBytes: runs.reduce((s, r) => s + r.outBytes, 0),
   };
 }
 
@@ -128,7 +130,7 @@ describe("rtk gain", () => {
     const out = gain(b, []);
     const s = sums(RECORDS);
     assert.match(out, new RegExp(`^commands: ${s.runs}   tokens: ${int(s.raw)} raw → ${int(s.out)} printed   saved: ${int(s.saved)} \\(${s.pct.toFixed(1)}%\\)$`, "m"));
-    assert.match(out, new RegExp(`^items omitted: ${int(s.omitted)}   recalls: ${s.recalls}   raw fallbacks: ${s.fellBack}$`, "m"));
+    assert.match(out, new RegExp(`^bytes: ${int(s.rawBytes)} raw → ${int(s.outBytes)} printed   items omitted: ${int(s.omitted)}   recalls: ${s.recalls}   raw fallbacks: ${s.fellBack}$`, "m"));
     const rows = out.split("\n").filter((l) => /^(git\.|ls)/.test(l));
     const routes = ["git.status", "git.diff", "ls", "git.log"];
     const expected = routes
@@ -162,6 +164,7 @@ describe("rtk gain", () => {
       { runs: s.runs, raw: s.raw, out: s.out, saved: s.saved, omitted: s.omitted, recalls: s.recalls, fellBack: s.fellBack },
     );
     assert.ok(Math.abs(j.totals["savedPct"]! - s.pct) < 1e-9);
+    assert.deepEqual([j.totals["rawBytes"], j.totals["outBytes"]], [s.rawBytes, s.outBytes], "the bytes the tools printed and rtk printed, summed from the records");
     const csv = gain(b, ["--csv"]).trim().split("\n");
     assert.equal(csv[0], "route,runs,rawTokens,outTokens,savedTokens,savedPct,omitted,recalls,fellBack");
     const ls = sums(RECORDS.filter((r) => r.route === "ls"));

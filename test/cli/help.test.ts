@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { FILTER_IDS } from "../../src/filters/catalog.js";
 import { REASON_TEXT, reasonTable } from "../../src/rewrite/reasons.js";
+import { HELD_TEXT, heldTable } from "../../src/permissions/replacement.js";
 import { allRoutes } from "../../src/routes/registry.js";
 import { ensureBuilt } from "../support/build.js";
 import { repoRoot } from "../support/corpus.js";
@@ -93,14 +94,25 @@ describe("routed tool families", () => {
     const start = lines.findIndex((l) => l.startsWith("Routed tools: "));
     const end = lines.findIndex((l, i) => i > start && l === "");
     // `git (status, log)`: the subcommands in parentheses are not families of their own.
-    const listed = lines
-      .slice(start + 1, end)
-      .flatMap((l) => l.replace(/\([^)]*\)/g, "").split(","))
-      .map((t) => t.trim());
+    // A table's line wraps (its continuation indented further): its tools are read from its lines joined.
+    const tables: string[] = [];
+    for (const l of lines.slice(start + 1, end)) {
+      if (/^ {4}/.test(l)) tables[tables.length - 1] += " " + l.trim();
+      else tables.push(l.trim());
+    }
+    const listed = tables.flatMap((l) => l.replace(/\([^)]*\)/g, "").split(",")).map((t) => t.trim());
     assert.equal(new Set(listed).size, listed.length, `a tool listed twice: ${listed.join(" ")}`);
     assert.deepEqual([...listed].sort(), expected);
     assert.equal(counted(r.stdout), expected.length);
     assert.ok(expected.length >= 100, `${expected.length} routed tool families`);
+  });
+
+  test("help keeps within 100 columns: the overview and every command's", async () => {
+    for (const args of [["help"], ...COMMANDS.map((c) => ["help", c])]) {
+      const r = await rtk(args);
+      const wide = r.stdout.split("\n").filter((l) => [...l].length > 100);
+      assert.deepEqual(wide, [], `rtk ${args.join(" ")}`);
+    }
   });
 
   test("rtk init --show prints the same count", async () => {
@@ -203,5 +215,12 @@ describe("rtk explain says what its reasons mean and whose rules it used", () =>
   test("the README's table of reasons is the legend's", () => {
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
     assert.ok(readme.includes(reasonTable()), `README.md must hold this table:\n${reasonTable()}`);
+  });
+
+  test("the README's table of held rewrites is explain's", async () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    assert.ok(readme.includes(heldTable()), `README.md must hold this table:\n${heldTable()}`);
+    const r = await rtk(["explain", "npm test"]);
+    assert.ok(r.stdout.includes(`held:    host-asks: ${HELD_TEXT["host-asks"]}`), r.stdout);
   });
 });

@@ -378,11 +378,30 @@ describe("the config file", () => {
 });
 
 describe("the host's permission rules (Claude Code settings)", () => {
-  const settings = (perm: object) => (s: Sandbox) => writeFile(join(s.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: perm }));
+  // The project's local settings: their allow rules count whether or not the project is trusted.
+  const settings = (perm: object) => (s: Sandbox) => writeFile(join(s.cwd, ".claude", "settings.local.json"), JSON.stringify({ permissions: perm }));
   const claude = (cmd: string, o?: RunOptions) => rtk(["rewrite", "--host", "claude", cmd], o);
+
+  test("the shared .claude/settings.json gives allow rules only once the project is trusted; its deny rules always", () => {
+    const shared = (perm: object, trusted: boolean) => (s: Sandbox) => {
+      writeFile(join(s.cwd, ".claude", "settings.json"), JSON.stringify({ permissions: perm }));
+      if (trusted) writeFile(join(s.home, ".claude.json"), JSON.stringify({ projects: { [s.cwd]: { hasTrustDialogAccepted: true } } }));
+    };
+    assert.equal(claude("npm test", { setup: shared({ allow: ["Bash(npm test)"] }, false) }).status, 1);
+    const trusted = claude("npm test", { setup: shared({ allow: ["Bash(npm test)"] }, true) });
+    assert.equal(trusted.stdout, "rtk npm test");
+    assert.equal(trusted.status, 0);
+    assert.equal(claude("npm test", { setup: shared({ deny: ["Bash(npm test)"] }, false) }).status, 2);
+  });
+
+  test("an allow rule with no wildcard is the whole command: `Bash(npm test)` does not allow `npm test -- --watch`", () => {
+    assert.equal(claude("npm test -- --watch", { setup: settings({ allow: ["Bash(npm test)"] }) }).status, 1);
+    assert.equal(claude("npm test -- --watch", { setup: settings({ allow: ["Bash(npm test:*)"] }) }).status, 0);
+  });
 
   test("every part allowed: exit 0 with the rewrite", () => {
     const r = claude("git status && npm test", { setup: settings({ allow: ["Bash(git status)", "Bash(npm test:*)"] }) });
+    // (`git status` outside a repository is not one Claude Code runs by itself: the allow rule earns it.)
     assert.equal(r.stdout, "rtk git status && rtk npm test");
     assert.equal(r.status, 0);
   });

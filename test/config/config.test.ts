@@ -139,10 +139,10 @@ describe("the hook path: a config problem is a warning, never a change of the co
   test("`rtk hook claude` with a broken config still answers", () => {
     const s = sandbox();
     write(s.userFile, `[hooks]\nexclude_commands = 5\n`);
-    const event = { hook_event_name: "PreToolUse", tool_name: "Bash", cwd: s.project, tool_input: { command: "git status" } };
+    const event = { hook_event_name: "PreToolUse", tool_name: "Bash", cwd: s.project, tool_input: { command: "ls" } };
     const r = rtk(s, ["hook", "claude"], { input: JSON.stringify(event) });
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk git status");
+    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk ls");
     assert.match(r.stderr, /hooks\.exclude_commands/);
   });
 });

@@ -161,7 +161,7 @@ const NOT_REWRITTEN = ["npx webpack serve", "npx webpack --watch", "gcc -E main.
 test("a compiler's own product is not rewritten", async () => {
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
   for (const cmd of NOT_REWRITTEN) {
-    const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+    const r = await launch(["rewrite", "--host", "none", cmd], { cwd: repoRoot, env });
     assert.equal(r.status, 1, `${cmd}: ${r.stdout}`);
   }
 });
@@ -169,7 +169,7 @@ test("a compiler's own product is not rewritten", async () => {
 test("the rewrite routes these tools, also into head and tail", async () => {
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
   for (const [cmd, want] of REWRITES) {
-    const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+    const r = await launch(["rewrite", "--host", "none", cmd], { cwd: repoRoot, env });
     assert.equal(r.stdout, want, `${cmd}: ${r.stderr}`);
   }
 });

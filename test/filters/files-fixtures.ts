@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "no
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchSync } from "../support/launch.js";
+import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export { RTK } from "../support/launch.js";
@@ -28,6 +29,7 @@ export function testEnv(root: string, extra: Record<string, string> = {}): Recor
     TZ: "UTC",
     NO_COLOR: "1",
     RTK_NO_TRACK: "1",
+    ...COMPACT_EVERY_OUTPUT,
     ...extra,
   };
 }

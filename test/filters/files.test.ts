@@ -671,6 +671,16 @@ describe("env and printenv mask secrets, keep every name", () => {
     assert.match(runRtk(["env"], project, { ...bare, PWD: project }).stdout, new RegExp(`^PWD=${project}$`, "m"), "an inherited PWD stays");
   });
 
+  test("rtk --raw env (and rtk --no-track --raw printenv) print exactly what plain env prints: no PWD added, the variables in the caller's order, `_` naming the tool", () => {
+    const base = { PATH: `${join(ROOT, "bin")}:/usr/bin:/bin`, HOME: env["HOME"]!, XDG_DATA_HOME: env["XDG_DATA_HOME"]!, XDG_CONFIG_HOME: env["XDG_CONFIG_HOME"]!, ZED: "z", ALPHA: "a", MIDDLE: "m" };
+    // As an agent's shell runs them: bash sets `_` to the command it runs.
+    const sh = (cmd: string) => spawnSync("bash", ["-c", cmd], { cwd: project, env: base, encoding: "utf8" }).stdout;
+    const plain = sh("env");
+    assert.match(plain, /^ZED=z$/m);
+    assert.equal(sh("rtk --raw env"), plain);
+    assert.equal(sh("rtk --no-track --raw printenv"), sh("printenv"));
+  });
+
   test("printenv NAME: a secret's value masked, another's kept, a missing one exits 1", () => {
     assert.equal(runRtk(["printenv", "GITHUB_TOKEN"], project, e()).stdout, "****\n");
     assert.equal(runRtk(["printenv", "EDITOR"], project, e()).stdout, "vim\n");
@@ -925,6 +935,21 @@ describe("in process", () => {
     assert.ok(m, out.slice(-2).join("\n"));
     assert.equal(out.length - 2 + Number(m[1]), 1000);
     assert.ok(compact!.stdout.length <= 8000 && compact!.stdout.length > 7500, `${compact!.stdout.length} characters`);
+  });
+
+  test("plain ls past its budget (ls, -1, -a, -R): the first names that fit, the rest counted; within it, the tool's own output", () => {
+    const names = Array.from({ length: 1500 }, (_, i) => `file_number_${i}.txt`);
+    for (const argv of [["ls"], ["ls", "-1"], ["ls", "-a"]]) {
+      const out = lines(feed(ls, argv, "ls", names).compact!.stdout);
+      const m = /^… \+(\d+) more entries \[rtk recall abc1234\]$/.exec(out[out.length - 1]!);
+      assert.ok(m, `${argv.join(" ")}: ${out.slice(-2).join("\n")}`);
+      assert.deepEqual(out.slice(0, -1), names.slice(0, out.length - 1));
+      assert.equal(out.length - 1 + Number(m[1]), 1500);
+      assert.ok(out.join("\n").length <= 8000, argv.join(" "));
+    }
+    const listings = feed(ls, ["ls", "-R"], "ls", [".:", ...names, "", "./sub:", "x"]).compact!.stdout;
+    assert.match(listings, /… \+\d+ more entries \(and 1 more directory listing\) \[rtk recall abc1234\]\n$/);
+    assert.equal(feed(ls, ["ls"], "ls", names.slice(0, 10)).compact, null, "ten names: nothing to change, the raw output prints");
   });
 
   test("find past its budget: the first paths in order, the rest counted by directory", () => {

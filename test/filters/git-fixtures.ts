@@ -10,6 +10,7 @@ import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } fro
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchSync } from "../support/launch.js";
+import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export { RTK } from "../support/launch.js";
@@ -51,6 +52,7 @@ export function gitEnv(root: string, extra: Record<string, string> = {}): Record
     LANG: "C",
     TZ: "UTC",
     RTK_NO_TRACK: "1",
+    ...COMPACT_EVERY_OUTPUT,
     ...extra,
   };
 }

@@ -75,7 +75,7 @@ function outcome(f: GitFixture): Outcome {
   return o;
 }
 
-const normalise = (text: string) => text.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall <id>]");
+const normalise = (text: string) => text.replace(/rtk recall [0-9a-f]{7}/g, "rtk recall <id>");
 
 function goldenText(f: GitFixture, r: Ran): string {
   return `$ git ${f.args.map((a) => (/[\s'"]/.test(a) ? JSON.stringify(a) : a)).join(" ")}\nexit ${r.status}\n--- stdout\n${normalise(r.stdout)}--- stderr\n${normalise(r.stderr)}`;
@@ -172,7 +172,9 @@ describe("savings on the medium fixtures", () => {
  * status — every path stays (the paths alone are a third of the raw text);
  * log — hash, day, author and subject of each commit stay (80 % only with
  * message bodies, as in `log-5`); diff — every hunk header and `+`/`-` line
- * stays, which alone is about half of a working diff; add/commit/push — git
+ * stays, which alone is about half of a working diff, and each run of context
+ * dropped is marked where it stood with a recall handle (a marker costs about
+ * what two short lines do, so short runs stay); add/commit/push — git
  * prints little when its output is not a terminal (no progress), and the
  * branch, hashes, counts, refs, the paths `add -v` names and the remote's own
  * messages stay (a commit's subject line is git's own).
@@ -185,8 +187,8 @@ const FLOORS: Record<string, number> = {
   "log-5": 80,
   "log-patch": 60,
   "log-stat": 70,
-  "diff-working": 25,
-  "diff-range": 25,
+  "diff-working": 18,
+  "diff-range": 22,
   show: 45,
   "add-verbose": 20,
   commit: 65,
@@ -608,8 +610,43 @@ describe("edge shapes, fed to the filters directly", () => {
         "  five",
         "  six",
       ],
-      expect:
-        "M a.txt (combined)\n@@@ -1,5 -1,5 +1,9 @@@\n  one\n  two\n  three\n++<<<<<<< HEAD\n +main\n++=======\n+ side\n++>>>>>>> side\n  four\n1 file changed\n… +2 more context lines [rtk recall abcdef0]\n",
+      expect: "M a.txt (combined)\n@@@ -1,5 -1,5 +1,9 @@@\n  one\n  two\n  three\n++<<<<<<< HEAD\n +main\n++=======\n+ side\n++>>>>>>> side\n  four\n  five\n  six\n1 file changed\n",
+    },
+    {
+      name: "context dropped before, between and after changes is marked where it stood (short runs stay: a marker would cost more)",
+      filter: gitDiff,
+      argv: ["git", "diff"],
+      out: [
+        ...head("a/a.txt b/a.txt"),
+        "--- a/a.txt",
+        "+++ b/a.txt",
+        "@@ -1,12 +1,12 @@",
+        ...["one", "two", "three"].map((w) => ` the ${w} line of context, long enough to be worth a marker`),
+        "-old",
+        "+new",
+        ...["four", "five", "six", "seven"].map((w) => ` the ${w} line of context, long enough to be worth a marker`),
+        "-old again",
+        "+new again",
+        " a",
+        " b",
+        " the last line of context, long enough to be worth a marker on its own",
+      ],
+      expect: [
+        "M a.txt",
+        "@@ -1,12 +1,12 @@",
+        "… 2 unchanged lines [rtk recall abcdef0]",
+        " the three line of context, long enough to be worth a marker",
+        "-old",
+        "+new",
+        " the four line of context, long enough to be worth a marker",
+        "… 2 unchanged lines [rtk recall abcdef0]",
+        " the seven line of context, long enough to be worth a marker",
+        "-old again",
+        "+new again",
+        "… 3 unchanged lines [rtk recall abcdef0]",
+        "1 file changed, +2 -2",
+        "",
+      ].join("\n"),
     },
     {
       name: "a very long line handed over in pieces stays whole and in place",

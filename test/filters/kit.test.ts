@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   BoundedLines,
+  DroppedRun,
   ErrorLines,
   HeadCount,
   LineWindow,
@@ -274,5 +275,65 @@ describe("the file probe", () => {
     assert.equal(content.inherits!(input, fakeFiles(["a.txt"], [], ["pipe"])), true);
     assert.equal(content.inherits!(input, fakeFiles(["a.txt", "pipe"])), false);
     assert.equal(content.inherits!(input), false);
+  });
+});
+
+describe("DroppedRun: lines dropped where they stood", () => {
+  const recall = { id: () => "abc1234" };
+  const long = (n: number) => `    ${n} |   const value${n} = compute(input, options, ${n}); // a line of source`;
+
+  test("one run of the entry: its count and its range; then it starts again", () => {
+    let at = 0;
+    const run = new DroppedRun(() => at);
+    for (at = 12; at <= 17; at++) run.add([long(at)]);
+    assert.deepEqual(
+      run.flush((n) => `${noun(n, "line")} of source`, recall),
+      ["… 6 lines of source [rtk recall abc1234 --lines 12-17]"],
+    );
+    assert.deepEqual(
+      run.flush((n) => noun(n, "line"), recall),
+      [],
+      "nothing since",
+    );
+  });
+
+  test("lines apart, or with no place known: the handle of the whole entry", () => {
+    let at = 0;
+    const apart = new DroppedRun(() => at);
+    for (at of [3, 4, 9]) apart.add([long(at)]);
+    assert.deepEqual(
+      apart.flush((n) => noun(n, "line"), recall),
+      ["… 3 lines [rtk recall abc1234]"],
+    );
+    const unplaced = new DroppedRun();
+    for (let i = 0; i < 3; i++) unplaced.add([long(i)]);
+    assert.deepEqual(
+      unplaced.flush((n) => noun(n, "line"), recall),
+      ["… 3 lines [rtk recall abc1234]"],
+    );
+  });
+
+  test("a run shorter than its marker (and what it must save) is shown instead, and reserves no entry", () => {
+    let asked = 0;
+    const counting = { id: () => (asked++, "abc1234") };
+    let at = 0;
+    const run = new DroppedRun(() => at);
+    for (at = 1; at <= 2; at++) run.add([`  ${at}|`]);
+    assert.deepEqual(
+      run.flush((n) => `${noun(n, "line")} of source`, counting),
+      ["  1|", "  2|"],
+    );
+    assert.equal(asked, 0, "no handle asked for");
+  });
+
+  test("items of several lines (a frame and its location) are counted as items, ranged by their lines", () => {
+    let at = 0;
+    const run = new DroppedRun(() => at);
+    at = 41;
+    run.add(2);
+    at = 43;
+    run.add(2);
+    assert.equal(run.count, 2);
+    assert.deepEqual(run.range, [40, 43]);
   });
 });

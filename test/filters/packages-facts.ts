@@ -192,6 +192,12 @@ function cargo(c: ToolCase): Facts {
     const lock = /^\s+Locking \d+ packages?/.exec(l);
     if (lock) texts.push(lock[0].trim());
     if (/^\s+[+-] \w/.test(l)) texts.push(l.trim().replace(/^([+-]) /, "$1"));
+    // cargo install: the crate, where the binary went, and the verdict.
+    const inst = /^\s+Installing (\S+) (v\S+)/.exec(l);
+    if (inst) packages.push(pkg(inst[1]!, inst[2]!));
+    const bin = /^\s+(?:Installing|Replacing) (\/\S+)$/.exec(l);
+    if (bin) texts.push(bin[1]!);
+    if (/^\s+(?:Installed|Replaced) package /.test(l)) texts.push(l.trim());
   }
   return { packages, texts };
 }

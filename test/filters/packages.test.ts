@@ -247,7 +247,7 @@ const UNTOUCHED = ["pip freeze", "pip freeze > requirements.txt", "npm ls | grep
 test("the rewrite routes these commands, also into tail", async () => {
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
   for (const [cmd, want] of REWRITES) {
-    const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+    const r = await launch(["rewrite", "--host", "none", cmd], { cwd: repoRoot, env });
     assert.equal(r.stdout, want, `${cmd}: ${r.stderr}`);
   }
 });
@@ -255,7 +255,7 @@ test("the rewrite routes these commands, also into tail", async () => {
 test("a listing piped on, a freeze into a file and an audit fix are not rewritten", async () => {
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
   for (const cmd of UNTOUCHED) {
-    const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+    const r = await launch(["rewrite", "--host", "none", cmd], { cwd: repoRoot, env });
     assert.equal(r.status, 1, `${cmd}: ${r.stdout}`);
   }
 });

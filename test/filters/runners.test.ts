@@ -15,6 +15,10 @@ import { repoRoot } from "../support/corpus.js";
 import { RTK } from "../support/launch.js";
 import { isTestRun, replay, standInEnv, toolCases, type ToolCase } from "../support/replay.js";
 import { FACT_READERS, holds, replayRunner } from "./runner-facts.js";
+import { cargoTest } from "../../src/filters/tests/cargo.js";
+import { goTest } from "../../src/filters/tests/go.js";
+import type { Filter, FilterInput } from "../../src/filters/types.js";
+import { allRoutes } from "../../src/routes/registry.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "runners");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
@@ -26,7 +30,7 @@ before(() => {
   }
 });
 
-const normalise = (text: string) => text.replace(/\[rtk recall [0-9a-f]{7}\]/g, "[rtk recall <id>]");
+const normalise = (text: string) => text.replace(/rtk recall [0-9a-f]{7}/g, "rtk recall <id>");
 
 const TOOLS = Object.keys(FACT_READERS);
 
@@ -81,7 +85,7 @@ function pipeline(c: ToolCase, script: string): { status: number | null; stdout:
 }
 
 function rewrite(command: string): string {
-  const r = spawnSync(RTK, ["rewrite", command], { encoding: "utf8", env: { ...process.env, RTK_NO_PATH_CHECK: "1" } });
+  const r = spawnSync(RTK, ["rewrite", "--host", "none", command], { encoding: "utf8", env: { ...process.env, RTK_NO_PATH_CHECK: "1" } });
   // 3: rewritten, and the host asks (no permission rule allows it here).
   return r.status === 0 || r.status === 3 ? r.stdout : `(not rewritten, exit ${r.status}: ${r.stderr.trim()})`;
 }
@@ -375,5 +379,51 @@ describe("machine output passes through", () => {
     const r = await replay(c);
     assert.equal(r.stdout, c.stdout);
     assert.equal(r.status, c.exit);
+  });
+});
+
+describe("in process: what a runner's summary may say", () => {
+  const input = (argv: string[], route: string): FilterInput => ({ argv, toolIndex: 0, subIndex: 1, route: allRoutes().find((r) => r.id === route)! });
+  const run = (filter: Filter, argv: string[], route: string, lines: readonly (readonly ["out" | "err", string])[], exit: number) => {
+    const r = filter.start(input(argv, route), { recall: { id: () => "abc1234" }, emit: { out() {}, err() {} } });
+    for (const [s, l] of lines) r.line(s, l);
+    return r.end(exit);
+  };
+
+  test("go test without -v: the failures are counted, the passes (never printed) are not", () => {
+    const pkgs = ["a", "b", "c", "d", "e", "f"].map((p) => ["out", `ok  \texample.com/m/${p}\t0.01${p.length}s`] as const);
+    const lines = [
+      ["out", "--- FAIL: TestBreaks (0.00s)"],
+      ["out", "    calc_test.go:9: Add(2, 2) = 4, want 5"],
+      ["out", "FAIL"],
+      ["out", "FAIL\texample.com/m\t0.02s"],
+      ...pkgs,
+      ["out", "FAIL"],
+    ] as const;
+    const out = run(goTest, ["go", "test", "./..."], "go.test", lines, 1)!.stdout;
+    assert.match(out, /^go test: 7 packages: 1 failed, 6 ok; tests: 1 failed \[rtk recall abc1234\]$/m);
+    const verbose = run(goTest, ["go", "test", "-v", "./..."], "go.test", [["out", "=== RUN   TestOk"], ["out", "--- PASS: TestOk (0.00s)"], ["out", "=== RUN   TestBreaks"], ...lines], 1)!.stdout;
+    assert.match(verbose, /tests: 1 failed, 1 passed \[rtk recall abc1234\]$/m);
+  });
+
+  test("cargo test: cargo's verdict lines after a diagnostic with no blank line between are kept", () => {
+    const lines = [
+      ["err", "   Compiling calc v0.1.0 (/p)"],
+      ["err", "error[E0277]: cannot add `&str` to `i32`"],
+      ["err", " --> src/lib.rs:1:43"],
+      ["err", ""],
+      ["err", "error: could not compile `calc` (lib) due to 1 previous error"],
+      ["err", "warning: build failed, waiting for other jobs to finish..."],
+      ["err", "error: could not compile `calc` (lib test) due to 1 previous error"],
+    ] as const;
+    const c = run(cargoTest, ["cargo", "test"], "cargo.test", lines, 101)!;
+    const text = (c.before ?? "") + c.stdout + c.stderr;
+    for (const want of [
+      "error: could not compile `calc` (lib) due to 1 previous error",
+      "warning: build failed, waiting for other jobs to finish...",
+      "error: could not compile `calc` (lib test) due to 1 previous error",
+    ]) {
+      assert.ok(text.includes(want), `${want}\n---\n${text}`);
+    }
   });
 });

@@ -6,17 +6,20 @@
 // output (read by services-facts.ts, not by the filters), the tool's exit
 // code, never longer than the raw output.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
-import { launch, type Run } from "../support/launch.js";
+import { launch, RTK as RTK_BIN, type Run } from "../support/launch.js";
 import { filterOf, replay, toolCases, type ToolCase } from "../support/replay.js";
 import { factsOf, linesStoodFor, lostFacts, unbraced } from "./services-facts.js";
 import { loadTokenizer, type Tokenizer } from "../../bench/inputs/tokenizer.js";
+import { minifyJson } from "../../src/filters/services/gh-api.js";
+import { dockerRun } from "../../src/filters/services/docker-run.js";
+import { allRoutes } from "../../src/routes/registry.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
@@ -164,14 +167,14 @@ describe("rewrite", () => {
   const env = { PATH: `${join(repoRoot, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`, HOME: "/nonexistent", RTK_NO_TRACK: "1" };
   test("routes these tools", async () => {
     for (const [cmd, want] of REWRITES) {
-      const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+      const r = await launch(["rewrite", "--host", "none", cmd], { cwd: repoRoot, env });
       assert.equal(r.stdout, want, `${cmd}: ${r.stderr}`);
     }
   });
 
   test("leaves pipes into other programs and unrouted subcommands alone", async () => {
     for (const cmd of NOT_REWRITTEN) {
-      const r = await launch(["rewrite", cmd], { cwd: repoRoot, env });
+      const r = await launch(["rewrite", "--host", "none", cmd], { cwd: repoRoot, env });
       assert.equal(r.stdout, "", `${cmd}: ${r.stdout}`);
     }
   });
@@ -383,5 +386,107 @@ describe("az deployment create", () => {
     writeFileSync(join(dir, "stdout"), raw);
     const r = await replay({ ...c, dir, stdout: raw, stderr: "" });
     assert.equal(r.stdout, raw);
+  });
+});
+
+describe("gh api: the JSON with only the whitespace between its tokens gone", () => {
+  test("every string, number and key as printed; several documents one a line; what is not JSON is null", () => {
+    const pretty = JSON.stringify({ name: "a  b\tc", n: 1.5, big: 12345678901234567890, esc: '\u00e9 \\" q', list: [1, { x: null }], empty: {} }, null, 2).replace("1.5", "1.50");
+    const min = minifyJson(pretty + "\n")!;
+    assert.equal(min, '{"name":"a  b\\tc","n":1.50,"big":12345678901234567000,"esc":"é \\\\\\" q","list":[1,{"x":null}],"empty":{}}\n');
+    assert.deepEqual(JSON.parse(min), JSON.parse(pretty));
+    assert.equal(minifyJson("[\n  1\n]\n[\n  2\n]\n"), "[1]\n[2]\n");
+    assert.equal(minifyJson("1\n2\n"), "1\n2\n");
+    for (const notJson of ["acme/app\n", "HTTP/2.0 200 OK\n\n{}", "", '{ "a": 1', "[1]]"]) assert.equal(minifyJson(notJson), null, notJson);
+  });
+
+  test("rtk gh api prints the minified answer; --jq's lines and gh's errors as printed", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rtk-gh-api-"));
+    const body = JSON.stringify({ full_name: "acme/app", topics: ["a", "b"], description: "two  spaces" }, null, 2) + "\n";
+    writeFileSync(join(root, "body.json"), body);
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    // A stand-in for gh: the answer's body, or --jq's lines, or gh's error for another path.
+    writeFileSync(
+      join(bin, "gh"),
+      `#!/bin/sh\ncase "$*" in\n  *--jq*) printf 'a\\nb\\n' ;;\n  "api repos/acme/app") cat '${join(root, "body.json")}' ;;\n  *) echo '{"message":"Not Found"}'; echo 'gh: Not Found (HTTP 404)' >&2; exit 1 ;;\nesac\n`,
+    );
+    chmodSync(join(bin, "gh"), 0o755);
+    const env = { ...process.env, PATH: `${bin}:${process.env["PATH"]}`, XDG_DATA_HOME: join(root, "data"), RTK_NO_TRACK: "1" } as Record<string, string>;
+    const run = (args: string[]) => launch(["gh", "api", ...args], { cwd: root, env });
+    assert.equal((await run(["repos/acme/app"])).stdout, '{"full_name":"acme/app","topics":["a","b"],"description":"two  spaces"}\n');
+    assert.equal((await run(["repos/acme/app", "--jq", ".topics[]"])).stdout, "a\nb\n");
+    const missing = await run(["repos/acme/nothing"]);
+    assert.equal(missing.status, 1);
+    assert.equal(missing.stderr, "gh: Not Found (HTTP 404)\n");
+  });
+});
+
+describe("docker run and exec: the container's output as it comes", () => {
+  const input = (argv: string[]) => ({ argv, toolIndex: 0, subIndex: 1, route: allRoutes().find((r) => r.id === "docker.run")! });
+
+  test("docker's pulling of the image is counted; the container's lines pass on their stream; a terminal or a detached run keeps rtk's stdio", () => {
+    const emitted: string[] = [];
+    const run = dockerRun.start(input(["docker", "run", "--rm", "busybox", "sh"]), {
+      recall: { id: () => "abc1234" },
+      emit: { out: (l) => emitted.push(`out ${l}`), err: (l) => emitted.push(`err ${l}`) },
+    });
+    const pull = [
+      "Unable to find image 'busybox:latest' locally",
+      "latest: Pulling from library/busybox",
+      "9ad63333ebc9: Pulling fs layer",
+      "9ad63333ebc9: Download complete",
+      "9ad63333ebc9: Pull complete",
+      "Digest: sha256:" + "a".repeat(64),
+      "Status: Downloaded newer image for busybox:latest",
+    ];
+    for (const l of pull) run.line("err", l);
+    assert.equal(run.passes!("err"), false, "stderr is read while docker pulls");
+    assert.equal(run.passes!("out"), true, "stdout is only ever the container's");
+    run.line("err", "the container's own error");
+    assert.equal(run.passes!("err"), true, "once the container has started, its stderr passes as it comes");
+    assert.deepEqual(emitted, ["err the container's own error"]);
+    assert.equal(run.end(0)!.stderr, "… +7 more image pull lines [rtk recall abc1234]\n");
+    for (const argv of [
+      ["docker", "run", "-it", "ubuntu", "bash"],
+      ["docker", "run", "--tty", "ubuntu"],
+      ["docker", "exec", "-t", "app", "sh"],
+      ["docker", "run", "-d", "nginx"],
+      ["docker", "run", "-e", "A=1", "-d", "nginx"],
+    ]) {
+      assert.equal(dockerRun.inherits!(input(argv)), true, argv.join(" "));
+    }
+    for (const argv of [
+      ["docker", "run", "--rm", "busybox", "ls", "-t"],
+      ["docker", "run", "-e", "-t", "busybox"],
+      ["docker", "exec", "app", "ls"],
+    ]) {
+      assert.equal(dockerRun.inherits!(input(argv)), false, argv.join(" "));
+    }
+  });
+
+  test("rtk docker run: a line the container prints is there before the container ends, a prompt with no newline too", { timeout: 30_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), "rtk-docker-run-"));
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    // A stand-in for docker: the pull, then a prompt with no newline, then a line, then a long wait.
+    writeFileSync(
+      join(bin, "docker"),
+      "#!/bin/sh\necho \"Unable to find image 'x:latest' locally\" >&2\necho 'Status: Downloaded newer image for x:latest' >&2\nprintf 'name? '\nsleep 1\necho first\nexec sleep 30\n",
+    );
+    chmodSync(join(bin, "docker"), 0o755);
+    const child = spawn(RTK_BIN, ["docker", "run", "x"], { cwd: root, env: { ...process.env, PATH: `${bin}:${process.env["PATH"]}`, XDG_DATA_HOME: join(root, "data"), RTK_NO_TRACK: "1" } });
+    let out = "";
+    let waiting: { what: string; resolve: () => void } | null = null;
+    child.stdout.on("data", (b: Buffer) => {
+      out += b.toString();
+      if (waiting && out.includes(waiting.what)) waiting.resolve();
+    });
+    const seen = (what: string) => new Promise<void>((resolve) => (out.includes(what) ? resolve() : (waiting = { what, resolve })));
+    await seen("name? ");
+    await seen("first\n");
+    assert.equal(out, "name? first\n");
+    child.kill("SIGTERM");
+    await new Promise((r) => child.on("close", r));
   });
 });

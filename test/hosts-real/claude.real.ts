@@ -8,7 +8,7 @@ import { ensureBuilt } from "../support/build.js";
 import { launchSync } from "../support/launch.js";
 import { parityCommands } from "./corpus.js";
 import { claudeDriver, CLAUDE_PACKAGE } from "./hosts/claude.js";
-import { assertParity, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
+import { assertParity, assertSameHost, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
 import type { HostDriver } from "./support/session.js";
 
 const settings = (permissions: object) => ({ "work/app/.claude/settings.json": JSON.stringify({ permissions }) });
@@ -35,7 +35,18 @@ const RUNS: [RuleSet, string][] = [
 
 let driver: HostDriver | { error: string };
 const rows: ParityRow[] = [];
-const commands = parityCommands();
+const all = parityCommands();
+/**
+ * Every command in the default mode with no rules; in the other rows but plan's,
+ * a fixed part of the corpus (over 200 commands, every write and network command
+ * among them) unless RTK_REAL_HOSTS_FULL=1.
+ */
+const corpusFor = (rules: RuleSet, mode: string): string[] => {
+  if ((rules.name === "none" && mode === "default") || process.env["RTK_REAL_HOSTS_FULL"] === "1") return all;
+  // In plan mode every refusal ends Claude Code's turn (the session starts again after it, some 10 s later): a short row.
+  if (mode === "plan") return all.slice(0, 40);
+  return all.filter((c, i) => i % 2 === 0 || i % 7 === 1 || /git (push|commit|add)|npm|curl/.test(c));
+};
 
 before(() => {
   ensureBuilt();
@@ -45,15 +56,19 @@ before(() => {
 after(() => {
   if (!rows.length) return;
   const path = saveRows("claude", rows);
-  process.stdout.write(`\nClaude Code ${CLAUDE_PACKAGE.version}, ${commands.length} commands per session (${path}):\n${parityTable(rows)}\n`);
+  process.stdout.write(`\nClaude Code ${CLAUDE_PACKAGE.version} (${path}):\n${parityTable(rows)}\n`);
 });
 
-describe(`Claude Code ${CLAUDE_PACKAGE.version} with and without rtk`, () => {
+// Two rows at a time: a session waits on its hook and its commands, one at a time.
+describe(`Claude Code ${CLAUDE_PACKAGE.version} with and without rtk`, { concurrency: 2 }, () => {
   for (const [rules, mode] of RUNS) {
     test(`${rules.name} × ${mode}: every command meets the same fate`, async (t) => {
       if ("error" in driver) return t.skip(`Claude Code cannot run here: ${driver.error}`);
+      const commands = corpusFor(rules, mode);
       const row = await parityRow(driver, commands, rules, mode);
       rows.push(row);
+      // What Claude Code does by itself is kept per version: an upgrade that changes it fails here first.
+      assertSameHost(`claude-code-${CLAUDE_PACKAGE.version}`, `${rules.name} × ${mode}`, row.without);
       assertParity(row);
       if (rules.name === "none" && mode === "default") {
         // The routed commands Claude Code runs by itself reach the model through rtk.

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { repoRoot } from "../support/corpus.js";
 
 /** Commands that would wait on something (a follow, a prompt, the network, a server) or fetch packages: not run by a host here. */
-const SLOW = /(^|\s)(-f|--follow|-it|watch|nohup|sleep|ssh|dev|start|install|ci|add\s+-D)(\s|$)|tail -f|docker logs -f|\bnpx\b|\bpnpm\b|\byarn\b|\bbun\b|\buv\b|\bpoetry\b|\bpip\b|\bpython\b|\bpython3\b|\bpytest\b|apt-get|rebase -i|&\s*$|\bcurl\b|\bwget\b|\bdocker\b|\bkubectl\b|\bgh\b|\bpsql\b|while read|exec 3|\bmake\b|cargo (build|test|clippy)|go (test|build|vet)|golangci|mypy|ruff|npm (test|run|outdated|ls)|commit -F -/;
+const SLOW =
+  /(^|\s)(-f|--follow|-it|watch|nohup|sleep|ssh|dev|start|install|ci|add\s+-D)(\s|$)|tail -f|docker logs -f|\bnpx\b|\bpnpm\b|\byarn\b|\bbun\b|\buv\b|\bpoetry\b|\bpip\b|\bpython\b|\bpython3\b|\bpytest\b|apt-get|rebase -i|&\s*$|\bcurl\b|\bwget\b|\bdocker\b|\bkubectl\b|\bgh\b|\bpsql\b|while read|exec 3|\bmake\b|cargo (build|test|clippy)|go (test|build|vet)|golangci|mypy|ruff|npm (test|run|outdated|ls)|commit -F -/;
 
 export function sharedCommands(): string[] {
   const file = join(repoRoot, "..", "shared", "corpus", "agent-commands.json");

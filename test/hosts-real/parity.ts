@@ -4,7 +4,7 @@
 // approval, denied). Where rtk rewrote a command that ran, the model must have
 // received rtk's output, and rtk must have recorded the run.
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../support/corpus.js";
 import { session, type CommandOutcome, type HostDriver, type SessionOptions } from "./support/session.js";
@@ -31,7 +31,13 @@ export interface ParityRow {
 }
 
 /** Runs `commands` without and with rtk under one rule set and mode; the two sessions run side by side. */
-export async function parityRow(driver: HostDriver, commands: readonly string[], rules: RuleSet, mode: string | undefined, extra: SessionOptions = {}): Promise<ParityRow & { without: CommandOutcome[]; with: CommandOutcome[] }> {
+export async function parityRow(
+  driver: HostDriver,
+  commands: readonly string[],
+  rules: RuleSet,
+  mode: string | undefined,
+  extra: SessionOptions = {},
+): Promise<ParityRow & { without: CommandOutcome[]; with: CommandOutcome[] }> {
   const opts = { ...extra, mode, files: { ...extra.files, ...rules.files } };
   const [plain, hooked] = await Promise.all([session(driver, commands, { ...opts, withRtk: false }), session(driver, commands, { ...opts, withRtk: true })]);
   const mismatches: ParityRow["mismatches"] = [];
@@ -72,7 +78,10 @@ export function assertParity(row: ParityRow): void {
 export function parityTable(rows: readonly ParityRow[]): string {
   const head = "| rules | mode | commands | ran without rtk | ran with rtk | of those, through rtk | asked | denied | parity |";
   const sep = "|---|---|---|---|---|---|---|---|---|";
-  const body = rows.map((r) => `| ${r.rules} | ${r.mode} | ${r.commands} | ${r.ranWithout} | ${r.ranWith} | ${r.throughRtk} | ${r.asked} | ${r.denied} | ${(((r.commands - r.mismatches.length) / r.commands) * 100).toFixed(1)} % |`);
+  const body = rows.map(
+    (r) =>
+      `| ${r.rules} | ${r.mode} | ${r.commands} | ${r.ranWithout} | ${r.ranWith} | ${r.throughRtk} | ${r.asked} | ${r.denied} | ${(((r.commands - r.mismatches.length) / r.commands) * 100).toFixed(1)} % |`,
+  );
   return [head, sep, ...body].join("\n");
 }
 
@@ -83,4 +92,30 @@ export function saveRows(host: string, rows: readonly (ParityRow & { without?: u
   const path = join(dir, `${host}.json`);
   writeFileSync(path, JSON.stringify(rows, null, 2) + "\n");
   return path;
+}
+
+/**
+ * The host's own fate for each command of a row, against the table kept in
+ * `test/hosts-real/expected/<host-version>.json`: what rtk knows of the host
+ * (its read-only list, its modes) was measured on that version, so a host that
+ * changes fails loudly. RTK_REAL_HOSTS_RECORD=1 writes the table instead.
+ */
+export function assertSameHost(hostVersion: string, row: string, without: readonly CommandOutcome[]): void {
+  const file = join(repoRoot, "test", "hosts-real", "expected", `${hostVersion}.json`);
+  const table = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, string>>) : {};
+  const seen = Object.fromEntries(without.map((o) => [o.command, o.fate]));
+  if (process.env["RTK_REAL_HOSTS_RECORD"] === "1") {
+    table[row] = seen;
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(file, JSON.stringify(table, null, 1) + "\n");
+    return;
+  }
+  const kept = table[row];
+  assert.ok(kept, `no fates kept for ${hostVersion}, ${row}: run with RTK_REAL_HOSTS_RECORD=1 to record them`);
+  const changed = Object.entries(seen).filter(([c, f]) => c in kept && kept[c] !== f);
+  assert.deepEqual(
+    changed.map(([c, f]) => `${c}: ${kept[c]} → ${f}`),
+    [],
+    `${hostVersion} ${row}: the host's own fates differ from the ones rtk was built on (a new version?)`,
+  );
 }

@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
 import { spawn } from "node:child_process";
-import { launch, RTK, type Run } from "../support/launch.js";
+import { launch, loginProfile, RTK, type Run } from "../support/launch.js";
 import { HOOK_HOSTS } from "../../src/hosts/index.js";
 import { HOST_CASES } from "./cases/index.js";
 import { REASON_MARK, type HostCase, type Recorded } from "./cases/types.js";
@@ -44,6 +44,7 @@ function makeHome(files: Record<string, unknown> = {}): Home {
   const project = join(home, "work", "app");
   mkdirSync(project, { recursive: true });
   mkdirSync(join(home, ".config"), { recursive: true });
+  loginProfile(home);
   for (const [rel, doc] of Object.entries(files)) writeFile(join(home, rel), JSON.stringify(doc, null, 2) + "\n");
   return { home, project };
 }
@@ -62,11 +63,27 @@ const RULES = {
   ".factory/settings.json": { commandDenylist: ["git push --force"] },
 };
 
+/** Continue's rules, in its YAML lists. */
+const CONTINUE_LISTS = 'allow:\n  - "Bash(git status)"\n  - "Bash(rtk git status)"\nask:\n  - "Bash(git diff)"\nexclude:\n  - "Bash(git push --force)"\n';
+
+// A HOME whose rules allow every use of `git status`, for the tests of how an event is read:
+// a host that judges the rewritten command then takes the rewrite, with an allow.
+const OPEN = {
+  ".claude/settings.json": { permissions: { allow: ["Bash(git status:*)"] } },
+  ".cursor/cli-config.json": { permissions: { allow: ["Shell(git status:*)"] } },
+  ".gemini/settings.json": { tools: { allowed: ["run_shell_command(git status:*)"] } },
+};
+
 let ruled: Home;
 let empty: Home;
+let open: Home;
 before(() => {
   ruled = makeHome(RULES);
+  writeFile(join(ruled.home, ".continue", "permissions.yaml"), CONTINUE_LISTS);
   empty = makeHome();
+  open = makeHome(OPEN);
+  // Continue judges the rewritten command itself: its rules allow the `rtk` form too.
+  writeFile(join(open.home, ".continue", "permissions.yaml"), 'allow:\n  - "Bash(git status:*)"\n  - "Bash(rtk git status:*)"\n');
 });
 
 // ---- running the launcher ---------------------------------------------------------------
@@ -106,6 +123,11 @@ const caseOf = (h: Host): HostCase => CASE.get(h) ?? assert.fail(`no conformance
 const recorded = (host: Host, command: string, cwd: string): Recorded => caseOf(host).recorded(command, cwd);
 const cliName = (h: Host) => caseOf(h).cli;
 const ALL_HOSTS: Host[] = HOST_CASES.map((c) => c.id);
+
+/** The host judges the command it is handed back (src/hosts/types.ts `engine`): a rewrite only for what it would run unprompted. */
+const judgesRewrite = (h: Host): boolean => HOOK_HOSTS.get(cliName(h))?.engine !== undefined;
+/** It has its own read-only list rtk reads (Claude Code's, in its default mode). */
+const runsReadOnlyByItself = (h: Host): boolean => HOOK_HOSTS.get(cliName(h))?.engine?.own !== undefined;
 
 /** What the host must get for a rewrite; null = no JSON (the host answers by exit code). */
 const rewriteAnswer = (host: Host, command: string, allow: boolean, toolInput: Record<string, unknown>): unknown => caseOf(host).rewriteAnswer(command, allow, toolInput);
@@ -190,23 +212,36 @@ const CASES: Case[] = [
   },
   {
     // A host's ask rule cannot see `rtk git diff` as `git diff`: a rewrite left to the host's
-    // rules (no decision) could be allowed by them (`Bash(rtk:*)`). The answer makes the host
-    // ask where its shape can say so, else there is none and the host judges the command as typed.
-    // (Differs from hosts.md's rewrite+ask for an ask rule: no unearned path past the rule.)
-    name: "rewrite + ask (an ask rule for the command)",
+    // rules (no decision) could be allowed by them (`Bash(rtk:*)`). A host that judges the
+    // rewritten command gets no rewrite (it asks about the command as typed); the others an
+    // answer that makes them ask where their shape can say so, else none.
+    name: "rewrite held or asked (an ask rule for the command)",
     command: "git diff",
     hosts: WITH_ASK,
     check: (h, r, rec) => {
-      const expected = askAnswer(h, "rtk git diff", rec.toolInput);
+      const expected = judgesRewrite(h) ? null : askAnswer(h, "rtk git diff", rec.toolInput);
       if (expected === null) assertPass(h, r, `${h} ask rule`);
       else assertJson(r, expected, `${h} ask rule`);
     },
   },
   {
-    name: "rewrite + ask (no rule matches: default counts as ask)",
+    // Where no rule matches, a host that judges the rewritten command would ask about it (git log
+    // outside a repository is not among what Claude Code runs by itself): left as typed. Other
+    // hosts get the rewrite with no decision, their own policy running on it.
+    name: "no rule matches: held where the host judges the rewrite, else rewrite + ask",
     command: "git log",
     hosts: ALL_HOSTS,
-    check: (h, r, rec) => assertRewrite(h, r, "rtk git log", false, rec.toolInput, `${h} no rule`),
+    check: (h, r, rec) => (judgesRewrite(h) ? assertPass(h, r, `${h} no rule`) : assertRewrite(h, r, "rtk git log", false, rec.toolInput, `${h} no rule`)),
+  },
+  {
+    name: "a command the host runs by itself (Claude Code's read-only `ls -la` in the project): rewrite + allow",
+    command: "ls -la",
+    hosts: ALL_HOSTS,
+    check: (h, r, rec) => {
+      if (!judgesRewrite(h)) assertRewrite(h, r, "rtk ls -la", false, rec.toolInput, `${h} no rule`);
+      else if (runsReadOnlyByItself(h)) assertRewrite(h, r, "rtk ls -la", true, rec.toolInput, `${h} read-only`);
+      else assertPass(h, r, `${h} no rule`);
+    },
   },
   {
     name: "defer to deny (a deny rule matches: say nothing, the host's own deny runs)",
@@ -276,10 +311,11 @@ describe("every shell tool name Copilot uses (shape 1) is answered as Claude Cod
       assertRewrite("copilot1", r, "rtk git status", true, rec.toolInput, `copilot ${toolName}`);
     });
   }
-  test('Copilot CLI (shape 2) with `toolName: "bash"` and no rule: modifiedArgs without a decision', async () => {
+  test('Copilot CLI (shape 2) with `toolName: "bash"`: no rule, nothing rewritten (Copilot would judge `rtk …`); an allow rule, modifiedArgs with the allow', async () => {
     const rec = recorded("copilot2", "git log -n 5", empty.project);
-    const r = await hook("copilot", JSON.stringify(rec.event), empty);
-    assertRewrite("copilot2", r, "rtk git log -n 5", false, rec.toolInput, "copilot2 default");
+    assertPass("copilot2", await hook("copilot", JSON.stringify(rec.event), empty), "copilot2 default");
+    const allowed = recorded("copilot2", "git status", ruled.project);
+    assertRewrite("copilot2", await hook("copilot", JSON.stringify(allowed.event), ruled), "rtk git status", true, allowed.toolInput, "copilot2 allowed");
   });
 });
 
@@ -360,17 +396,17 @@ describe("fail open: every adapter answers pass-through with exit 0", { concurre
         assertFailOpen(host, await hook(name, text, empty), `${host} huge`);
       });
       test("a BOM-prefixed event is answered normally", async () => {
-        const rec = recorded(host, "git status", empty.project);
-        const r = await hook(name, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(rec.event))]), empty);
-        assertRewrite(host, r, "rtk git status", false, rec.toolInput, `${host} BOM`);
+        const rec = recorded(host, "git status", open.project);
+        const r = await hook(name, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(rec.event))]), open);
+        assertRewrite(host, r, "rtk git status", caseOf(host).lists.allow, rec.toolInput, `${host} BOM`);
       });
     });
   }
 
   test("claude: several leading BOMs are all stripped", async () => {
-    const rec = recorded("claude", "git status", empty.project);
-    const r = await hook("claude", "\uFEFF\uFEFF" + JSON.stringify(rec.event), empty);
-    assertRewrite("claude", r, "rtk git status", false, rec.toolInput, "claude BOM×2");
+    const rec = recorded("claude", "git status", open.project);
+    const r = await hook("claude", "\uFEFF\uFEFF" + JSON.stringify(rec.event), open);
+    assertRewrite("claude", r, "rtk git status", true, rec.toolInput, "claude BOM×2");
   });
   test("claude: another hook event (PostToolUse) → no output", async () => {
     const e = { ...recorded("claude", "git status", empty.project).event, hook_event_name: "PostToolUse", tool_response: { stdout: "", stderr: "" } };
@@ -408,7 +444,7 @@ describe("Codex needs a known permission_mode", { concurrency: true }, () => {
   });
 });
 
-describe("Codex's own rules: a command they forbid or prompt for is left to Codex as typed", { concurrency: true }, () => {
+describe("Codex's own rules: a command they forbid, prompt for or allow is left to Codex as typed", { concurrency: true }, () => {
   const RULES_FILE = [
     "# Never push from the agent; a `)` in a comment is not the end of a rule.",
     "prefix_rule(",
@@ -431,7 +467,8 @@ describe("Codex's own rules: a command they forbid or prompt for is left to Code
     ["cd sub && git push", true],
     ["git diff --cached", true],
     ["git log --all", true],
-    ["git status", false],
+    // `prefix_rule(pattern = ["git", "status"])` allows it: Codex runs it outside its sandbox, `rtk git status` would run inside.
+    ["git status", true],
     ["git diff", false],
     ["git log -5", false],
   ] as const) {
@@ -469,16 +506,15 @@ describe("Gemini's excluded commands: rtk leaves them to Gemini, and denies them
     assert.equal(answer.decision, "deny");
     assert.match(answer.reason ?? "", /git push/);
   });
-  test("git status → rewritten as usual", async () => {
-    const rec = recorded("gemini", "git status", h.project);
-    assertRewrite("gemini", await hook("gemini", JSON.stringify(rec.event), h), "rtk git status", false, rec.toolInput, "not excluded");
+  test("git status, which no rule allows → left to Gemini as typed (it would judge `rtk git status`)", async () => {
+    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git status", h.project).event), h), "not excluded");
   });
 });
 
 describe("the event's cwd decides the project rules", { concurrency: true }, () => {
-  test("claude: an allow rule in <cwd>/.claude/settings.json earns allow", async () => {
+  test("claude: an allow rule in <cwd>/.claude/settings.local.json earns allow", async () => {
     const h = makeHome();
-    writeFile(join(h.project, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(git status)"] } }));
+    writeFile(join(h.project, ".claude", "settings.local.json"), JSON.stringify({ permissions: { allow: ["Bash(git status)"] } }));
     const other = makeHome();
     const rec = recorded("claude", "git status", h.project);
     // rtk starts in another folder: only the event's cwd points at the project.
@@ -493,13 +529,15 @@ describe("a broken rule source is skipped with one warning; the hook still answe
     ["cursor", ".cursor/cli-config.json"],
     ["gemini", ".gemini/settings.json"],
   ] as const) {
-    test(`${host}: ${rel} does not parse → rewrite + ask, exit 0, one stderr line`, async () => {
+    test(`${host}: ${rel} does not parse → its rules are skipped, exit 0, one stderr line`, async () => {
       const h = makeHome();
       writeFile(join(h.home, rel), '{"permissions": {"allow": ["Bash(git status)"');
-      const rec = recorded(host, "git status", h.project);
+      // `ls` in the project: Claude Code runs it by itself (rewrite + allow); the others would judge `rtk ls` (no rewrite).
+      const rec = recorded(host, "ls", h.project);
       const r = await hook(host, JSON.stringify(rec.event), h);
       assert.equal(r.status, 0, r.stderr);
-      assertJson(r, rewriteAnswer(host, "rtk git status", false, rec.toolInput), `${host} broken rules`);
+      if (runsReadOnlyByItself(host)) assertJson(r, rewriteAnswer(host, "rtk ls", true, rec.toolInput), `${host} broken rules`);
+      else assertJson(r, passAnswer(host), `${host} broken rules`);
       assert.equal(lines(r.stderr).length, 1, `one warning: ${r.stderr}`);
     });
   }
@@ -550,9 +588,9 @@ describe("pathological commands: past the limits, the pass-through answer (no re
   }
   test("claude: a command just under 64 KiB that is cheap to read (a here-document) is still rewritten", async () => {
     const command = `git status && cat <<'EOF' >/dev/null\n${"x".repeat(60 * 1024)}\nEOF`;
-    const rec = recorded("claude", command, empty.project);
-    const r = await hook("claude", JSON.stringify(rec.event), empty);
-    assertRewrite("claude", r, "rtk " + command, false, rec.toolInput, "claude 60 KiB here-document");
+    const rec = recorded("claude", command, open.project);
+    const r = await hook("claude", JSON.stringify(rec.event), open);
+    assertRewrite("claude", r, "rtk " + command, true, rec.toolInput, "claude 60 KiB here-document");
   });
   test("claude: the same command a few bytes over 64 KiB is not read", async () => {
     const command = `git status && cat <<'EOF' >/dev/null\n${"x".repeat(64 * 1024)}\nEOF`;
@@ -615,27 +653,27 @@ function hookKeepingStdinOpen(host: string, chunks: (string | Buffer)[], h: Home
 describe("a host that keeps stdin open after its event: answered as soon as the event is whole", { concurrency: true }, () => {
   for (const host of ALL_HOSTS) {
     test(`${host}: one write, stdin left open`, async () => {
-      const rec = recorded(host, "git status", empty.project);
-      const r = await hookKeepingStdinOpen(cliName(host), [JSON.stringify(rec.event)], empty);
+      const rec = recorded(host, "git status", open.project);
+      const r = await hookKeepingStdinOpen(cliName(host), [JSON.stringify(rec.event)], open);
       assert.ok(r.exitedWithStdinOpen);
-      assertRewrite(host, r, "rtk git status", false, rec.toolInput, `${host} stdin open`);
+      assertRewrite(host, r, "rtk git status", caseOf(host).lists.allow, rec.toolInput, `${host} stdin open`);
     });
   }
   test("claude: an event in three writes, with `}` and `{` inside its strings, is read whole", async () => {
-    const rec = recorded("claude", "git status", empty.project);
+    const rec = recorded("claude", "git status", open.project);
     rec.toolInput["description"] = 'closes } and }} and "quoted }" \\ {';
     const text = JSON.stringify(rec.event);
     const cut = text.indexOf("}}") + 2;
-    const r = await hookKeepingStdinOpen("claude", [text.slice(0, cut), text.slice(cut, cut + 5), text.slice(cut + 5) + "\n"], empty);
-    assertRewrite("claude", r, "rtk git status", false, rec.toolInput, "claude split event");
+    const r = await hookKeepingStdinOpen("claude", [text.slice(0, cut), text.slice(cut, cut + 5), text.slice(cut + 5) + "\n"], open);
+    assertRewrite("claude", r, "rtk git status", true, rec.toolInput, "claude split event");
   });
   test("claude: an event that arrives slowly (five pieces 400 ms apart, longer than a second in all) is read whole", async () => {
-    const rec = recorded("claude", "git status", empty.project);
+    const rec = recorded("claude", "git status", open.project);
     const text = JSON.stringify(rec.event);
     const step = Math.ceil(text.length / 5);
     const pieces = Array.from({ length: 5 }, (_, i) => text.slice(i * step, (i + 1) * step));
-    const r = await hookKeepingStdinOpen("claude", pieces, empty, 400);
-    assertRewrite("claude", r, "rtk git status", false, rec.toolInput, "claude slow event");
+    const r = await hookKeepingStdinOpen("claude", pieces, open, 400);
+    assertRewrite("claude", r, "rtk git status", true, rec.toolInput, "claude slow event");
   });
   test("claude: an event that never completes gets the pass-through answer, with stdin still open", async () => {
     const text = JSON.stringify(recorded("claude", "git status", empty.project).event).slice(0, -1);
@@ -666,53 +704,45 @@ describe("an event rtk cannot hand back exactly: the pass-through answer", { con
     });
   }
   test("claude: a surrogate pair (an emoji written as \\ud83d\\ude00) is a character like any other", async () => {
-    const rec = recorded("claude", "git status -- 😀", empty.project);
-    const r = await hook("claude", JSON.stringify(rec.event).replace("😀", "\\ud83d\\ude00"), empty);
-    assertRewrite("claude", r, "rtk git status -- 😀", false, rec.toolInput, "claude surrogate pair");
+    const rec = recorded("claude", "git status -- 😀", open.project);
+    const r = await hook("claude", JSON.stringify(rec.event).replace("😀", "\\ud83d\\ude00"), open);
+    assertRewrite("claude", r, "rtk git status -- 😀", true, rec.toolInput, "claude surrogate pair");
   });
 });
 
 // ---- the current documentation of each host (docs/hosts.md): where it differs from the spec, it wins ----------
 
 describe("current documentation: shapes the spec did not have", { concurrency: true }, () => {
-  test("Claude Code: rtk's decisions are allow (earned), ask (an ask rule) or none; never `defer`, which would stop a headless session", async () => {
-    for (const [command, want] of [
-      ["git status", "allow"],
-      ["git diff", "ask"],
-      ["git log", undefined],
-    ] as const) {
-      const rec = recorded("claude", command, ruled.project);
-      const r = await hook("claude", JSON.stringify(rec.event), ruled);
-      const out = JSON.parse(r.stdout).hookSpecificOutput;
-      assert.equal(out.permissionDecision, want, `${command}: ${r.stdout}`);
-      assert.notEqual(out.permissionDecision, "defer");
-      // No opinion is no permissionDecision at all, with the replaced input (Claude's own rules then judge it).
-      assert.equal(out.updatedInput.command, `rtk ${command}`);
-    }
+  test("Claude Code: rtk's answer is a rewrite with `allow` (earned) or none at all; never `ask` or `defer` (a headless session stops on them)", async () => {
+    const rec = recorded("claude", "git status", ruled.project);
+    const out = JSON.parse((await hook("claude", JSON.stringify(rec.event), ruled)).stdout).hookSpecificOutput;
+    assert.equal(out.permissionDecision, "allow");
+    assert.equal(out.updatedInput.command, "rtk git status");
+    // An ask rule, or no rule: Claude Code judges the command as typed.
+    for (const command of ["git diff", "git log"]) assertPass("claude", await hook("claude", JSON.stringify(recorded("claude", command, ruled.project).event), ruled), command);
   });
   test("Claude Code: an event whose permission_mode is unknown or absent is still read (unknown fields are tolerated)", async () => {
-    const rec = recorded("claude", "git log", empty.project);
+    const rec = recorded("claude", "git status", ruled.project);
     const e = { ...rec.event, permission_mode: "someFutureMode", effort: { level: "high" }, agent_id: "sub-1" };
-    assertRewrite("claude", await hook("claude", JSON.stringify(e), empty), "rtk git log", false, rec.toolInput, "claude unknown fields");
+    assertRewrite("claude", await hook("claude", JSON.stringify(e), ruled), "rtk git status", true, rec.toolInput, "claude unknown fields");
   });
   test("Copilot CLI: `toolArgs` given as an object (not the documented string) is read the same", async () => {
-    const rec = recorded("copilot2", "git log", empty.project);
+    const rec = recorded("copilot2", "git status", ruled.project);
     const e = { ...rec.event, toolArgs: rec.toolInput };
-    assertRewrite("copilot2", await hook("copilot", JSON.stringify(e), empty), "rtk git log", false, rec.toolInput, "copilot2 object toolArgs");
+    assertRewrite("copilot2", await hook("copilot", JSON.stringify(e), ruled), "rtk git status", true, rec.toolInput, "copilot2 object toolArgs");
   });
   test("Copilot CLI: the `powershell` tool (Windows) is left alone: rtk reads POSIX shell, not PowerShell", async () => {
     const rec = recorded("copilot2", "git status", ruled.project);
     const r = await hook("copilot", JSON.stringify({ ...rec.event, toolName: "powershell" }), ruled);
     assertPass("copilot2", r, "copilot powershell");
   });
-  test("Copilot CLI: an ask rule → the replaced arguments with `ask` (documented), not silence", async () => {
+  test("Copilot CLI: an ask rule → no answer: Copilot asks about the command as typed, not about `rtk …`", async () => {
     const rec = recorded("copilot2", "git diff", ruled.project);
-    const r = await hook("copilot", JSON.stringify(rec.event), ruled);
-    assertJson(r, { permissionDecision: "ask", permissionDecisionReason: "rtk: token-optimised rewrite", modifiedArgs: { ...rec.toolInput, command: "rtk git diff" } }, "copilot2 ask");
+    assertPass("copilot2", await hook("copilot", JSON.stringify(rec.event), ruled), "copilot2 ask");
   });
   test("Cursor: both shapes from one installed command — preToolUse is rewritten, beforeShellExecution gets no opinion", async () => {
-    const pre = recorded("cursor", "git status", empty.project);
-    assertRewrite("cursor", await hook("cursor", JSON.stringify(pre.event), empty), "rtk git status", false, pre.toolInput, "cursor preToolUse");
+    const pre = recorded("cursor", "git status", ruled.project);
+    assertRewrite("cursor", await hook("cursor", JSON.stringify(pre.event), ruled), "rtk git status", true, pre.toolInput, "cursor preToolUse");
     const shell = recorded("cursor-shell", "git status", empty.project);
     assertJson(await hook("cursor", JSON.stringify(shell.event), empty), {}, "cursor beforeShellExecution");
   });

@@ -94,21 +94,27 @@ describe("Claude Code, installed by `rtk init --agent claude`", () => {
     command = installedCommand(b);
   });
 
-  test("the installed command rewrites `git status` (no rule: rewrite + ask)", () => {
-    const event = preToolUse(b, "git status");
+  test("the installed command rewrites `ls -la`, which Claude Code runs by itself: rewrite + allow", () => {
+    const event = preToolUse(b, "ls -la");
     const r = runAsHost(b, command, event);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    assert.equal(out.hookSpecificOutput.updatedInput.command, "rtk git status");
     assert.deepEqual(out, {
       hookSpecificOutput: {
         hookEventName: "PreToolUse",
+        permissionDecision: "allow",
         permissionDecisionReason: "rtk: token-optimised rewrite",
-        updatedInput: { ...event.tool_input, command: "rtk git status" },
+        updatedInput: { ...event.tool_input, command: "rtk ls -la" },
       },
     });
     // Claude Code kills the hook after its timeout (10 s in the installed entry).
     assert.ok(r.ms < 10000, `the hook took ${r.ms} ms`);
+  });
+
+  test("`git status` outside a repository, no rule: Claude Code would ask, so silence (it asks about the command as typed)", () => {
+    const r = runAsHost(b, command, preToolUse(b, "git status"));
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, "");
   });
 
   test("with an allow rule added next to the hook, the rewrite comes back allowed", () => {
@@ -138,13 +144,13 @@ describe("Claude Code, installed by `rtk init --agent claude`", () => {
     mkdirSync(only, { recursive: true });
     symlinkSync(RTK, join(only, "rtk"));
     const r = spawnSync("/bin/sh", ["-c", command], {
-      input: JSON.stringify(preToolUse(b, "git status")),
+      input: JSON.stringify(preToolUse(b, "ls")),
       env: { ...b.env, PATH: only },
       cwd: b.project,
       encoding: "utf8",
     });
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk git status");
+    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk ls");
   });
 
   test("rtk doctor --json reports the host OK", () => {

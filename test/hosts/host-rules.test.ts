@@ -52,10 +52,9 @@ function asCopilot(options: string[], command: string) {
 describe("Copilot CLI's --deny-tool / --allow-tool", () => {
   const OPTIONS = ["--deny-tool", "shell(git push)", "--allow-tool=shell(git status),shell(git log:*)"];
 
-  test("without them, `git push origin main` is rewritten with no decision (the control)", () => {
-    const { answer } = asCopilot([], "git push origin main");
-    assert.equal(answer?.["modifiedArgs"]?.command, "rtk git push origin main");
-    assert.equal(answer?.["permissionDecision"], undefined);
+  test("without them, nothing is rewritten: Copilot would judge `rtk git push …`, which no rule of its allows (the control)", () => {
+    assert.equal(asCopilot([], "git push origin main").stdout, "");
+    assert.equal(asCopilot([], "git status").stdout, "");
   });
 
   test("a command --deny-tool names is left to Copilot as typed: no answer (its own deny sees it)", () => {
@@ -75,8 +74,8 @@ describe("Copilot CLI's --deny-tool / --allow-tool", () => {
       assert.equal(answer?.["modifiedArgs"]?.command, `rtk ${command}`);
       assert.equal(answer?.["permissionDecision"], "allow", command);
     }
-    // Not every part allowed: no allow.
-    assert.equal(asCopilot(OPTIONS, "git status && git diff").answer?.["permissionDecision"], undefined);
+    // Not every part allowed: Copilot would ask, about the command as typed.
+    assert.equal(asCopilot(OPTIONS, "git status && git diff").stdout, "");
   });
 });
 
@@ -101,29 +100,32 @@ describe("Continue CLI's permissions.yaml and --allow / --ask / --exclude", () =
   }
   const rewritten = (a: Record<string, any> | null) => a?.["hookSpecificOutput"]?.["updatedInput"]?.["command"];
 
-  test("without rules, `git push origin main` is rewritten (the control), and the documented example file (ask: Bash) changes nothing", () => {
-    assert.equal(rewritten(asCn([], "git push origin main", null).answer), "rtk git push origin main");
+  // Continue judges the replaced command itself: rtk rewrites only where its rules allow both the command and its `rtk` form.
+  const ALLOWS = 'allow:\n  - "Bash(git status)"\n  - "Bash(rtk git status)"\n';
+
+  test("without rules, nothing is rewritten (Continue would ask about `rtk …`); allowed with its `rtk` form, the rewrite comes back", () => {
+    assert.equal(asCn([], "git push origin main", null).stdout, "");
     const example = "# ~/.continue/permissions.yaml\nallow:\n  - Read(*)\n  - Write(**/*.ts)\n\nask:\n  - Bash\n\nexclude: []\n";
-    assert.equal(rewritten(asCn([], "git push origin main", example).answer), "rtk git push origin main");
+    assert.equal(asCn([], "git push origin main", example).stdout, "");
+    assert.equal(rewritten(asCn([], "git status", ALLOWS).answer), "rtk git status");
+    assert.equal(asCn([], "git status", 'allow:\n  - "Bash(git status)"\n').stdout, "", "the command alone allowed: Continue would still ask about `rtk git status`");
   });
 
   test("a command an exclude entry names is left to Continue as typed, from the file or from cn's options", () => {
     for (const yaml of ['exclude:\n  - "Bash(git push*)"\n', "exclude: [Read(*), Bash(git push*)]\n", "exclude:\n  - 'Bash(git push*)'   # never\n"]) {
       assert.equal(asCn([], "git push origin main", yaml).stdout, "", yaml);
-      assert.equal(rewritten(asCn([], "git status", yaml).answer), "rtk git status", yaml);
+      assert.equal(rewritten(asCn([], "git status", ALLOWS + yaml).answer), "rtk git status", yaml);
     }
     assert.equal(asCn(["--exclude", "Bash(git push*)"], "git push origin main", null).stdout, "");
     assert.equal(asCn(["--exclude=Bash(git push*)"], "git status && git push", null).stdout, "");
   });
 
-  test("a command an ask entry names is rewritten with the question kept: Continue asks", () => {
+  test("a command an ask entry names is left as typed: Continue asks about the real command", () => {
     for (const [options, yaml] of [
       [[], "ask:\n  - Bash(git push*)\n"],
       [["--ask", "Bash(git push*)"], null],
     ] as const) {
-      const { answer } = asCn([...options], "git push origin main", yaml);
-      assert.equal(rewritten(answer), "rtk git push origin main");
-      assert.equal(answer?.["hookSpecificOutput"]?.["permissionDecision"], "ask");
+      assert.equal(asCn([...options], "git push origin main", yaml).stdout, "");
     }
   });
 
@@ -133,7 +135,7 @@ describe("Continue CLI's permissions.yaml and --allow / --ask / --exclude", () =
   });
 
   test("a file rtk cannot read as lists is named in a warning, and the command is judged without it", () => {
-    const r = asCn([], "git status", "exclude:\n  nested:\n    - Bash(git status)\n");
+    const r = asCn(["--allow", "Bash(git status)", "--allow", "Bash(rtk git status)"], "git status", "exclude:\n  nested:\n    - Bash(git status)\n");
     assert.match(r.stderr, /permissions\.yaml: line 2: not a list of rules; its rules are ignored/);
     assert.equal(rewritten(r.answer), "rtk git status");
   });

@@ -38,6 +38,8 @@ function box(): Box {
   const project = join(root, "project");
   mkdirSync(join(home, ".config"), { recursive: true });
   mkdirSync(project, { recursive: true });
+  // A repository: `git status` there is a command Claude Code runs by itself, so its hook hands the rewrite back.
+  spawnSync("git", ["init", "-q"], { cwd: project });
   const env = (path: string, extra: Record<string, string> = {}) => ({
     PATH: path,
     HOME: home,

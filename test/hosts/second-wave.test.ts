@@ -12,6 +12,7 @@ import { after, before, describe, test } from "node:test";
 import { parse as parseToml } from "smol-toml";
 import { ensureBuilt } from "../support/build.js";
 import { launchSync, RTK } from "../support/launch.js";
+import { HOOK_HOSTS } from "../../src/hosts/index.js";
 import { continueCli } from "./cases/continue.js";
 import { crush } from "./cases/crush.js";
 import { goose } from "./cases/goose.js";
@@ -137,6 +138,13 @@ for (const h of HOOKS) {
     });
 
     test("the installed command answers the documented event with the rewrite", () => {
+      // A host that judges the rewritten command gets it where its rules allow the command (as doctor's self-test arranges).
+      const host = HOOK_HOSTS.get(h.c.cli)!;
+      const allowing = host.engine ? (host.doctor?.allowing?.("git status") ?? {}) : {};
+      for (const [rel, text] of Object.entries(allowing)) {
+        mkdirSync(dirname(join(b.home, rel)), { recursive: true });
+        writeFileSync(join(b.home, rel), text);
+      }
       const rec = h.c.recorded("git status", b.project);
       const r = runAsHost(b, command, rec.event);
       if (h.c.rewriteLine) {
@@ -145,8 +153,9 @@ for (const h of HOOKS) {
         assert.equal(r.stderr.trim(), h.c.rewriteLine("rtk git status"));
       } else {
         assert.equal(r.status, 0, r.stderr);
-        assert.deepEqual(JSON.parse(r.stdout), h.c.rewriteAnswer("rtk git status", false, rec.toolInput));
+        assert.deepEqual(JSON.parse(r.stdout), h.c.rewriteAnswer("rtk git status", Boolean(host.engine), rec.toolInput));
       }
+      for (const rel of Object.keys(allowing)) rmSync(join(b.home, rel));
     });
 
     test("a command rtk leaves alone, and another hook point, get silence with exit 0", () => {
@@ -293,6 +302,9 @@ describe("GitHub Copilot in JetBrains IDEs: its agent is Copilot CLI, so the Cop
     const entry = JSON.parse(readFileSync(file, "utf8")).hooks.preToolUse[0];
     assert.match(entry.bash, /\/rtk hook copilot$/);
     const event = { timestamp: 1764770531000, cwd: b.project, toolName: "bash", toolArgs: JSON.stringify({ command: "git status", description: "status" }) };
+    // Copilot judges the replaced command: an allow rule for the command earns the rewrite.
+    mkdirSync(join(b.home, ".claude"), { recursive: true });
+    writeFileSync(join(b.home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["Bash(git status)"] } }));
     const r = runAsHost(b, entry.bash, event);
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout).modifiedArgs, { command: "rtk git status", description: "status" });

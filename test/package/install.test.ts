@@ -137,8 +137,8 @@ describe("npm install -g <tarball>", () => {
     assert.equal(r.stdout, `rtk ${VERSION}\n`, r.stderr);
   });
 
-  test('rtk rewrite "git status"', () => {
-    const r = spawnSync("rtk", ["rewrite", "git status"], { env: env(), cwd: root, encoding: "utf8" });
+  test('rtk rewrite --host none "git status"', () => {
+    const r = spawnSync("rtk", ["rewrite", "--host", "none", "git status"], { env: env(), cwd: root, encoding: "utf8" });
     assert.equal(r.stdout, "rtk git status", r.stderr);
     assert.equal(r.status, 3);
   });
@@ -155,10 +155,12 @@ describe("npm install -g <tarball>", () => {
   });
 
   test("rtk hook claude answers with the rewrite (rtk is on the hook's PATH)", () => {
-    const event = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status" }, cwd: root });
+    // `ls` in its folder: a command Claude Code runs by itself, so the rewrite comes back allowed.
+    const event = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, cwd: root, permission_mode: "default" });
     const r = spawnSync("rtk", ["hook", "claude"], { env: env(), cwd: root, input: event, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk git status");
+    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk ls");
+    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, "allow");
   });
 });
 
@@ -263,7 +265,7 @@ describe("npm install -g <fresh clone folder>", () => {
     const env = cleanEnv({ PATH: `${join(prefix, "bin")}:${NODE_DIR}:/usr/local/bin:/usr/bin:/bin` });
     const v = spawnSync("rtk", ["--version"], { env, encoding: "utf8" });
     assert.equal(v.stdout, `rtk ${VERSION}\n`, v.stderr);
-    const r = spawnSync("rtk", ["rewrite", "git status"], { env, cwd: root, encoding: "utf8" });
+    const r = spawnSync("rtk", ["rewrite", "--host", "none", "git status"], { env, cwd: root, encoding: "utf8" });
     assert.equal(r.stdout, "rtk git status", r.stderr);
   });
 });

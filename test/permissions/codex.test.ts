@@ -28,7 +28,7 @@ import { loadCodexRestrictions, MAX_PATTERNS, type CodexSystemPaths } from "../.
 import { parseRulesFile } from "../../src/permissions/codex-starlark.js";
 import { codex as codexCase } from "../hosts/cases/codex.js";
 import { ensureBuilt } from "../support/build.js";
-import { launch, type Run } from "../support/launch.js";
+import { launch, loginProfile, type Run } from "../support/launch.js";
 
 before(() => ensureBuilt());
 
@@ -54,6 +54,7 @@ function world(files: Record<string, string> = {}): World {
   const cwd = join(repo, "pkg");
   mkdirSync(cwd, { recursive: true });
   mkdirSync(join(repo, ".git"));
+  loginProfile(home);
   for (const [rel, text] of Object.entries(files)) put(join(root, rel), text);
   return { root, home, repo, cwd };
 }
@@ -68,10 +69,10 @@ function event(command: string, cwd: string): string {
   return JSON.stringify(codexCase.recorded(command, cwd).event);
 }
 
-function hook(w: World, command: string, env: Record<string, string> = {}): Promise<Run> {
+function hook(w: World, command: string, env: Record<string, string> = {}, mode = "default"): Promise<Run> {
   return launch(["hook", "codex"], {
     cwd: w.root,
-    input: event(command, w.cwd),
+    input: JSON.stringify({ ...JSON.parse(event(command, w.cwd)), permission_mode: mode }),
     env: { PATH: process.env["PATH"] ?? "", HOME: w.home, XDG_CONFIG_HOME: join(w.root, "config"), XDG_DATA_HOME: join(w.root, "data"), RTK_ROUTES: "all", ...env },
   });
 }
@@ -112,7 +113,7 @@ const USER_RULES = [
   'prefix_rule(pattern = [["cat", "head"], "secret.txt"], decision = "prompt")',
 ].join("\n");
 
-describe("the user layer (~/.codex/rules): forbidden and prompt leave the command to Codex", { concurrency: true }, () => {
+describe("the user layer (~/.codex/rules): forbidden, prompt and allow leave the command to Codex", { concurrency: true }, () => {
   let w: World;
   before(() => {
     w = world({ "home/.codex/rules/default.rules": USER_RULES });
@@ -123,7 +124,8 @@ describe("the user layer (~/.codex/rules): forbidden and prompt leave the comman
     ["git log -3", true],
     ["cat secret.txt", true],
     ["head secret.txt", true],
-    ["git status", false],
+    // Allowed: Codex runs it outside its sandbox, where `rtk git status` would run inside it.
+    ["git status", true],
     ["git diff", false],
     ["tail secret.txt", false],
   ] as const) {
@@ -148,6 +150,46 @@ describe("the user layer (~/.codex/rules): forbidden and prompt leave the comman
   ]) {
     test(`a prompt rule also covers \`${command}\``, async () => assertLeft(await hook(w, command), command));
   }
+});
+
+// What Codex 0.171 sends as permission_mode, and what it runs unprompted under each
+// (test/hosts-real/codex.real.ts measures it): `bypassPermissions` is the approval
+// policy `never`, `default` every other one; a forced `rm` Codex stops by itself.
+describe("Codex's permission modes: a rewrite only where Codex runs the command as typed unprompted", { concurrency: true }, () => {
+  let w: World;
+  before(() => {
+    w = world();
+  });
+  for (const mode of ["default", "bypassPermissions"]) {
+    test(`${mode}: git status → rewrite`, async () => assertRewritten(await hook(w, "git status", {}, mode), "git status"));
+    test(`${mode}: a list with a forced rm is left to Codex, which stops the rm itself`, async () => {
+      for (const command of ["git status && rm -rf build", "git status; sudo rm -f x", "ls | rm --force y"]) assertLeft(await hook(w, command, {}, mode), command);
+    });
+    test(`${mode}: an rm without force does not hold the rest`, async () => {
+      const r = await hook(w, "git status && rm -r build", {}, mode);
+      assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk git status && rm -r build");
+    });
+  }
+  for (const mode of ["plan", "acceptEdits", "dontAsk", "on-request", "never", "untrusted"]) {
+    test(`${mode} (not one Codex sends): no answer`, async () => assertLeft(await hook(w, "git status", {}, mode), mode));
+  }
+});
+
+describe("a rule the user wrote for `rtk` itself: the rewrite would meet it where the command as typed does not, so it is left as typed", { concurrency: true }, () => {
+  for (const [rule, command] of [
+    ['prefix_rule(pattern = ["rtk"], decision = "allow")', "git status"],
+    ['prefix_rule(pattern = ["rtk", "git"], decision = "prompt")', "git log -3"],
+    ['prefix_rule(pattern = ["rtk", ["ls", "cat"]], decision = "forbidden")', "ls -la"],
+  ] as const) {
+    test(`${rule} → ${command} gets no answer`, async () => {
+      const w = world({ "home/.codex/rules/default.rules": rule + "\n" });
+      assertLeft(await hook(w, command), command);
+    });
+  }
+  test("a rule for `rtk` names no other command: git diff is rewritten", async () => {
+    const w = world({ "home/.codex/rules/default.rules": 'prefix_rule(pattern = ["rtk", "git", "status"], decision = "allow")\n' });
+    assertRewritten(await hook(w, "git diff"), "git diff");
+  });
 });
 
 describe("a command the agent typed behind `rtk`: Codex's rules cannot see it, rtk denies it", { concurrency: true }, () => {
@@ -304,11 +346,11 @@ describe("system-wide sources: /etc/codex and macOS managed preferences", () => 
 
   test("/etc/codex/rules/*.rules", () => {
     const w = world({ "etc-codex/rules/org.rules": 'prefix_rule(pattern = ["git", "push"], decision = "prompt")\n' });
-    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: [], prompt: ["git push"] } });
+    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: [], prompt: ["git push"], allowed: [] } });
   });
   test("/etc/codex/requirements.toml [rules]", () => {
     const w = world({ "etc-codex/requirements.toml": requirements });
-    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: ["git push", "git pull"], prompt: [] } });
+    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: ["git push", "git pull"], prompt: [], allowed: [] } });
   });
   test("/etc/codex/requirements.toml that Codex refuses blocks every command", () => {
     const w = world({ "etc-codex/requirements.toml": '[rules]\nprefix_rules = [{ pattern = [{ token = "git", any_of = ["x"] }], decision = "prompt" }]\n' });
@@ -317,11 +359,11 @@ describe("system-wide sources: /etc/codex and macOS managed preferences", () => 
   });
   test("managed preferences (XML): requirements_toml_base64", () => {
     const w = world({ "managed/com.openai.codex.plist": plist(Buffer.from(requirements).toString("base64")) });
-    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: ["git push", "git pull"], prompt: [] } });
+    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: ["git push", "git pull"], prompt: [], allowed: [] } });
   });
   test("managed preferences for the user ($USER's folder)", () => {
     const w = world({ "managed/dev/com.openai.codex.plist": plist(Buffer.from(requirements).toString("base64")) });
-    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: ["git push", "git pull"], prompt: [] } });
+    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: ["git push", "git pull"], prompt: [], allowed: [] } });
   });
   test("a binary property list holding requirements cannot be read: it blocks every command", () => {
     const w = world();
@@ -332,7 +374,7 @@ describe("system-wide sources: /etc/codex and macOS managed preferences", () => 
   test("a binary property list without requirements is no rule", () => {
     const w = world();
     put(join(w.root, "managed", "com.openai.codex.plist"), Buffer.concat([Buffer.from("bplist00"), Buffer.from("config_toml_base64"), Buffer.from([0, 1, 2])]));
-    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: [], prompt: [] } });
+    assert.deepEqual(loadCodexRestrictions(w.cwd, env(w), system(w)), { ok: true, value: { forbidden: [], prompt: [], allowed: [] } });
   });
 });
 

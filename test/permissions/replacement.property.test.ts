@@ -77,7 +77,9 @@ const PATTERNS = [
 
 const commandArb = fc
   .array(fc.constantFrom(...SIMPLE), { minLength: 1, maxLength: 3 })
-  .chain((parts) => fc.array(fc.constantFrom(" && ", " || ", "; ", " | "), { minLength: parts.length - 1, maxLength: parts.length - 1 }).map((ops) => parts.map((p, i) => (i === 0 ? p : ops[i - 1] + p)).join("")));
+  .chain((parts) =>
+    fc.array(fc.constantFrom(" && ", " || ", "; ", " | "), { minLength: parts.length - 1, maxLength: parts.length - 1 }).map((ops) => parts.map((p, i) => (i === 0 ? p : ops[i - 1] + p)).join("")),
+  );
 
 const rulesArb = fc.record(
   {
@@ -103,7 +105,15 @@ function matches(pattern: string, text: string): boolean {
   if (pattern === "*") return true;
   const prefix = /^(.*?)(?::\*| \*)$/.exec(pattern);
   if (prefix && !prefix[1]!.includes("*")) return text === prefix[1] || text.startsWith(prefix[1] + " ");
-  if (pattern.includes("*")) return new RegExp("^" + pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$").test(text);
+  if (pattern.includes("*"))
+    return new RegExp(
+      "^" +
+        pattern
+          .split("*")
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+          .join(".*") +
+        "$",
+    ).test(text);
   return text === pattern || text.startsWith(pattern + " ");
 }
 
@@ -191,7 +201,10 @@ describe("a rewrite never earns a looser verdict than the original (hosts that j
           const run = runHook(host, Buffer.from(JSON.stringify(shape.event(command, project, mode))), env, () => {});
           const before = hostVerdict(command, rules, mode);
           const after = judgeAnswer(command, run.answer.stdout, rules, mode);
-          assert.ok(RANK[after] >= RANK[before], `${shape.host} ${mode}: \`${command}\` under ${JSON.stringify(rules)}: the host would ${before} the original, and ${after} rtk's answer ${run.answer.stdout}`);
+          assert.ok(
+            RANK[after] >= RANK[before],
+            `${shape.host} ${mode}: \`${command}\` under ${JSON.stringify(rules)}: the host would ${before} the original, and ${after} rtk's answer ${run.answer.stdout}`,
+          );
         }),
         { numRuns: RUNS },
       );

@@ -53,6 +53,9 @@ function sandbox() {
     return path;
   };
   const env = (extra: Record<string, string> = {}) => ({ HOME: home, XDG_CONFIG_HOME: cfg, ...extra });
+  // The user accepted Claude Code's trust dialog for the project (and its subfolder `a`), as anyone working in it has:
+  // the shared settings' allow rules count. The untrusted case has a test of its own.
+  write(join(home, ".claude.json"), { projects: { [proj]: { hasTrustDialogAccepted: true }, [join(proj, "a")]: { hasTrustDialogAccepted: true } } });
   return { root, home, cfg, proj, cwd, write, env };
 }
 type Sandbox = ReturnType<typeof sandbox>;
@@ -182,6 +185,23 @@ describe("Claude Code rules", { skip: NO_MANAGED }, () => {
     assert.equal(verdictOf(sb, "claude", "git log").verdict, "default");
   });
 
+  test("an untrusted project's shared settings give no allow rules; their deny and ask rules apply (also with CLAUDE_CONFIG_DIR)", () => {
+    const sb = sandbox();
+    rmSync(join(sb.home, ".claude.json"));
+    sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git status"), deny: bash("git push:*"), ask: bash("git log:*") }));
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "default");
+    assert.equal(verdictOf(sb, "claude", "git push").verdict, "deny");
+    assert.equal(verdictOf(sb, "claude", "git log").verdict, "ask");
+    // The local file needs no trust; trust for another folder does not count.
+    sb.write(join(sb.proj, ".claude", "settings.local.json"), claude({ allow: bash("git diff") }));
+    sb.write(join(sb.home, ".claude.json"), { projects: { [sb.root]: { hasTrustDialogAccepted: true } } });
+    assert.equal(verdictOf(sb, "claude", "git diff").verdict, "allow");
+    assert.equal(verdictOf(sb, "claude", "git status").verdict, "default");
+    const dir = join(sb.root, "claude-config");
+    sb.write(join(dir, ".claude.json"), { projects: { [sb.proj]: { hasTrustDialogAccepted: true } } });
+    assert.equal(verdictOf(sb, "claude", "git status", { env: { CLAUDE_CONFIG_DIR: dir } }).verdict, "allow");
+  });
+
   test("only Bash(…) entries are used", () => {
     const sb = sandbox();
     sb.write(
@@ -211,8 +231,9 @@ describe("Claude Code rules", { skip: NO_MANAGED }, () => {
     mkdirSync(join(sb.proj, ".claude"), { recursive: true });
     mkdirSync(join(sb.home, ".claude"), { recursive: true });
     assert.deepEqual(verdictOf(sb, "claude", "git status").warnings, []);
+    // No rule, and outside a repository `git status` is not one Claude Code runs by itself: held, and nothing said.
     const rw = rewriteIn(sb, "claude", "git status");
-    assert.deepEqual([rw.command, rw.exitCode, rw.warnings], ["rtk git status", 3, []]);
+    assert.deepEqual([rw.command, rw.exitCode, rw.warnings], [null, 1, []]);
   });
 
   test("malformed JSON: skipped with exactly one warning, the verdict comes from the other files", () => {
@@ -450,7 +471,8 @@ describe("Gemini CLI rules", () => {
     assert.equal(verdictOf(sb, "gemini", "git status && ls").verdict, "allow");
     assert.equal(verdictOf(sb, "gemini", "git push --force").verdict, "ask");
     assert.equal(verdictOf(sb, "gemini", "rm -rf x").verdict, "ask");
-    assert.equal(rewriteIn(sb, "gemini", "git push").exitCode, 3);
+    // Gemini would ask about `rtk git push`: left as typed.
+    assert.equal(rewriteIn(sb, "gemini", "git push").exitCode, 1);
     const sb2 = sandbox();
     sb2.write(homeFile(sb2), { tools: { allowed: ["ShellTool(npm test)"], confirmationRequired: ["ShellTool"] } });
     assert.equal(verdictOf(sb2, "gemini", "npm test").verdict, "ask");
@@ -594,21 +616,21 @@ describe("rtk rewrite --host (built CLI)", () => {
   }
   const stderrLines = (s: string) => s.split("\n").filter((l) => l !== "");
 
-  test("Claude Code: allow → 0, default → 3, deny → 2", { skip: NO_MANAGED }, () => {
+  test("Claude Code: allow → 0, default → 1 (held: Claude Code asks about the command as typed), deny → 2", { skip: NO_MANAGED }, () => {
     const sb = sandbox();
     sb.write(join(sb.proj, ".claude", "settings.json"), claude({ allow: bash("git status"), deny: bash("git push:*") }));
     assert.deepEqual(cli(sb, ["--host", "claude", "git status"]), { stdout: "rtk git status", stderr: "", status: 0 });
     assert.deepEqual(cli(sb, ["git status"]), { stdout: "rtk git status", stderr: "", status: 0 }, "claude is the default host");
-    assert.deepEqual(cli(sb, ["--host", "claude", "git log -5"]), { stdout: "rtk git log -5", stderr: "", status: 3 });
+    assert.deepEqual(cli(sb, ["--host", "claude", "git log -5"]), { stdout: "", stderr: "", status: 1 });
     assert.deepEqual(cli(sb, ["--host", "claude", "git push --force"]), { stdout: "", stderr: "", status: 2 });
     assert.deepEqual(cli(sb, ["--host", "claude", "git status && git push"]), { stdout: "", stderr: "", status: 2 });
   });
 
-  test("Claude Code: ~/.claude and an ask rule → 3", { skip: NO_MANAGED }, () => {
+  test("Claude Code: ~/.claude and an ask rule → 1 (held)", { skip: NO_MANAGED }, () => {
     const sb = sandbox();
     sb.write(join(sb.home, ".claude", "settings.json"), claude({ allow: bash("*"), ask: bash("git log:*") }));
     assert.deepEqual(cli(sb, ["--host", "claude", "git status"]), { stdout: "rtk git status", stderr: "", status: 0 });
-    assert.deepEqual(cli(sb, ["--host", "claude", "git log -5"]), { stdout: "rtk git log -5", stderr: "", status: 3 });
+    assert.deepEqual(cli(sb, ["--host", "claude", "git log -5"]), { stdout: "", stderr: "", status: 1 });
     // unattestable under allow-all: nothing is rewritten
     assert.deepEqual(cli(sb, ["--host", "claude", "git status > out.txt"]), { stdout: "", stderr: "", status: 1 });
   });
@@ -656,7 +678,7 @@ describe("rtk rewrite --host (built CLI)", () => {
     );
 
     const mixed = JSON.parse(cli(sb, ["--json", "--host", "claude", "git status && git log"]).stdout);
-    assert.deepEqual([mixed.verdict, mixed.exit], ["default", 3]);
+    assert.deepEqual([mixed.verdict, mixed.exit, mixed.held.reason], ["default", 1, "host-asks"]);
     assert.deepEqual(
       mixed.permissions.parts.map((p: { allow: string | null }) => p.allow),
       ["git status", null],
@@ -673,7 +695,7 @@ describe("rtk rewrite --host (built CLI)", () => {
     assert.deepEqual(cli(sb, ["--host", "cursor", "git status"]), { stdout: "rtk git status", stderr: "", status: 0 });
     assert.deepEqual(cli(sb, ["--host", "cursor", "git push"]), { stdout: "", stderr: "", status: 2 });
     assert.deepEqual(cli(sb, ["--host", "gemini", "git status"]), { stdout: "rtk git status", stderr: "", status: 0 });
-    assert.deepEqual(cli(sb, ["--host", "gemini", "git log"]), { stdout: "rtk git log", stderr: "", status: 3 });
+    assert.deepEqual(cli(sb, ["--host", "gemini", "git log"]), { stdout: "", stderr: "", status: 1 });
     assert.deepEqual(cli(sb, ["--host", "factory", "git push"]), { stdout: "", stderr: "", status: 2 });
     assert.deepEqual(cli(sb, ["--host", "factory", "git status"]), { stdout: "rtk git status", stderr: "", status: 3 });
     assert.deepEqual(cli(sb, ["--host", "windsurf", "git push"]), { stdout: "rtk git push", stderr: "", status: 3 });

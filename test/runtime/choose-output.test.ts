@@ -10,7 +10,7 @@ const short = { stdout: "ok\n", stderr: "" };
 const long = { stdout: "x".repeat(200) + "\n", stderr: "" };
 
 /** An ordinary run: a filter that made a compact form of 3 bytes out of 100. */
-const base: RunFacts = { sensitive: false, streaming: false, raw: false, failed: false, compact: short, rawBytes: 100, verbatim: false, overlong: 0, recallLimit: 16 * MiB };
+const base: RunFacts = { sensitive: false, streaming: false, raw: false, failed: false, compact: short, rawBytes: 100, verbatim: false, overlong: 0, recallLimit: 16 * MiB, passthroughBytes: 0 };
 
 const compact = (c = short, overlong = 0, partialRecall = false): OutputChoice => ({ print: "compact", compact: c, overlong, partialRecall });
 const raw = (plain: boolean): OutputChoice => ({ print: "raw", plain });
@@ -35,6 +35,12 @@ const ROWS: { name: string; facts: Partial<RunFacts>; want: OutputChoice }[] = [
   { name: "a streaming filter's last words are printed as they are", facts: { streaming: true, compact: long }, want: compact(long) },
   { name: "a streaming filter with nothing more to say: nothing", facts: { streaming: true, compact: null }, want: { print: "nothing" } },
   { name: "a streaming filter that failed: its lines went out raw as they came, nothing more", facts: { streaming: true, failed: true, compact: null }, want: { print: "nothing" } },
+  { name: "a raw output shorter than the passthrough size: printed as the tool printed it", facts: { passthroughBytes: 101 }, want: { print: "raw", plain: false, short: true } },
+  { name: "a raw output as long as the passthrough size: compacted", facts: { passthroughBytes: 100 }, want: compact() },
+  { name: "a sensitive filter's compact form even when the output is short (its masks are the point)", facts: { sensitive: true, passthroughBytes: 1000 }, want: compact() },
+  { name: "a streaming filter's last words even when the output is short", facts: { streaming: true, passthroughBytes: 1000 }, want: compact() },
+  { name: "a filter that did not recognise a short output: the raw output, a fallback", facts: { compact: null, passthroughBytes: 1000 }, want: raw(true) },
+  { name: "the compact form's stderr-first part counts in its size", facts: { compact: { stdout: "", stderr: "", before: "e".repeat(100) } }, want: raw(true) },
 ];
 
 describe("chooseOutput", () => {

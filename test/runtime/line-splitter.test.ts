@@ -2,7 +2,7 @@
 // them to a filter (ended, plain, cut), and each line form's shaping.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { LineSplitter, MAX_LINE, formed } from "../../src/runtime/line-splitter.js";
+import { LineSplitter, MAX_LINE, RawLineNumbers, formed } from "../../src/runtime/line-splitter.js";
 
 function split(chunks: readonly (string | Buffer)[]): { lines: [string, boolean, boolean, number][]; binary: boolean } {
   const lines: [string, boolean, boolean, number][] = [];
@@ -72,4 +72,60 @@ describe("line forms", () => {
   ] as const) {
     test(form, () => assert.equal(formed(line, form), want));
   }
+});
+
+describe("RawLineNumbers: where each line stands in the recall entry (both streams, in the order they came)", () => {
+  /** Feeds chunks of two streams as the runtime does; the number of each line handed over, by stream. */
+  function numbered(chunks: readonly [0 | 1, string][]): { entry: string[]; lines: [0 | 1, string, number][] } {
+    const numbers = new RawLineNumbers();
+    const lines: [0 | 1, string, number][] = [];
+    const splitters = ([0, 1] as const).map((s) => new LineSplitter((l) => lines.push([s, l, numbers.line()])));
+    for (const [s, c] of chunks) {
+      const b = Buffer.from(c);
+      numbers.chunk(s, b);
+      splitters[s]!.push(b);
+    }
+    for (const s of [0, 1] as const) {
+      numbers.ending(s);
+      splitters[s]!.end();
+    }
+    return {
+      entry: chunks
+        .map(([, c]) => c)
+        .join("")
+        .split("\n"),
+      lines,
+    };
+  }
+
+  test("whole lines of two streams interleaved: each line's number is its line in the entry", () => {
+    const { entry, lines } = numbered([
+      [0, "a\nb\n"],
+      [1, "e1\n"],
+      [0, "c\n"],
+      [1, "e2\ne3\n"],
+    ]);
+    for (const [, text, n] of lines) assert.equal(entry[n - 1], text, `${text} at ${n}`);
+    assert.deepEqual(
+      lines.map(([s, t, n]) => `${s}${t}${n}`),
+      ["0a1", "0b2", "1e13", "0c4", "1e25", "1e36"],
+    );
+  });
+
+  test("a line in pieces starts where its first byte came; a last line with no newline is numbered too", () => {
+    const { lines } = numbered([
+      [0, "par"],
+      [0, "tial\nnext"],
+      [0, " one\n"],
+      [1, "tail with no newline"],
+    ]);
+    assert.deepEqual(
+      lines.map(([, t, n]) => [t, n]),
+      [
+        ["partial", 1],
+        ["next one", 2],
+        ["tail with no newline", 3],
+      ],
+    );
+  });
 });

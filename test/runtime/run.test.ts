@@ -258,6 +258,52 @@ describe("exit codes", () => {
   });
 });
 
+describe("short outputs print as the tool printed them", () => {
+  /** rtk's defaults: the test suite compacts every output (RTK_PASSTHROUGH_TOKENS=0), these runs do not. */
+  const defaults = (b: Box) => {
+    const { RTK_PASSTHROUGH_TOKENS: _, ...env } = b.env;
+    return env;
+  };
+
+  test("ls -la of five entries is byte for byte what ls -la prints; a listing past the passthrough size is compacted", () => {
+    const b = box();
+    const dir = join(b.cwd, "five");
+    mkdirSync(join(dir, "src"), { recursive: true });
+    for (const f of ["README.md", "package.json", "tsconfig.json", "src/index.ts"]) writeFileSync(join(dir, f), "x\n");
+    const env = defaults(b);
+    const plain = spawnSync("ls", ["-la"], { cwd: dir, env, encoding: "utf8" });
+    const r = launchSync(["ls", "-la"], { cwd: dir, env, timeout: 30000 });
+    assert.equal(r.stdout, plain.stdout);
+    assert.equal(r.stderr, plain.stderr);
+    const many = join(b.cwd, "many");
+    mkdirSync(many);
+    for (let i = 0; i < 200; i++) writeFileSync(join(many, `file-number-${i}.txt`), "x\n");
+    const big = launchSync(["ls", "-la"], { cwd: many, env, timeout: 30000 });
+    const bigPlain = spawnSync("ls", ["-la"], { cwd: many, env, encoding: "utf8" });
+    assert.ok(bigPlain.stdout.length > 650 * 4, "past the default 650 tokens of 4 characters");
+    assert.ok(big.stdout.length < bigPlain.stdout.length, "compacted");
+    // The size is the config's (or RTK_PASSTHROUGH_TOKENS's): 0 compacts the five entries too.
+    assert.notEqual(launchSync(["ls", "-la"], { cwd: dir, env: { ...env, RTK_PASSTHROUGH_TOKENS: "0" }, timeout: 30000 }).stdout, plain.stdout);
+    mkdirSync(join(b.config, "rtk"), { recursive: true });
+    writeFileSync(join(b.config, "rtk", "config.toml"), "[limits]\npassthrough_tokens = 0\n");
+    assert.notEqual(launchSync(["ls", "-la"], { cwd: dir, env, timeout: 30000 }).stdout, plain.stdout);
+  });
+
+  test("a short output keeps its bytes, escape sequences too; env still masks a secret however short its listing", () => {
+    const b = box();
+    const env = defaults(b);
+    const line = "\x1b[32m============================== 1 passed in 0.01s ===============================\x1b[0m\n";
+    const tool = fakeTool(b, `printf '${line.replace(/\x1b/g, "\\033").replace(/\n/g, "\\n")}'`, "pytest");
+    assert.equal(launchSync([tool], { cwd: b.cwd, env, timeout: 30000 }).stdout, line);
+    assert.equal(launchSync([tool], { cwd: b.cwd, env: { ...env, RTK_PASSTHROUGH_TOKENS: "0" }, timeout: 30000 }).stdout, "=== 1 passed in 0.01s ===\n", "compacted, the same output");
+    const token = "ghp_0123456789abcdef0123456789abcdef0123";
+    const masked = launchSync(["env"], { cwd: b.cwd, env: { ...env, GITHUB_TOKEN: token }, timeout: 30000 });
+    assert.ok(masked.stdout.length < 650 * 4, "a listing shorter than the passthrough size");
+    assert.match(masked.stdout, /^GITHUB_TOKEN=\*\*\*\*$/m);
+    assert.ok(!masked.stdout.includes(token));
+  });
+});
+
 describe("escape sequences", () => {
   const b = box();
 

@@ -2,6 +2,7 @@
 // a time, each start costs a Node start-up) or synchronously, stdout and stderr
 // collected, and one retry path for a rebuild of dist/ racing the run.
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "./corpus.js";
 
@@ -90,4 +91,10 @@ function once(args: readonly string[], opts: LaunchOptions): Promise<Run> {
       child.stdin.end(opts.input);
     }
   });
+}
+
+/** A profile in `home` that puts this rtk on the login shell's PATH, as a user's does (Codex runs commands in a login shell). */
+export function loginProfile(home: string): void {
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, ".profile"), `PATH="${join(repoRoot, "bin")}:$PATH"\n`);
 }

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./corpus.js";
 import { launch, type Run } from "./launch.js";
+import { COMPACT_EVERY_OUTPUT } from "./sandbox.js";
 import { matchRoute } from "../../src/routes/match.js";
 import { activeRegistry } from "../../src/routing.js";
 
@@ -90,5 +91,6 @@ export function standInEnv(root: string, bin: string): Record<string, string> {
     TZ: "UTC",
     NO_COLOR: "1",
     RTK_NO_TRACK: "1",
+    ...COMPACT_EVERY_OUTPUT,
   };
 }

@@ -3,6 +3,7 @@
 // runtime feeds it, and the runtime's own choice between the compact form and
 // the raw output (never worse, never silent).
 import { setting, type EffectiveConfig } from "../../config/load.js";
+import { DEFAULT_PASSTHROUGH_TOKENS } from "../../config/schema.js";
 import { CHARS_PER_TOKEN } from "../../filters/budget.js";
 import { FILTERS } from "../../filters/catalog.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../../filters/declarative.js";
@@ -11,7 +12,7 @@ import { matchRoute } from "../../routes/match.js";
 import type { Registry } from "../../routes/registry.js";
 import { chooseOutput } from "../../runtime/choose-output.js";
 import { FilterFeed } from "../../runtime/filter-feed.js";
-import { LineSplitter } from "../../runtime/line-splitter.js";
+import { LineSplitter, RawLineNumbers } from "../../runtime/line-splitter.js";
 import { MAX_RECALL_BYTES } from "../../runtime/recall.js";
 import { stripAnsi } from "../../text/ansi.js";
 
@@ -57,10 +58,23 @@ export function replayOutput(argv: readonly string[], text: string, exitCode: nu
   // A filter that hands the tool rtk's own stdio prints the tool's output unchanged.
   if (filter.inherits?.(input, NO_FILES)) return { replayed: true, rawChars: text.length, outChars: text.length, compact: false };
   const form = filter.lineForm?.(input) ?? "terminal";
-  const feed = new FilterFeed(filter, input, form, null, { recall: { id: () => REPLAY_RECALL_ID }, files: NO_FILES, ...(limits ? { limits } : {}), emit: { out: () => {}, err: () => {} } });
-  const splitter = new LineSplitter((l, ended, plain, cut) => feed.line(0, l, ended, plain, cut));
+  // Lines numbered as a run's recall entry numbers them: the markers of dropped lines name their range, as a run's do.
+  const numbers = new RawLineNumbers();
+  const feed = new FilterFeed(filter, input, form, null, {
+    recall: { id: () => REPLAY_RECALL_ID },
+    files: NO_FILES,
+    ...(limits ? { limits } : {}),
+    emit: { out: () => {}, err: () => {} },
+    rawLine: () => numbers.current,
+  });
+  const splitter = new LineSplitter((l, ended, plain, cut) => {
+    numbers.line();
+    feed.line(0, l, ended, plain, cut);
+  });
   const bytes = Buffer.from(text, "utf8");
+  numbers.chunk(0, bytes);
   splitter.push(bytes);
+  numbers.ending(0);
   splitter.end();
   const verbatim = form === "verbatim";
   const compact = verbatim && splitter.binary ? null : feed.end(exitCode);
@@ -74,10 +88,11 @@ export function replayOutput(argv: readonly string[], text: string, exitCode: nu
     verbatim,
     overlong: feed.overlong,
     recallLimit: MAX_RECALL_BYTES,
+    passthroughBytes: (ctx.config ? setting(ctx.config, "limits", "passthrough_tokens") : DEFAULT_PASSTHROUGH_TOKENS) * CHARS_PER_TOKEN,
   });
   switch (choice.print) {
     case "compact":
-      return { replayed: true, rawChars: text.length, outChars: choice.compact.stdout.length + choice.compact.stderr.length, compact: true };
+      return { replayed: true, rawChars: text.length, outChars: choice.compact.stdout.length + choice.compact.stderr.length + (choice.compact.before ?? "").length, compact: true };
     case "raw":
       return { replayed: true, rawChars: text.length, outChars: (choice.plain ? stripAnsi(text) : text).length, compact: false };
     default:

@@ -8,10 +8,13 @@
 //   Checked 3 files in 27ms. No fixes applied.
 //   Found 2 errors.
 //
-// What goes: the code frames, the suggested edits, the explanations (`i …`
-// lines) and the rule of `━` after each heading. A run that passed with many
+// What goes: the rule of `━` after each heading; a diagnostic's code frame,
+// suggested edit and explanations (`i …` lines) are marked under it, with
+// their lines in the recall entry (`… 14 lines of detail (code frame, notes,
+// suggested fix) [rtk recall <id> --lines 4-17]`). A run that passed with many
 // warnings shows its first files and counts the rest (as eslint). Another
 // reporter (`--reporter=json`…) passes through.
+import { DroppedRun, noun } from "../kit.js";
 import { linesText, type Filter, type FilterRun } from "../types.js";
 import { DiagnosticList, linterOptions, notThisReport, OtherLines, report, type Diagnostic } from "./common.js";
 
@@ -36,11 +39,20 @@ export const biome: Filter = {
     let fixable = false;
     /** Inside a diagnostic's body (frames, explanations): dropped until the next heading. */
     let body = false;
+    /** The diagnostic whose body is being read: the marker of its body goes under it. */
+    let current: Diagnostic | null = null;
+    const detail = new DroppedRun(ctx.rawLine);
+    const closeBody = () => {
+      const lines = detail.flush((n) => `${noun(n, "line")} of detail (code frame, notes, suggested fix)`, ctx.recall);
+      if (current) current.more.push(...lines.map((l) => l.trim()).filter(Boolean));
+      current = null;
+    };
     return {
       line(_stream, text) {
         if (passThrough) return;
         const h = HEADING.exec(text);
         if (h) {
+          closeBody();
           const words = h[1]!.split(/\s+/);
           fixable = words.includes("FIXABLE");
           const parts = words.filter((w) => w !== "FIXABLE");
@@ -53,6 +65,7 @@ export const biome: Filter = {
           return;
         }
         if (SUMMARY.test(text)) {
+          closeBody();
           body = false;
           return void summary.push(text);
         }
@@ -62,14 +75,20 @@ export const biome: Filter = {
             pending.severity = SEVERITY[m[1]!]!;
             pending.message = m[2]! + (fixable ? " (fixable)" : "");
             list.add(pending);
+            current = pending;
             pending = null;
           }
           return;
         }
-        if (body || text.trim() === "") return;
+        if (body) {
+          if (current) detail.add([text]);
+          return;
+        }
+        if (text.trim() === "") return;
         others.add(text);
       },
       end(exitCode) {
+        closeBody();
         const out = passThrough ? null : report(ctx, list, others, summary, linterOptions(exitCode));
         return out && { stdout: "", stderr: linesText(out) };
       },

@@ -13,12 +13,16 @@
 //   warning: `shop` (bin "shop") generated 1 warning
 //   error: could not compile `shop` (bin "shop") due to 2 previous errors; 1 warning emitted
 //
-// What goes: progress (`Compiling`, `Checking`, `Downloaded`…), the source
-// lines and their secondary labels, suggested edits shown as code, notes of a
-// help's own (`&u32 implements Sub<u32>`), the `rustc --explain` pointers. The
+// What goes: progress (`Compiling`, `Checking`, `Downloaded`…), notes of a
+// help's own (`&u32 implements Sub<u32>`), the `rustc --explain` pointers; the
+// source lines with their secondary labels, and suggested edits shown as code,
+// are marked under their diagnostic with their lines in the recall entry
+// (`… 5 lines of source [rtk recall <id> --lines 3-7]`, or the lines themselves
+// when that is shorter). The
 // lint of a warning is read from its `#[warn(…)]` note or clippy's link (rustc
 // says it once per lint, the first time). `--message-format short` is read
 // too; JSON formats pass through.
+import { DroppedRun, noun } from "../kit.js";
 import { linesText, type Filter, type FilterRun } from "../types.js";
 import { argValue, DiagnosticList, OtherLines, report, type Diagnostic } from "./common.js";
 
@@ -48,7 +52,15 @@ export const cargo: Filter = {
     let inSub = false;
     /** A diagnostic read before its `-->` is not yet placed in the list. */
     let pending: Diagnostic | null = null;
+    /** The source lines (and suggested code) under the current diagnostic: marked under it, each run where it stood. */
+    const source = new DroppedRun(ctx.rawLine);
+    const closeSource = () => {
+      const lines = source.flush((n) => `${noun(n, "line")} of source`, ctx.recall);
+      // Shown instead (shorter than their marker): the gutter alone (`|`) says nothing.
+      if (current) current.more.push(...lines.map((l) => l.trim()).filter((l) => l !== "" && l !== "|"));
+    };
     const place = () => {
+      closeSource();
       if (pending) list.add(pending);
       pending = null;
     };
@@ -100,12 +112,14 @@ export const cargo: Filter = {
           return;
         }
         if (/^(?:help|note|suggestion): /.test(text)) {
+          closeSource();
           inSub = true;
           d.more.push(text);
           return;
         }
         const eq = /^\s*= ((?:help|note): .*)$/.exec(text);
         if (eq) {
+          closeSource();
           // Said for the first diagnostic of each lint that `-D warnings` made an error.
           if (!inSub && !/implied by `-D warnings`|^help: to override `-D warnings`/.test(eq[1]!)) d.more.push(eq[1]!);
           return;
@@ -114,8 +128,10 @@ export const cargo: Filter = {
           // The primary label: the text after the carets.
           const label = !inSub ? /\^+ +([^\s^].*)$/.exec(text) : null;
           if (label && /^\s*(?:\d+\s*)?\|/.test(text)) d.more.push(label[1]!);
+          source.add([text]);
           return;
         }
+        closeSource();
         others.add(text);
       },
       end() {

@@ -23,7 +23,7 @@
 // `dir:` headers and the blank lines between listings stay.
 //
 // Plain format: already one name per line and kept as the tool printed it (adding
-// `-p` would make it longer than what plain `ls` prints). Columns
+// `-p` would make it longer than what plain `ls` prints), within the budget below. Columns
 // (`-C`, `-x`, `-m`) and `--zero` pass through. Past the list budget
 // (`[limits] list_tokens`) the first lines that fit are shown and the rest
 // is counted, with a recall handle.
@@ -149,16 +149,18 @@ export const ls: Filter = {
           if (r.text !== it.raw) changed = true;
           return { text: r.text, isEntry: true, isHeader: false };
         });
-        if (!changed) return null;
         // Every line while the whole fits the budget; else the first that do, the rest counted.
         const budget = limitsOf(ctx).list;
         const chars = lines.reduce((n, l) => n + l.text.length + 1, 0);
-        const shown = chars > budget || unheld ? fitCount(lines, budget - MARKER_ROOM, (l) => l.text.length + 1) : lines.length;
+        const over = chars > budget || unheld > 0;
+        // Nothing to change and nothing to cut: the tool's own output is the compact form.
+        if (!changed && !over) return null;
+        const shown = over ? fitCount(lines, budget - MARKER_ROOM, (l) => l.text.length + 1) : lines.length;
         const out = lines.slice(0, shown).map((l) => l.text);
         const hiddenEntries = unheld + lines.slice(shown).filter((l) => l.isEntry).length;
         const hiddenListings = lines.slice(shown).filter((l) => l.isHeader).length;
         if (hiddenEntries || hiddenListings) {
-          const where = hiddenListings ? ` (and ${hiddenListings} more directory listings)` : "";
+          const where = hiddenListings ? ` (and ${hiddenListings} more directory ${hiddenListings === 1 ? "listing" : "listings"})` : "";
           out.push(omitted(hiddenEntries, `entries${where}`, recall));
         }
         if (dropped) out.push(droppedMarker(dropped, mode, recall));

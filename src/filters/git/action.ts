@@ -30,13 +30,18 @@ export const gitAction: Filter = {
     const { sub, args } = subcommandArgs(input);
     return sub === "stash" && args[0] === "show" ? "patch" : "terminal";
   },
-  start(input, { recall, limits }) {
+  start(input, { recall, limits, rawLine }) {
     const { sub, args } = subcommandArgs(input);
     // `git stash list` with options (`--stat`, `-p`) is a log of its own: kept as git prints it.
     if (sub === "stash" && args[0] === "list" && args.length > 1) return rawRun();
     // `git stash show -p` prints a patch: compacted as `git diff` compacts it.
     if (sub === "stash" && args[0] === "show") {
-      return startHistory(recall, { body: "all", trimContext: true, commits: true, collapseGenerated: !namesGenerated(args), recognise: (l) => l.startsWith("diff --") });
+      return startHistory(
+        recall,
+        { body: "all", trimContext: true, commits: true, collapseGenerated: !namesGenerated(args), recognise: (l) => l.startsWith("diff --") },
+        limitsOf({ limits }),
+        rawLine,
+      );
     }
     return startAction(input, sub, recall, limitsOf({ limits }));
   },

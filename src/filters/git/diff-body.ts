@@ -1,14 +1,17 @@
 // The patch part of `git diff`, `git show` and `git log -p`: one short header
 // per file (what happened to it: new, deleted, renamed, mode, binary), every
-// hunk header and every `+`/`-` line verbatim, one line of context each side of
-// a change. Context dropped before or between changes is marked with its count
-// (`… 2 unchanged lines`) so line positions can still be worked out from the
-// hunk header; a huge hunk keeps its head and tail around an exact-count recall
-// marker. A machine-written file (a lockfile, a minified bundle, a source map)
+// hunk header and every `+`/`-` line verbatim, and the unchanged line before
+// each change. Other context (before, between and after changes) is marked
+// where it stood with its count and recall handle (`… 2 unchanged lines [rtk
+// recall <id> --lines 11-12]`, the range when that is still worth it), so line
+// positions can still be worked out from the hunk header, and only when the
+// marker is shorter than the lines; a huge hunk keeps its head and tail around
+// an exact-count recall marker. A machine-written file (a lockfile, a minified bundle, a source map)
 // keeps its header line and one marker counting its hunks and lines, unless the
 // user named such a file. Lines that are not part of a patch (stat lines, name
 // lists) are kept.
-import { omitted, type RecallRef } from "../types.js";
+import { MARKER_GAIN } from "../kit.js";
+import { droppedHere, omitted, type RecallRef } from "../types.js";
 import { changeSummary, isCommitLine, type Held } from "./shared.js";
 
 export interface DiffBodyOptions {
@@ -37,8 +40,6 @@ const HUNK_TAIL = 30;
 const HUNK_SLACK = 20;
 /** …and holds at most this much text of it at each end (a hunk of huge lines). */
 const HUNK_BYTES = 128 * 1024;
-/** What dropping context behind a marker must save, in bytes, to be done at all. */
-const MARKER_GAIN = 16;
 /** A run of context this long is held whole; a longer one only by its ends. */
 const RUN_HELD = 64;
 
@@ -123,9 +124,16 @@ class ContextRun {
   last: string | null = null;
   count = 0;
   bytes = 0;
+  /** Where its first line stands in the recall entry (0: not known). */
+  start = 0;
+  /** A no-newline note follows its last line (one more raw line). */
+  noted = false;
 
-  add(text: string): void {
-    if (this.count === 0) this.first = text;
+  add(text: string, at = 0): void {
+    if (this.count === 0) {
+      this.first = text;
+      this.start = at;
+    }
     this.last = text;
     this.count++;
     this.bytes += Buffer.byteLength(text) + 1;
@@ -134,6 +142,7 @@ class ContextRun {
 
   /** A no-newline note after the last unchanged line belongs to it. */
   note(text: string): void {
+    this.noted = true;
     this.last += "\n" + text;
     this.bytes += Buffer.byteLength(text) + 1;
     if (this.count === 1) this.first = this.last;
@@ -190,6 +199,8 @@ export class DiffBody {
     private readonly held: Held,
     private readonly recall: RecallRef,
     private readonly opts: DiffBodyOptions,
+    /** FilterContext.rawLine: where the line being read stands in the recall entry. */
+    private readonly at?: () => number,
   ) {}
 
   line(text: string): void {
@@ -325,7 +336,7 @@ export class DiffBody {
     }
     if (!change) {
       const trim = this.opts.trimContext && !this.sink!.silent;
-      if (trim) this.run.add(text);
+      if (trim) this.run.add(text, this.at?.() ?? 0);
       else this.sink!.add({ text, raw: 1, plus: 0, minus: 0, trimmed: 0 });
       this.lastWasContext = trim;
       return true;
@@ -344,24 +355,35 @@ export class DiffBody {
     return false;
   }
 
-  /** Writes out a run of unchanged lines, keeping CONTEXT lines next to each change. */
+  /**
+   * Writes out a run of unchanged lines, keeping CONTEXT lines next to each
+   * change; the lines between go behind a marker where they stood, with their
+   * range in the recall entry, when that saves more than the marker costs.
+   */
   private flushRun(where: "before" | "between" | "after"): void {
     const run = this.run;
     this.run = new ContextRun();
     if (!run.count) return;
-    const keepFirst = where === "before" ? 0 : CONTEXT;
+    // The line before a change is kept (it places the change); after the last change of a hunk, none.
+    const keepFirst = where === "between" ? CONTEXT : 0;
     const keepLast = where === "after" ? 0 : CONTEXT;
     const sink = this.sink!;
     const all = () => run.lines.forEach((text) => sink.add({ text, raw: text.split("\n").length, plus: 0, minus: 0, trimmed: 0 }));
     if (run.count <= keepFirst + keepLast) return all();
     const dropped = run.count - keepFirst - keepLast;
-    const marker = where === "after" ? "" : `… ${dropped} unchanged line${dropped === 1 ? "" : "s"}`;
-    // Dropping must be worth it: a marker about as long as what it stands for only hides context.
+    // A no-newline note after the last line goes with it.
+    const rawDropped = dropped + (keepLast === 0 && run.noted ? 1 : 0);
+    const first = run.start ? run.start + keepFirst : 0;
+    const what = `unchanged ${rawDropped === 1 ? "line" : "lines"}`;
+    // The marker names the lines' range when that is still worth it, else the entry alone; when neither is, the lines stay.
     const droppedBytes = run.bytes - lineBytes(run.lines.slice(0, keepFirst)) - lineBytes(run.lines.slice(run.count - keepLast));
-    if (run.count <= RUN_HELD && marker && droppedBytes < Buffer.byteLength(marker) + MARKER_GAIN) return all();
+    const worth = (m: (ref: RecallRef) => string) => run.count > RUN_HELD || droppedBytes >= Buffer.byteLength(m({ id: () => "0000000" })) + MARKER_GAIN;
+    const ranged = (ref: RecallRef) => droppedHere(rawDropped, what, ref, first, first + rawDropped - 1);
+    const plain = (ref: RecallRef) => droppedHere(rawDropped, what, ref);
+    const marker = first && worth(ranged) ? ranged : worth(plain) ? plain : null;
+    if (marker === null) return all();
     if (keepFirst) sink.add({ text: run.first!, raw: run.first!.split("\n").length, plus: 0, minus: 0, trimmed: 0 });
-    if (marker) sink.add({ text: marker, raw: dropped, plus: 0, minus: 0, trimmed: dropped });
-    else this.trimmed += dropped;
+    sink.add({ text: marker(this.recall), raw: rawDropped, plus: 0, minus: 0, trimmed: dropped });
     if (keepLast) sink.add({ text: run.last!, raw: run.last!.split("\n").length, plus: 0, minus: 0, trimmed: 0 });
   }
 

@@ -20,7 +20,7 @@ export const gitDiff: Filter = {
   // A patch's lines are content: a CRLF file's lines end in CR, a changed line may hold an escape byte.
   // A file `git show` prints is content byte for byte.
   lineForm: (input) => (showsBlob(input) ? "verbatim" : "patch"),
-  start(input, { recall, limits }) {
+  start(input, { recall, limits, rawLine }) {
     const { sub } = subcommandArgs(input);
     const args = historyArgs(input);
     const show = sub === "show";
@@ -37,6 +37,7 @@ export const gitDiff: Filter = {
         ...(own ? {} : { recognise: (l: string) => (show ? SHOW_START : DIFF_START).test(l) }),
       },
       limits ?? DEFAULT_LIMITS,
+      rawLine,
     );
   },
 };

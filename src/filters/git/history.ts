@@ -51,9 +51,10 @@ export function historyArgs(input: FilterInput): readonly string[] {
 /** Room kept in the budget for the markers at the end. */
 const MARKER_ROOM = 200;
 
-export function startHistory(recall: RecallRef, opts: HistoryOptions, limits: Limits = DEFAULT_LIMITS): FilterRun {
+/** `at`: FilterContext.rawLine, where the line being read stands in the recall entry (the markers of dropped context name their lines). */
+export function startHistory(recall: RecallRef, opts: HistoryOptions, limits: Limits = DEFAULT_LIMITS, at?: () => number): FilterRun {
   const held = new Held();
-  const patch = new DiffBody(held, recall, { trimContext: opts.trimContext, keepBlank: !opts.commits, collapseGenerated: opts.collapseGenerated });
+  const patch = new DiffBody(held, recall, { trimContext: opts.trimContext, keepBlank: !opts.commits, collapseGenerated: opts.collapseGenerated }, at);
   const commits = new CommitStream(held, patch, recall, opts.body);
   const err = new BoundedLines<string>(ERR_BYTES);
   const over = { lines: 0, commits: 0, files: 0 };
@@ -115,7 +116,6 @@ export function startHistory(recall: RecallRef, opts: HistoryOptions, limits: Li
         out.push(omitted(over.lines, `lines${what.length ? ` (${what.join(", ")})` : ""}`, recall));
       }
       if (commits.hiddenBody) out.push(omitted(commits.hiddenBody, "message body lines", recall));
-      if (patch.trimmed) out.push(omitted(patch.trimmed, "context lines", recall));
       const errLines = err.dropped ? [...err.items, omitted(err.dropped, "stderr lines", recall)] : err.items;
       return { stdout: linesText(out), stderr: linesText(errLines) };
     },

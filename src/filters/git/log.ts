@@ -14,7 +14,7 @@ export const gitLog: Filter = {
   id: "git.log",
   // A patch's lines are content: a CRLF file's lines end in CR, a changed line may hold an escape byte.
   lineForm: () => "patch",
-  start(input, { recall, limits }) {
+  start(input, { recall, limits, rawLine }) {
     const args = historyArgs(input);
     if (opaqueOutput(args)) return rawRun();
     return startHistory(
@@ -26,6 +26,7 @@ export const gitLog: Filter = {
         collapseGenerated: !namesGenerated(args),
       },
       limits ?? DEFAULT_LIMITS,
+      rawLine,
     );
   },
 };

@@ -1,4 +1,4 @@
-// apt-get/apt install|remove|upgrade (real and simulated), cargo add/update,
+// apt-get/apt install|remove|upgrade (real and simulated), cargo add/update, cargo install,
 // go mod tidy/download/get, bundle install/update, composer
 // install/update/require.
 //
@@ -116,6 +116,31 @@ export function cargoDialect(): Dialect {
 }
 
 export const cargoPackages = dialectFilter("packages.cargo", cargoDialect);
+
+/**
+ * cargo install: the index and downloads counted, each crate it compiles
+ * counted (`Compiling x v1`), what it installed or replaced gathered, cargo's
+ * verdict (`Installed package …`, `Replaced package …`, `Finished …`) at the
+ * end; warnings, errors and a compiler's diagnostics stay as printed.
+ */
+export function cargoInstallDialect(): Dialect {
+  return {
+    read(text): Verdict | null {
+      if (text.trim() === "") return "skip";
+      if (/^\s+Updating (?:crates\.io index|git repository|`[^`]+` index)/.test(text) || /^\s+(?:Downloading|Downloaded) /.test(text) || /^\s+Locking \d+ packages?/.test(text))
+        return { drop: "index" };
+      if (/^\s+Compiling \S+ v\S+/.test(text)) return { drop: "compile" };
+      const pkg = /^\s+Installing (\S+ v\S+)(?: \((.+)\))?$/.exec(text);
+      if (pkg) return { change: "installing", text: pkg[2] ? `${pkg[1]} (${pkg[2]})` : pkg[1]! };
+      const bin = /^\s+(Installing|Replacing) (\/\S+)$/.exec(text);
+      if (bin) return { change: bin[1] === "Installing" ? "binary" : "replacing", text: bin[2]! };
+      if (/^\s+(?:Installed|Replaced) package /.test(text) || /^\s+Finished /.test(text) || /^\s+Ignored package /.test(text)) return { summary: text.trim() };
+      return null;
+    },
+  };
+}
+
+export const cargoInstall = dialectFilter("packages.cargo.install", cargoInstallDialect);
 
 /** go mod/get: `go: finding …` and `go: downloading …` are counted; `go: added x v1` and `go: found x in y v1` are gathered; errors stay. */
 export function goDialect(): Dialect {

@@ -20,7 +20,7 @@ function bunReader(ctx: FilterContext, results: Kept) {
   const summary: string[] = [];
   const consoleOut = new Kept();
   const consoleCap = capturedHead();
-  const frames = new Frames(results, "      ", ctx.recall);
+  const frames = new Frames(results, "      ", ctx.recall, ctx.rawLine);
   let file: string | null = null;
   let passed = 0;
 
@@ -62,6 +62,7 @@ function bunReader(ctx: FilterContext, results: Kept) {
       }
       const frame = jsFrame(t);
       if (frame === "user") frames.add(t);
+      else if (frame === "library") frames.skip();
       if (frame) return;
       // What the tests printed themselves goes to stdout: its head is shown.
       if (stream === "out") {

@@ -4,11 +4,11 @@
 // with file:line, the message, left/right, the backtrace frames of the user's
 // own code); the failure lists; each FAILED result line; cargo's own error
 // lines. Dropped: build progress, `running N tests`, passing and ignored test
-// lines (counted in the summary line, listed in the recall entry), standard
-// library backtrace frames. Machine output (`--format json`,
+// lines (counted in the summary line, listed in the recall entry); standard
+// library backtrace frames are counted in the frames marker. Machine output (`--format json`,
 // `--message-format json`) passes through untouched.
 import { omitted, type Filter, type FilterContext, type RecallRef } from "../types.js";
-import { counted, HeadCount } from "../kit.js";
+import { counted, HeadCount, noun } from "../kit.js";
 import { capturedHead, FRAMES, Kept, runnerFilter } from "./common.js";
 
 /** Cargo's progress words, right-aligned to column 12. */
@@ -150,6 +150,8 @@ export class PanicBlock {
   /** User frames of the backtrace shown; the rest are counted. */
   private readonly shownFrames = new HeadCount(FRAMES);
   private pendingFrame: string | null = null;
+  /** Frames of the standard library and the harness: counted with the user's frames past the first. */
+  private stdFrames = 0;
   private readonly captured = capturedHead();
 
   /** `header`: the block's title, printed with its first line (an empty section is not shown). */
@@ -185,12 +187,14 @@ export class PanicBlock {
       if (/^\s+\d+: /.test(t)) {
         // A frame printed without its location is judged by its symbol alone.
         if (this.pendingFrame && !STD_SYMBOL.test(this.pendingFrame)) this.frame(this.pendingFrame);
+        else if (this.pendingFrame) this.stdFrames++;
         this.pendingFrame = t;
         return;
       }
       const at = /^\s+at (.+)$/.exec(t);
       if (at) {
         if (this.pendingFrame && isUserFrame(at[1]!)) this.frame(this.pendingFrame, t);
+        else if (this.pendingFrame) this.stdFrames++;
         this.pendingFrame = null;
         return;
       }
@@ -211,9 +215,12 @@ export class PanicBlock {
 
   private closeFrames(): void {
     if (this.frames && this.pendingFrame && !STD_SYMBOL.test(this.pendingFrame)) this.frame(this.pendingFrame);
-    if (this.shownFrames.hidden) this.emit(`   ${omitted(this.shownFrames.hidden, "frames", this.recall)}`);
+    else if (this.frames && this.pendingFrame) this.stdFrames++;
+    const hidden = this.shownFrames.hidden + this.stdFrames;
+    if (hidden) this.emit(`   ${omitted(hidden, noun(hidden, "frame"), this.recall)}`);
     this.frames = false;
     this.shownFrames.reset();
+    this.stdFrames = 0;
     this.pendingFrame = null;
   }
 
@@ -242,6 +249,8 @@ class CompilerOutput {
   private diag: "warning" | "error" | null = null;
 
   line(t: string, into: Kept): void {
+    // A line of cargo's own (`warning: build failed, waiting…`, `error: could not compile…`) may follow a diagnostic with no blank line: it ends it.
+    if (this.diag && /^(error|warning)(\[\w+\])?: /.test(t)) this.diag = null;
     if (this.diag) {
       if (t.trim() === "") {
         this.diag = null;
@@ -254,7 +263,7 @@ class CompilerOutput {
     if (PROGRESS.test(t) || t.trim() === "") return;
     if (/^For more information about (this|an) error, try/.test(t)) return;
     if (/^warning: `[^`]+` \(.+\) generated \d+ warnings?/.test(t)) return into.push(t);
-    if (/^warning(\[\w+\])?: /.test(t)) {
+    if (/^warning(\[\w+\])?: /.test(t) && !/^warning: build failed, waiting for other jobs/.test(t)) {
       this.diag = "warning";
       return into.push(t);
     }

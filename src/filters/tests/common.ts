@@ -3,7 +3,7 @@
 // end of a run (what is printed first, the summary last, never longer than the
 // raw output). Passing tests are never listed: they are counted, and the recall
 // entry of the run (the whole raw output) holds them.
-import { BoundedLines, HeadCount, toolArgs } from "../kit.js";
+import { BoundedLines, DroppedRun, HeadCount, noun, toolArgs } from "../kit.js";
 import { linesText, omitted, type CompactOutput, type Filter, type FilterContext, type FilterRun, type RecallRef } from "../types.js";
 
 export { toolArgs };
@@ -39,24 +39,65 @@ export class Kept extends BoundedLines<string> {
 /** The captured output of one failing test: its first lines, the rest counted. */
 export const capturedHead = (max = CAPTURED_HEAD) => new HeadCount(max);
 
-/** The stack frames of one failure: the first FRAMES kept, the rest counted in a line at `indent` when it closes. */
+/**
+ * The stack frames of one failure: the first FRAMES of the user's own kept,
+ * the rest and every library's or runtime's frame counted in a line at
+ * `indent` when it closes (with the lines they took, when they are one run of
+ * the recall entry).
+ */
 export class Frames {
   private readonly head = new HeadCount(FRAMES);
+  private readonly hidden: DroppedRun;
 
   constructor(
     private readonly kept: Kept,
     private readonly indent: string,
     private readonly recall: RecallRef,
-  ) {}
+    /** FilterContext.rawLine: where the line being read stands in the recall entry. */
+    at?: () => number,
+  ) {
+    this.hidden = new DroppedRun(at);
+  }
 
-  /** A frame (its lines): kept while the first ones are shown, counted past them. */
+  /** A frame of the user's code (its lines, the last being read now): kept while the first ones are shown, counted past them. */
   add(...lines: string[]): void {
     if (this.head.take()) for (const l of lines) this.kept.push(l);
+    else this.hidden.add(lines.length);
+  }
+
+  /** A frame of a library's or the runtime's code (its `lines` raw lines, the last being read now): counted. */
+  skip(lines = 1): void {
+    this.hidden.add(lines);
   }
 
   close(): void {
-    if (this.head.hidden) this.kept.push(`${this.indent}${omitted(this.head.hidden, "frames", this.recall)}`);
+    if (this.hidden.count) this.kept.push(`${this.indent}${omitted(this.hidden.count, noun(this.hidden.count, "frame"), this.recall, this.hidden.range)}`);
+    this.hidden.reset();
     this.head.reset();
+  }
+}
+
+/** The source excerpt under a failure (`  > 9 |   code`): dropped where it stood, one marker for each run of it. */
+export class SourceExcerpt {
+  private readonly run: DroppedRun;
+
+  constructor(
+    private readonly kept: Kept,
+    private readonly indent: string,
+    private readonly recall: RecallRef,
+    at?: () => number,
+  ) {
+    this.run = new DroppedRun(at);
+  }
+
+  /** The line being read is part of the excerpt. */
+  add(line: string): void {
+    this.run.add([line]);
+  }
+
+  /** The excerpt ended: its marker goes where it stood. */
+  close(): void {
+    for (const l of this.run.flush((n) => `${noun(n, "line")} of source`, this.recall)) this.kept.push(l.startsWith("… ") ? `${this.indent}${l}` : l);
   }
 }
 
@@ -90,12 +131,11 @@ const size = (lines: readonly string[]) => lines.reduce((n, l) => n + l.length +
  * Null (the raw output is printed) when the whole would not be shorter than
  * what the tool printed.
  */
-export function finish(ctx: FilterContext, raw: RawSize, f: Finish): CompactOutput | null {
+export function finish(raw: RawSize, f: Finish): CompactOutput | null {
   const before = f.before ?? [];
   const stderr = f.stderr ?? [];
   if (size(before) + size(f.stdout) + size(stderr) >= raw.chars) return null;
-  for (const l of before) ctx.emit.err(l);
-  return { stdout: linesText(f.stdout), stderr: linesText(stderr) };
+  return { stdout: linesText(f.stdout), stderr: linesText(stderr), ...(before.length ? { before: linesText(before) } : {}) };
 }
 
 /**
@@ -225,7 +265,7 @@ export function runnerFilter<R extends RunnerReader>(spec: RunnerSpec<R>): Filte
           if (pass) return null;
           out.close();
           err?.close();
-          return finish(ctx, raw, spec.finish(ctx, kept, spec.stderr === "read" ? [out, err as R] : [out]));
+          return finish(raw, spec.finish(ctx, kept, spec.stderr === "read" ? [out, err as R] : [out]));
         },
       };
     },

@@ -21,7 +21,7 @@ const OUTPUT_END = /^-+ ((?:post-test )?output) end -+$/;
 
 function denoReader(ctx: FilterContext, out: Kept) {
   const verdict: string[] = [];
-  const frames = new Frames(out, "    ", ctx.recall);
+  const frames = new Frames(out, "    ", ctx.recall, ctx.rawLine);
   const printed = capturedHead();
   let output: string[] | null = null;
   let held: string[] = [];

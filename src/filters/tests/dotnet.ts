@@ -30,7 +30,7 @@ export const dotnetTest = runnerFilter({
   machine: (args) => otherLogger(args) || args.some((a) => a === "--list-tests" || a === "-t"),
   reader(ctx, out) {
     const seen = new Set<string>();
-    const frames = new Frames(out, "   ", ctx.recall);
+    const frames = new Frames(out, "   ", ctx.recall, ctx.rawLine);
     const printed = capturedHead();
     let block: "message" | "stack" | "output" | null = null;
     let passed = 0;
@@ -78,6 +78,7 @@ export const dotnetTest = runnerFilter({
       if (block === "stack" && /^\s+at /.test(t)) {
         // The user's frames carry their source line; the framework's do not.
         if (/ in \S.*:line \d+$/.test(t)) frames.add(t);
+        else frames.skip();
         return;
       }
       if (block === "output") {

@@ -4,7 +4,8 @@
 // errors whole, `FAIL pkg` lines and go's FAIL verdict, coverage figures. Dropped:
 // `ok` and `no test files` package lines, -v's RUN/PAUSE/CONT lines, passing and
 // skipped tests with their logs, the runtime's and testing package's frames.
-// A last line counts packages (and tests, with -v).
+// A last line counts packages, and the tests go printed a result for: failures
+// always, passes and skips with -v (without it they are not known).
 import { counted } from "../kit.js";
 import { omitted, type FilterContext } from "../types.js";
 import { capturedHead, Frames, Kept, runnerFilter } from "./common.js";
@@ -14,11 +15,13 @@ const MACHINE = /^(-json|--json|-test\.v=test2json)$/;
 function goTestReader(ctx: FilterContext, kept: Kept) {
   const packages = { ok: 0, failed: 0, noTests: 0 };
   const tests = { passed: 0, failed: 0, skipped: 0 };
+  /** -v: every test's result is printed, so passes and skips can be counted; without it only failures are. */
+  let verbose = false;
   // -v: the lines since the last `=== RUN`, kept only if the test fails.
   let running: string[] | null = null;
   const head = capturedHead(50);
   let goroutine = false;
-  const frames = new Frames(kept, "\t", ctx.recall);
+  const frames = new Frames(kept, "\t", ctx.recall, ctx.rawLine);
   let pendingFunc: string | null = null;
   const closeFrames = () => {
     frames.close();
@@ -36,8 +39,12 @@ function goTestReader(ctx: FilterContext, kept: Kept) {
   return {
     packages,
     tests,
+    get verbose() {
+      return verbose;
+    },
     line(t: string): void {
       if (/^=== (RUN|PAUSE|CONT|NAME) /.test(t)) {
+        verbose = true;
         // A subtest's lines are held with its parent's, until the parent's result.
         running ??= [];
         return;
@@ -100,7 +107,9 @@ function goTestSummary(ctx: FilterContext, r: ReturnType<typeof goTestReader>): 
   const parts = [`${p.failed} failed`, `${p.ok} ok`];
   if (p.noTests) parts.push(`${p.noTests} without test files`);
   const t = r.tests;
-  const tests = t.passed + t.failed + t.skipped ? `; tests: ${t.failed} failed, ${t.passed} passed${t.skipped ? `, ${t.skipped} skipped` : ""}` : "";
+  // Without -v go prints only the failing tests: the others are not counted anywhere, so no count of them is said.
+  const known = r.verbose ? [`${t.failed} failed`, `${t.passed} passed`, ...(t.skipped ? [`${t.skipped} skipped`] : [])] : t.failed ? [`${t.failed} failed`] : [];
+  const tests = known.length && t.passed + t.failed + t.skipped ? `; tests: ${known.join(", ")}` : "";
   return `go test: ${counted(p.failed + p.ok + p.noTests, "package")}: ${parts.join(", ")}${tests} [rtk recall ${ctx.recall.id()}]`;
 }
 

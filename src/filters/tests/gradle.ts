@@ -47,7 +47,7 @@ export const gradleTest: Filter = {
         const over = kept.out.over + kept.err.over;
         if (over) stdout.push(omitted(over, "lines", ctx.recall));
         if (passed + skipped) stdout.push(`gradle: ${passed} passed${skipped ? `, ${skipped} skipped` : ""} tests not listed [rtk recall ${ctx.recall.id()}]`);
-        return finish(ctx, raw, { stdout, stderr: kept.err.lines });
+        return finish(raw, { stdout, stderr: kept.err.lines });
       },
     };
   },

@@ -12,12 +12,13 @@ const LIBRARY_FRAME = /^\s+at (java\.base\/|java\.|javax\.|jdk\.|sun\.|org\.juni
 const BOILERPLATE = /^\[ERROR\] ?$|^\[ERROR\] (To see the full stack trace|Re-run Maven using|For more information about the errors|\[Help \d+\] http|-> \[Help \d+\]|Please refer to dump files)/;
 
 function mavenReader(ctx: FilterContext, kept: Kept) {
-  const frames = new Frames(kept, "\t", ctx.recall);
+  const frames = new Frames(kept, "\t", ctx.recall, ctx.rawLine);
   let results = false;
   return {
     line(t: string): void {
       if (/^\s+at /.test(t)) {
-        if (!LIBRARY_FRAME.test(t)) frames.add(t);
+        if (LIBRARY_FRAME.test(t)) frames.skip();
+        else frames.add(t);
         return;
       }
       if (/^\s+\.\.\. \d+ more$/.test(t)) return;

@@ -14,7 +14,7 @@ const SUMMARY = /^ {2}\d+ (passing|pending|failing)\b/;
 function mochaReader(ctx: FilterContext, kept: Kept) {
   let details = false;
   let listed = 0;
-  const frames = new Frames(kept, "      ", ctx.recall);
+  const frames = new Frames(kept, "      ", ctx.recall, ctx.rawLine);
   return {
     get resultsDropped() {
       return listed;
@@ -38,6 +38,7 @@ function mochaReader(ctx: FilterContext, kept: Kept) {
       if (/^ {2}\d+\) /.test(t)) frames.close();
       const frame = jsFrame(t);
       if (frame === "user") frames.add(t);
+      else if (frame === "library") frames.skip();
       if (frame) return;
       kept.push(t);
     },

@@ -8,14 +8,14 @@ import type { FilterContext } from "../types.js";
 import { Frames, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^--test-reporter(=.*)?$/;
-/** YAML keys of a failure that are timing or bookkeeping. */
-const NOISE_KEYS = /^\s+(duration_ms|type|code|failureType):/;
+/** YAML keys of a failure that are timing or bookkeeping (its error's `code` stays). */
+const NOISE_KEYS = /^\s+(duration_ms|type|failureType):/;
 
 function nodeTestReader(ctx: FilterContext, kept: Kept) {
   // TAP: inside the YAML block of a failure (kept) or of a pass (dropped).
   let yaml: "fail" | "pass" | null = null;
   let inStack = false;
-  const frames = new Frames(kept, "        ", ctx.recall);
+  const frames = new Frames(kept, "        ", ctx.recall, ctx.rawLine);
   let passed = 0;
   const closeStack = () => {
     frames.close();
@@ -54,7 +54,7 @@ function nodeTestReader(ctx: FilterContext, kept: Kept) {
         if (inStack) {
           if (/^\s+\w+:( |$)/.test(t)) closeStack();
           else {
-            if (/\(node:|\(internal\/|node_modules\/|^\s+(async )?(Test|Suite|TestContext|Promise)\.[\w.]+ \(node:/.test(t) || /^\s+async Promise\.all/.test(t)) return;
+            if (/\(node:|\(internal\/|node_modules\/|^\s+(async )?(Test|Suite|TestContext|Promise)\.[\w.]+ \(node:/.test(t) || /^\s+async Promise\.all/.test(t)) return frames.skip();
             return frames.add(t);
           }
         }

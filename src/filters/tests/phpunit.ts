@@ -17,7 +17,7 @@ const SECTION = /^There (was|were) \d+ [\w ]+:$/;
 function phpunitReader(ctx: FilterContext, out: Kept, args: readonly string[]) {
   const testdox = args.includes("--testdox");
   const printed = capturedHead();
-  const frames = new Frames(out, "", ctx.recall);
+  const frames = new Frames(out, "", ctx.recall, ctx.rawLine);
   let section: "listing" | "details" = "listing";
   let results = 0;
   // testdox: inside a ✔ entry (dropped) or a ✘ one (kept).
@@ -76,7 +76,7 @@ function phpunitReader(ctx: FilterContext, out: Kept, args: readonly string[]) {
 
 /** stderr: PHP's own errors (a fatal error while loading a test) whole, the first frames of their traces. */
 function phpErrors(ctx: FilterContext, err: Kept) {
-  const frames = new Frames(err, "", ctx.recall);
+  const frames = new Frames(err, "", ctx.recall, ctx.rawLine);
   return {
     line(t: string): void {
       if (/^#\d+ /.test(t)) return frames.add(t);

@@ -18,7 +18,7 @@ function playwrightReader(ctx: FilterContext, kept: Kept) {
   let state: "list" | "details" | "summary" = "list";
   let passed = 0;
   const printed = capturedHead();
-  const frames = new Frames(kept, "        ", ctx.recall);
+  const frames = new Frames(kept, "        ", ctx.recall, ctx.rawLine);
   const closePrinted = () => {
     if (printed.hidden) kept.push(omitted(printed.hidden, "lines of console output", ctx.recall));
     printed.reset();
@@ -58,6 +58,7 @@ function playwrightReader(ctx: FilterContext, kept: Kept) {
       if (/^\s*>?\s*\d+ \|/.test(t) || /^\s+\|\s*\^?\s*$/.test(t)) return;
       const frame = jsFrame(t);
       if (frame === "user") frames.add(t);
+      else if (frame === "library") frames.skip();
       if (frame) return;
       kept.push(t.replace(RULE, ""));
     },

@@ -4,10 +4,12 @@
 // parametrised test, the head of its captured output), collection errors, the
 // warnings summary, the short test summary, pytest's stop and interrupt lines
 // and its final verdict line, stderr whole. Dropped: the session header,
-// progress dots and percentages, PASSED/SKIPPED/XFAIL lines of -v, the test
-// source around the `>` line, caret underlines, separators. Banners lose their
+// progress dots and percentages, PASSED/SKIPPED/XFAIL lines of -v (the verdict's
+// handle names the entry that holds them), separators; the test's source around
+// the `>` line and caret underlines are marked where they stood. Banners lose their
 // padding (`=== FAILURES ===`). Machine output (--junitxml to stdout, a JSON
 // report) is not changed: those go to files, and the terminal output is the same.
+import { DroppedRun, noun } from "../kit.js";
 import { omitted, type Filter, type FilterRun } from "../types.js";
 import { capturedHead, finish, Kept, RawSize } from "./common.js";
 
@@ -35,6 +37,11 @@ export const pytest: Filter = {
     const captured = capturedHead();
     let resultsDropped = 0;
 
+    // The test's source around the failing line: marked where it stood.
+    const source = new DroppedRun(ctx.rawLine);
+    const closeSource = () => {
+      for (const l of source.flush((n) => `${noun(n, "line")} of source`, ctx.recall)) out.push(l);
+    };
     const closeCaptured = () => {
       if (captured.hidden) out.push(omitted(captured.hidden, "lines of captured output", ctx.recall));
       captured.reset();
@@ -44,12 +51,14 @@ export const pytest: Filter = {
     const sectionLine = (t: string) => {
       const title = TITLE.exec(t);
       if (title) {
+        closeSource();
         closeCaptured();
         afterFrame = false;
         return out.push(`___ ${title[1]} ___`);
       }
       const cap = CAPTURED.exec(t);
       if (cap) {
+        closeSource();
         closeCaptured();
         inCaptured = true;
         return out.push(`--- ${cap[1]} ---`);
@@ -58,9 +67,13 @@ export const pytest: Filter = {
         if (captured.take()) out.push(t);
         return;
       }
-      if (t.trim() === "" || /^(_ )+_?\s*$/.test(t) || /^\s+\^+\s*$/.test(t) || /^-- Docs: https:\/\/docs\.pytest\.org/.test(t)) return;
-      // The test's source around the failing line goes; after a `file:line: in func` frame (--tb=short) the line is the frame's own.
-      if (/^ {4}/.test(t) && !afterFrame) return;
+      if (t.trim() === "" || /^(_ )+_?\s*$/.test(t) || /^-- Docs: https:\/\/docs\.pytest\.org/.test(t)) return;
+      // The test's source around the failing line and caret underlines go, marked; after a `file:line: in func` frame (--tb=short) the line is the frame's own.
+      if ((/^ {4}/.test(t) && !afterFrame) || /^\s+\^+\s*$/.test(t)) {
+        afterFrame = false;
+        return source.add([t]);
+      }
+      closeSource();
       afterFrame = /^\S+:\d+: in /.test(t);
       out.push(t);
     };
@@ -72,6 +85,7 @@ export const pytest: Filter = {
         const banner = BANNER.exec(t);
         if (banner) {
           if (/^test session starts/.test(banner[3]!)) return;
+          closeSource();
           closeCaptured();
           afterFrame = false;
           phase = "sections";
@@ -101,12 +115,13 @@ export const pytest: Filter = {
         sectionLine(t);
       },
       end() {
+        closeSource();
         closeCaptured();
         const stdout = out.withMarker("lines", ctx.recall);
         // The passing tests are in the recall entry: the verdict line names it.
         const last = stdout.length - 1;
         if (resultsDropped && last >= 0 && /^(===|\d+ (passed|failed))/.test(stdout[last]!) && /\d+ passed/.test(stdout[last]!)) stdout[last] += ` [rtk recall ${ctx.recall.id()}]`;
-        return finish(ctx, raw, { stdout, stderr: err.lines });
+        return finish(raw, { stdout, stderr: err.lines });
       },
     };
   },

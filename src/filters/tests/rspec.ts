@@ -30,7 +30,7 @@ export const rspec = runnerFilter({
   machine: otherFormatter,
   reader(ctx, out, args) {
     const printed = capturedHead();
-    const frames = new Frames(out, "     ", ctx.recall);
+    const frames = new Frames(out, "     ", ctx.recall, ctx.rawLine);
     let section: "listing" | "pending" | "other" = "listing";
     let listed = 0;
 

@@ -2,9 +2,11 @@
 // line, error message, expected/received diff, every ` ❯ file:line:col` frame),
 // failed suites and unhandled errors, a failed file's line, the console output
 // of failing tests (its head), the summary counts. Dropped: the RUN banner,
-// passing files and tests, source excerpts under a frame, separators, start
-// time and duration. Failures go first and the summary last, so a `| tail`
+// passing files and tests (the summary's handle names the entry that holds
+// them), separators, start time and duration; a source excerpt under a frame
+// is marked where it stood. Failures go first and the summary last, so a `| tail`
 // sees the counts. A reporter or JSON chosen by the user passes through.
+import { DroppedRun, noun } from "../kit.js";
 import { omitted, type FilterContext } from "../types.js";
 import { capturedHead, Kept, markRecall, runnerFilter } from "./common.js";
 
@@ -26,6 +28,12 @@ export function isWatch(args: readonly string[]): boolean {
  * worth showing, `console` blocks held until it is known whether their test failed.
  */
 export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summary" | "console", line: string) => void, streamed = false) {
+  /** Tests not listed (passing, skipped, or told again in their failure's block): the summary's handle names the entry that holds them. */
+  let listed = 0;
+  const source = new DroppedRun(ctx.rawLine);
+  const closeSource = () => {
+    for (const l of source.flush((n) => `${noun(n, "line")} of source`, ctx.recall)) keep("fail", l.startsWith("… ") ? `    ${l}` : l);
+  };
   let inConsole: string | null = null;
   let consoleLines: string[] = [];
   const consoleCap = capturedHead();
@@ -40,7 +48,13 @@ export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summa
     consoleCap.reset();
   };
   return {
+    get listed() {
+      return listed;
+    },
     line(stream: "out" | "err", t: string): void {
+      // Source excerpts under a frame: `  10|   code` and the caret line, marked where they stood.
+      if (inConsole === null && (/^\s+\d+\|/.test(t) || /^\s+\|\s*\^?\s*$/.test(t))) return source.add([t]);
+      if (t.trim() !== "") closeSource();
       const console_ = /^(stdout|stderr) \| (.+)$/.exec(t);
       // Streamed, console output cannot wait for its test's result: it goes out as it comes, headed and capped.
       if (console_ && streamed) {
@@ -68,10 +82,11 @@ export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summa
         return;
       }
       if (t.trim() === "" || /^\s*(RUN|DEV)\s+v\d/.test(t) || /^\s*press h to show help/.test(t) || /^⎯+(\[\d+\/\d+\])?⎯*$/.test(t) || TIMING.test(t)) return;
-      // Source excerpts under a frame: `  10|   code` and the caret line.
-      if (/^\s+\d+\|/.test(t) || /^\s+\|\s*\^?\s*$/.test(t)) return;
-      // Passing files and tests, skipped tests.
-      if (/^\s*✓ /.test(t) || /^\s+[↓×] /.test(t) || /^\s*↓ /.test(t)) return;
+      // Passing files and tests, skipped tests, failing tests (their block tells them again).
+      if (/^\s*✓ /.test(t) || /^\s+[↓×] /.test(t) || /^\s*↓ /.test(t)) {
+        listed++;
+        return;
+      }
       const fail = /^\s*FAIL\s+(.+?)(?: \[ .+ \])?$/.exec(t);
       if (fail) failed.add(fail[1]!.trim());
       const title = /^⎯+ (.+?) ⎯+$/.exec(t);
@@ -82,6 +97,7 @@ export function vitestReader(ctx: FilterContext, keep: (section: "fail" | "summa
     },
     /** The console blocks of failing tests (or of a failing file, printed outside a test). */
     consoles(): string[] {
+      closeSource();
       closeConsole();
       const files = new Set([...failed].map((f) => f.split(" > ")[0]!));
       return consoles.filter((c) => failed.has(c.key) || (!c.key.includes(" > ") && files.has(c.key))).flatMap((c) => c.lines);
@@ -97,17 +113,25 @@ export const vitest = runnerFilter({
   reader(ctx, summary, _args, streamed) {
     const fail = streamed ? summary : new Kept();
     const reader = vitestReader(ctx, (section, l) => (section === "fail" ? fail : summary).push(l), streamed);
-    return { fail, line: (t: string, stream: "out" | "err") => reader.line(stream, t), close() {}, consoles: reader.consoles };
+    return {
+      fail,
+      line: (t: string, stream: "out" | "err") => reader.line(stream, t),
+      close() {},
+      consoles: reader.consoles,
+      get listed() {
+        return reader.listed;
+      },
+    };
   },
   stderr: "same",
-  finish: (ctx, { out }, [reader]) => vitestFinish(ctx, reader.consoles(), reader.fail, out),
+  finish: (ctx, { out }, [reader]) => vitestFinish(ctx, reader.consoles(), reader.fail, out, reader.listed > 0),
 });
 
-/** Failures (with the console output of failing tests) first on stderr, the summary last on stdout with the recall handle of the passes. */
-export function vitestFinish(ctx: FilterContext, consoles: readonly string[], fail: Kept, summary: Kept) {
+/** Failures (with the console output of failing tests) first on stderr, the summary last on stdout with the recall handle of the tests not listed. */
+export function vitestFinish(ctx: FilterContext, consoles: readonly string[], fail: Kept, summary: Kept, listed: boolean) {
   const stdout = [...summary.lines];
   const over = fail.over + summary.over;
   if (over) stdout.push(omitted(over, "lines", ctx.recall));
-  markRecall(stdout, /^\s*Tests\s{2}/, ctx.recall, /passed/);
+  if (listed) markRecall(stdout, /^\s*Tests\s{2}/, ctx.recall);
   return { before: [...consoles, ...fail.lines], stdout };
 }

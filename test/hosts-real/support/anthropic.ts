@@ -9,7 +9,7 @@ let ids = 0;
 export const SESSION_PROMPT = "Run the commands you are given.";
 
 export const anthropic: Dialect = {
-  answer(path, body, next, record) {
+  answer(path, body, next, record, issued) {
     if (!path.startsWith("/v1/messages")) return null;
     if (path.endsWith("/count_tokens")) return { json: { input_tokens: 100 } };
     const tools = Array.isArray(body["tools"]) ? (body["tools"] as { name?: string }[]) : [];
@@ -33,9 +33,12 @@ export const anthropic: Dialect = {
     }
     const command = main ? next([]) : null;
     const id = `msg_${++ids}`;
+    if (command !== null) issued?.(`toolu_${id}`);
     const model = typeof body["model"] === "string" ? body["model"] : "claude-test";
     if (body["stream"] !== true) {
-      return { json: { id, type: "message", role: "assistant", model, content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
+      return {
+        json: { id, type: "message", role: "assistant", model, content: [{ type: "text", text: "ok" }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } },
+      };
     }
     return { events: stream(id, model, command) };
   },
@@ -44,7 +47,10 @@ export const anthropic: Dialect = {
 const recorded = new Set<string>();
 
 function stream(id: string, model: string, command: string | null): Reply["events"] {
-  const start: [string, unknown] = ["message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }];
+  const start: [string, unknown] = [
+    "message_start",
+    { type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } },
+  ];
   const end = (reason: string): [string, unknown][] => [
     ["message_delta", { type: "message_delta", delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 5 } }],
     ["message_stop", { type: "message_stop" }],

@@ -25,9 +25,17 @@ export interface Request {
 export interface Dialect {
   /**
    * The next answer for a request to `path`, given the script and what came back so far; null: 404.
-   * `take(n)` gives the next `n` commands at once, for a dialect that asks for several calls in one turn.
+   * `issued(id, k)` names the call asked for the `k`-th next command (default 0); `take(n)` gives the
+   * next `n` commands at once, for a dialect that asks for several calls in one turn.
    */
-  answer(path: string, body: Record<string, unknown>, next: (results: Received[]) => string | null, record: (r: Received) => void, take: (n: number) => string[]): Reply | null;
+  answer(
+    path: string,
+    body: Record<string, unknown>,
+    next: (results: Received[]) => string | null,
+    record: (r: Received) => void,
+    issued?: (id: string, k?: number) => void,
+    take?: (n: number) => string[],
+  ): Reply | null;
 }
 
 export interface Reply {
@@ -43,6 +51,8 @@ export interface Reply {
 export class ModelServer {
   private server: Server | undefined;
   readonly results: Received[] = [];
+  /** The id of the tool call issued for each command of the script, by its index (a host may stop before it answers one). */
+  readonly issued: string[] = [];
   readonly requests: Request[] = [];
   private index = 0;
 
@@ -83,6 +93,9 @@ export class ModelServer {
       (r) => {
         this.results.push(r);
         this.index = this.results.length;
+      },
+      (id, k = 0) => {
+        this.issued[this.index + k] ??= id;
       },
       (n) => this.script.slice(this.index, this.index + n),
     );

@@ -18,7 +18,7 @@ interface ChatMessage {
 
 /** The dialect; `batch` calls per turn (a host runs parallel calls side by side, which saves a model round trip per command). */
 export const openaiChat = (batch = 1): Dialect => ({
-  answer(path, body, _next, record, take) {
+  answer(path, body, next, record, issued, take) {
     if (path.endsWith("/models")) return { json: { object: "list", data: [{ id: "test-model", object: "model", created: 0, owned_by: "test" }] } };
     if (!path.endsWith("/chat/completions")) return null;
     const tools = Array.isArray(body["tools"]) ? (body["tools"] as { function?: { name?: string } }[]) : [];
@@ -41,13 +41,13 @@ export const openaiChat = (batch = 1): Dialect => ({
         record({ id: m.tool_call_id!, command: asked.get(m.tool_call_id!)!, text, isError: /^(Error|error):/.test(text) });
       }
     }
-    const commands = main ? take(batch) : [];
+    const commands = !main ? [] : take ? take(batch) : [next([])].filter((c): c is string => c !== null);
     const id = `chatcmpl-${++ids}`;
     const model = typeof body["model"] === "string" ? body["model"] : "test-model";
     if (body["stream"] !== true) {
       return { json: { id, object: "chat.completion", created: 0, model, choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }], usage: usage() } };
     }
-    return { events: stream(id, model, commands) };
+    return { events: stream(id, model, commands, issued) };
   },
 });
 
@@ -67,13 +67,14 @@ const callIndex = (id: string) => Number(/_(\d+)$/.exec(id)?.[1] ?? 0);
 
 const usage = () => ({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
 
-function stream(id: string, model: string, commands: readonly string[]): Reply["events"] {
+function stream(id: string, model: string, commands: readonly string[], issued?: (id: string, k?: number) => void): Reply["events"] {
   const chunk = (delta: object, finish: string | null, extra: object = {}): [null, unknown] => [null, { id, object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra }];
   const done: [null, unknown][] = [[null, { id, object: "chat.completion.chunk", created: 0, model, choices: [], usage: usage() }], [null, "[DONE]"]];
   if (!commands.length) return [chunk({ role: "assistant", content: "done" }, null), chunk({}, "stop"), ...done];
   const events = commands.flatMap((command, index): [null, unknown][] => {
     const id = `call_${++calls}`;
     sent.set(id, command);
+    issued?.(id, index);
     return [
       chunk({ ...(index === 0 ? { role: "assistant", content: null } : {}), tool_calls: [{ index, id, type: "function", function: { name: "bash", arguments: "" } }] }, null),
       chunk({ tool_calls: [{ index, function: { arguments: JSON.stringify({ command, description: "Run a command" }) } }] }, null),

@@ -53,10 +53,16 @@ export interface Scratch {
 
 const SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-/** A fresh HOME with a small committed repository; `rtk` linked onto PATH unless `withRtk` is false. */
-export function scratch(opts: { withRtk: boolean; files?: Record<string, string> }): Scratch {
+/**
+ * A fresh HOME with a small committed repository; `rtk` linked onto PATH unless
+ * `withRtk` is false. `base` is the folder it is made in (default: the system's
+ * temp folder; a host whose sandbox lets commands write to /tmp needs a HOME
+ * outside it to be tested as it runs for a user).
+ */
+export function scratch(opts: { withRtk: boolean; files?: Record<string, string>; base?: string }): Scratch {
   const acct = hostAccount();
-  const root = mkdtempSync(join(tmpdir(), "rtk-real-host-"));
+  if (opts.base) mkdirSync(opts.base, { recursive: true, mode: 0o755 });
+  const root = mkdtempSync(join(opts.base ?? tmpdir(), "rtk-real-host-"));
   chmodSync(root, 0o755);
   const home = join(root, "home");
   const repo = join(home, "work", "app");

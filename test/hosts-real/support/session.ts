@@ -38,10 +38,12 @@ export interface HostDriver {
   dialect: Dialect;
   /** Runs the host once over the script (the model stand-in listens at `baseUrl`); resolves when it exits. */
   run(s: Scratch, baseUrl: string, opts: SessionOptions): Promise<{ status: number | null; stdout: string; stderr: string }>;
-  /** The fate of each tool call, by its id, read from the host's own output. */
-  fates(stdout: string): ReadonlyMap<string, Fate>;
+  /** The fate of each tool call, by its id, read from the host's own output and what the model received. */
+  fates(stdout: string, results: readonly Received[]): ReadonlyMap<string, Fate>;
   /** Lines of the host's output that report a failing hook. */
   hookErrors?(stdout: string, stderr: string): string[];
+  /** Where the scratch HOME is made (scratch()'s `base`). */
+  scratchBase?: string;
   /** The command each tool call ran, by its id, where the host's output tells it (else rtk's hook records say what rtk handed back). */
   commandsRun?(stdout: string): ReadonlyMap<string, string>;
 }
@@ -51,6 +53,10 @@ export interface SessionOptions {
   mode?: string;
   /** Written into the scratch HOME before the host starts (path relative to HOME → content). */
   files?: Record<string, string>;
+  /** Whether the user has approved rtk's hook where the host asks for that (default true). */
+  trustHook?: boolean;
+  /** Called with the scratch HOME once the host has exited, before it is removed (to run `rtk doctor` there, say). */
+  inspect?: (s: Scratch) => void;
 }
 
 /** Spawns `bin args` as the sandbox user, collecting output; killed after `timeoutMs`. */
@@ -73,43 +79,64 @@ export function spawnAs(s: Scratch, bin: string, args: readonly string[], env: R
   });
 }
 
-/** Runs one session: a fresh scratch HOME, rtk's hook installed when `withRtk`, the host over `commands`. */
+/**
+ * Runs one session: a fresh scratch HOME, rtk's hook installed when `withRtk`,
+ * the host over `commands`. A host that ends its run before the script does (a
+ * refusal that stops the turn) is started again, in the same HOME, from the
+ * command after the last one it was asked for.
+ */
 export async function session(driver: HostDriver, commands: readonly string[], opts: SessionOptions & { withRtk: boolean; init?: string[] }): Promise<SessionResult> {
-  const s = scratch({ withRtk: opts.withRtk });
-  const server = new ModelServer(driver.dialect, commands);
+  const s = scratch({ withRtk: opts.withRtk, base: driver.scratchBase });
   try {
     if (opts.withRtk) {
       const r = s.run(join(s.bin, "rtk"), ["init", "--agent", driver.name, ...(opts.init ?? [])]);
       if (r.status !== 0) throw new Error(`rtk init --agent ${driver.name}: ${r.stdout}${r.stderr}`);
     }
     for (const [p, text] of Object.entries(opts.files ?? {})) s.put(join(s.home, p), text);
-    const url = await server.start();
-    const run = await driver.run(s, url, opts);
-    const log = `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}`;
-    const fates = driver.fates(run.stdout);
-    const told = driver.commandsRun?.(run.stdout);
+    const asked: { id: string | undefined; got: Received | undefined; fate: Fate; ran: string | undefined }[] = [];
+    const requests: SessionResult["requests"] = [];
+    const hookErrors: string[] = [];
+    let log = "";
+    while (asked.length < commands.length) {
+      const server = new ModelServer(driver.dialect, commands.slice(asked.length));
+      try {
+        const url = await server.start();
+        const run = await driver.run(s, url, opts);
+        log += `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}\n`;
+        const fates = driver.fates(run.stdout, server.results);
+        const told = driver.commandsRun?.(run.stdout);
+        requests.push(...server.requests);
+        hookErrors.push(...(driver.hookErrors?.(run.stdout, run.stderr) ?? []));
+        const before = asked.length;
+        for (const [k, id] of server.issued.entries()) asked.push({ id, got: server.results[k], fate: (id && fates.get(id)) || "error", ran: id ? told?.get(id) : undefined });
+        // Nothing asked for at all: the host does not start; the rest cannot be judged.
+        if (asked.length === before) while (asked.length < commands.length) asked.push({ id: undefined, got: undefined, fate: "error", ran: undefined });
+      } finally {
+        await server.stop();
+      }
+    }
     const records = spoolRecords(s);
     const hooks = records.filter((r) => r["kind"] === "hook");
     const runs = records.filter((r) => r["kind"] === "run");
-    // A rewritten command that ran left one record of rtk's at least.
+    // A rewritten command's runs are recorded in order: one record per `rtk` the rewrite inserted. Where the host's
+    // output says what ran (calls run side by side, records interleaved), at least one record per command that ran.
+    const toldAll = !!driver.commandsRun;
     let runAt = 0;
     const outcomes: CommandOutcome[] = commands.map((command, i) => {
-      const got: Received | undefined = server.results[i];
-      const hook = got && !told ? hooks.find((h) => h["toolUseId"] === got.id) : undefined;
-      const ranAs = got && told?.get(got.id);
-      const rewritten = told ? (ranAs && ranAs !== got.command ? ranAs : null) : hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
-      const fate = (got && fates.get(got.id)) ?? "error";
+      const { id, got, fate, ran } = asked[i]!;
+      const hook = id && !toldAll ? hooks.find((h) => h["toolUseId"] === id) : undefined;
+      const rewritten = toldAll ? (ran !== undefined && ran !== command ? ran : null) : hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
       let recorded = false;
       if (rewritten !== null && fate === "ran") {
-        // At least one record: not every `rtk` the rewrite inserted need run (`a || b`).
-        recorded = runAt < runs.length;
-        runAt += 1;
+        const n = toldAll ? 1 : rewritten.split(/(?:^|[^\w-])rtk /).length - 1 - (command.split(/(?:^|[^\w-])rtk /).length - 1);
+        recorded = runs.slice(runAt, runAt + n).length === n && n > 0;
+        runAt += n;
       }
       return { command, fate, received: got?.text ?? "", rewritten, recorded };
     });
-    return { outcomes, requests: server.requests, hookErrors: driver.hookErrors?.(run.stdout, run.stderr) ?? [], log };
+    opts.inspect?.(s);
+    return { outcomes, requests, hookErrors, log };
   } finally {
-    await server.stop();
     if (!process.env["RTK_REAL_HOSTS_KEEP"]) s.dispose();
   }
 }

@@ -1,15 +1,15 @@
 import { join } from "node:path";
-import { claudeRewrite, type HostCase, type ToolInput } from "./types.js";
+import { claudeDeny, claudeRewrite, type HostCase, type ToolInput } from "./types.js";
 
 // Continue CLI, `cn` (docs/hosts.md): Claude Code-compatible PreToolUse with the
 // common fields (`session_id`, `transcript_path`, `cwd`, `permission_mode`),
 // `tool_name: "Bash"`, `tool_input`, `tool_use_id`. A hook may provide
-// `updatedInput`; rtk claims no permission, so Continue's own permissions judge
-// the replaced command.
+// `updatedInput`; Continue's own permissions judge the replaced command, so rtk
+// rewrites only where they allow both the command and its `rtk` form.
 export const continueCli: HostCase = {
   id: "continue",
   cli: "continue",
-  lists: { allow: false, ask: false, deny: false },
+  lists: { allow: true, ask: true, deny: true },
   recorded(command, cwd) {
     const toolInput = { command };
     return {
@@ -26,7 +26,8 @@ export const continueCli: HostCase = {
       },
     };
   },
-  rewriteAnswer: (command: string, _allow: boolean, toolInput: ToolInput) => claudeRewrite(command, false, toolInput),
+  rewriteAnswer: (command: string, allow: boolean, toolInput: ToolInput) => claudeRewrite(command, allow, toolInput),
+  activeDenyAnswer: claudeDeny,
   passAnswer: null,
   otherTool: (e, cwd) => ({ ...e, tool_name: "Edit", tool_input: { filepath: join(cwd, "notes.md"), old_string: "a", new_string: "b" } }),
   inputField: "tool_input",
