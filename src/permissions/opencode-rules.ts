@@ -50,7 +50,11 @@ function opencodeRules(ctx: RuleCtx): OpencodeRules {
     if (d["permission"] !== undefined && !permissionConfig(d["permission"])) unread.push(`${where}: permission is not OpenCode's shape`);
     merged = mergeDeep(merged, normalised(d));
   };
-  const file = (path: string) => take(readJson(path, ctx, (text) => substituted(text, env, path, unread)), path);
+  const file = (path: string) =>
+    take(
+      readJson(path, ctx, (text) => substituted(text, env, path, unread)),
+      path,
+    );
   for (const n of ["config.json", "opencode.json", "opencode.jsonc"]) file(join(configDir, n));
   if (env["OPENCODE_CONFIG"]) file(resolve(ctx.cwd, env["OPENCODE_CONFIG"]));
   const projectConfig = !env["OPENCODE_DISABLE_PROJECT_CONFIG"];
@@ -68,7 +72,9 @@ function opencodeRules(ctx: RuleCtx): OpencodeRules {
     for (const [name, path] of agentFiles(d)) markdownAgents.set(name, path);
   }
   if (env["OPENCODE_CONFIG_CONTENT"]) take(parsed(env["OPENCODE_CONFIG_CONTENT"], unread, "OPENCODE_CONFIG_CONTENT"), "OPENCODE_CONFIG_CONTENT");
-  const managed = env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] || (process.platform === "darwin" ? "/Library/Application Support/opencode" : process.platform === "win32" ? join(env["ProgramData"] || "C:\\ProgramData", "opencode") : "/etc/opencode");
+  const managed =
+    env["OPENCODE_TEST_MANAGED_CONFIG_DIR"] ||
+    (process.platform === "darwin" ? "/Library/Application Support/opencode" : process.platform === "win32" ? join(env["ProgramData"] || "C:\\ProgramData", "opencode") : "/etc/opencode");
   for (const n of ["opencode.json", "opencode.jsonc"]) file(join(managed, n));
   for (const [name, m] of Object.entries(obj(merged["mode"]) ?? {})) merged["agent"] = mergeDeep(obj(merged["agent"]) ?? {}, { [name]: { ...obj(m), mode: "primary" } });
   let permission = obj(merged["permission"]) ?? {};
@@ -125,7 +131,9 @@ function normalised(doc: Json): Json {
   for (const key of ["agent", "mode"]) {
     const agents = obj(out[key]);
     if (!agents) continue;
-    out[key] = Object.fromEntries(Object.entries(agents).map(([name, a]) => [name, obj(a) && obj(a)!["permission"] !== undefined ? { ...obj(a), permission: normalisedPermission(obj(a)!["permission"]) } : a]));
+    out[key] = Object.fromEntries(
+      Object.entries(agents).map(([name, a]) => [name, obj(a) && obj(a)!["permission"] !== undefined ? { ...obj(a), permission: normalisedPermission(obj(a)!["permission"]) } : a]),
+    );
   }
   return out;
 }

@@ -191,7 +191,11 @@ describe("the startup file, in the bash OpenCode starts (`bash -c <command as ty
   });
   /** `bash -c typed` as this process's child, stdin closed as OpenCode starts it, with the environment the plugin gives it. */
   const shell = (typed: string, env: Record<string, string>) =>
-    spawnSync("/bin/bash", ["-c", typed], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { PATH: `${bin}:/usr/bin:/bin`, HOME: home, BASH_ENV: file, RTK_OPENCODE_TYPED: typed, RTK_OPENCODE_PID: String(process.pid), ...env } });
+    spawnSync("/bin/bash", ["-c", typed], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: home, BASH_ENV: file, RTK_OPENCODE_TYPED: typed, RTK_OPENCODE_PID: String(process.pid), ...env },
+    });
 
   test("runs the rewrite in place of the command as typed, with its exit code", () => {
     const r = shell("git status", { RTK_OPENCODE_RUN: "rtk git status; exit 7" });

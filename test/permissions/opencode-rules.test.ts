@@ -36,7 +36,13 @@ function sandbox(files: Record<string, unknown> = {}) {
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, typeof content === "string" ? content : JSON.stringify(content));
   }
-  const env = (extra: Record<string, string> = {}) => ({ HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local", "share"), OPENCODE_TEST_MANAGED_CONFIG_DIR: join(root, "managed"), ...extra });
+  const env = (extra: Record<string, string> = {}) => ({
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    OPENCODE_TEST_MANAGED_CONFIG_DIR: join(root, "managed"),
+    ...extra,
+  });
   return { root, home, proj, cwd, env };
 }
 

@@ -80,13 +80,7 @@ export function opencodeDriver(): HostDriver | { error: string } {
         const error = state.error ?? "";
         fates.set(
           id,
-          state.status === "completed"
-            ? "ran"
-            : /rejected permission/.test(error)
-              ? "asked"
-              : /specified a rule which prevents|OpenCode permissions deny/.test(error)
-                ? "denied"
-                : "error",
+          state.status === "completed" ? "ran" : /rejected permission/.test(error) ? "asked" : /specified a rule which prevents|OpenCode permissions deny/.test(error) ? "denied" : "error",
         );
       }
       return fates;

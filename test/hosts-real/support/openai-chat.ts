@@ -68,8 +68,14 @@ const callIndex = (id: string) => Number(/_(\d+)$/.exec(id)?.[1] ?? 0);
 const usage = () => ({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
 
 function stream(id: string, model: string, commands: readonly string[], issued?: (id: string, k?: number) => void): Reply["events"] {
-  const chunk = (delta: object, finish: string | null, extra: object = {}): [null, unknown] => [null, { id, object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra }];
-  const done: [null, unknown][] = [[null, { id, object: "chat.completion.chunk", created: 0, model, choices: [], usage: usage() }], [null, "[DONE]"]];
+  const chunk = (delta: object, finish: string | null, extra: object = {}): [null, unknown] => [
+    null,
+    { id, object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra },
+  ];
+  const done: [null, unknown][] = [
+    [null, { id, object: "chat.completion.chunk", created: 0, model, choices: [], usage: usage() }],
+    [null, "[DONE]"],
+  ];
   if (!commands.length) return [chunk({ role: "assistant", content: "done" }, null), chunk({}, "stop"), ...done];
   const events = commands.flatMap((command, index): [null, unknown][] => {
     const id = `call_${++calls}`;
