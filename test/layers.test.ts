@@ -1,6 +1,7 @@
 // The layers of spec/style.md, checked on the import graph: grammar and ast
 // import nothing of ours but each other; rewrite and printer do no I/O;
-// filters know no host; hosts know no filter; routes know no filter code; and
+// filters know no host; hosts know no filter; routes know no filter code; the
+// runtime knows no CLI, the permission rules no runtime, the accounting no host; and
 // no module imports itself through others (type imports included).
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
@@ -22,6 +23,9 @@ export const LAYERS: readonly LayerRule[] = [
   { from: "src/filters", forbid: ["src/hosts", "src/permissions", "src/runtime", "src/cli"], why: "filters know no host and no runtime" },
   { from: "src/hosts", forbid: ["src/filters", "src/runtime"], why: "hosts know no tool's filter" },
   { from: "src/routes", forbid: ["src/filters", "src/runtime", "src/hosts"], why: "the route tables know no filter code (routing.ts joins them)" },
+  { from: "src/runtime", forbid: ["src/cli"], why: "the runtime runs tools: rtk's own command line sits above it" },
+  { from: "src/permissions", forbid: ["src/runtime", "src/cli", "src/hosts"], why: "the permission rules are read below the hosts and the runtime" },
+  { from: "src/accounting", forbid: ["src/hosts", "src/cli"], why: "the accounting records what hosts and commands did, and knows neither's code" },
 ];
 
 describe("rtk's sources", () => {

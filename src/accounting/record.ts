@@ -3,7 +3,7 @@
 // omission cost the agent a second call). Written through the spool like runs.
 import { setting, tryLoadConfig, type EffectiveConfig } from "../config/load.js";
 import type { Env } from "../config/paths.js";
-import type { Outcome } from "../hosts/types.js";
+import type { Outcome } from "../rewrite/outcome.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 import { maskCommand } from "./mask.js";
 import { appendRecord, projectOf, trackingOff } from "./spool.js";

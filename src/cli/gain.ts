@@ -9,7 +9,7 @@ import { byPeriod, byRoute, failures, history, hookCoverage, routeSums, tornLine
 import { projectOf } from "../accounting/spool.js";
 import { configuredDatabase, ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
 import { usageError } from "./help.js";
-import { unknownWord } from "./suggest.js";
+import { unknownWord } from "../text/suggest.js";
 
 const FLAGS = ["--daily", "--weekly", "--monthly", "--history", "--project", "--since", "--graph", "--failures", "--json", "--csv", "--html", "--help"];
 

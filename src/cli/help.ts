@@ -4,11 +4,11 @@
 import { HOOK_HOSTS as HOOK_ADAPTERS, INSTALLS } from "../hosts/index.js";
 import { toolFamilies, toolsByTable } from "../routes/registry.js";
 import { activeRegistry } from "../routing.js";
-import { RTK_OPTION_LIST } from "../runtime/options.js";
+import { RTK_OPTION_LIST } from "../routes/rtk-command.js";
 import { VERSION } from "../version.js";
-import { unknownWord } from "./suggest.js";
+import { unknownWord } from "../text/suggest.js";
 
-export { closest, unknownWord } from "./suggest.js";
+export { closest, unknownWord } from "../text/suggest.js";
 
 export interface CommandHelp {
   name: string;

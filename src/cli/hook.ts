@@ -6,7 +6,7 @@ import { HOOK_HOSTS } from "../hosts/index.js";
 import { EventEnd, MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
 import { recordHook } from "../accounting/record.js";
 import { writeFd } from "./out.js";
-import { unknownWord } from "./suggest.js";
+import { unknownWord } from "../text/suggest.js";
 
 /** The longest rtk waits for more of an event: hosts write it at once, and the agent waits meanwhile. */
 const READ_TIMEOUT_MS = 1000;

@@ -2,7 +2,7 @@
 import { recordRecall } from "../accounting/record.js";
 import { parseOptions } from "./args.js";
 import { usageError } from "./help.js";
-import { shellQuote } from "./quote.js";
+import { shellQuote } from "../text/quote.js";
 import { listRecall, openRecallDir, readRecallMeta, readRecallText, RecallUnsafeError, recallDir, type RecallStore } from "../runtime/recall.js";
 
 export function recallCli(args: string[]): number {

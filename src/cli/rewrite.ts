@@ -10,9 +10,9 @@ import { ON_PATH_FIX } from "../hosts/on-path.js";
 import { rewriteRunnable } from "../hosts/host-shell.js";
 import { recordHook } from "../accounting/record.js";
 import { tryLoadConfig } from "../config/load.js";
-import type { Outcome } from "../hosts/types.js";
+import type { Outcome } from "../rewrite/outcome.js";
 import { writeFd } from "./out.js";
-import { unknownWord } from "./suggest.js";
+import { unknownWord } from "../text/suggest.js";
 
 export const REWRITE_USAGE_ERROR = 64;
 

@@ -9,7 +9,7 @@ import { runTool } from "../runtime/dispatch.js";
 import { runPassthrough } from "../runtime/run.js";
 import { activeRegistry, fullRegistry } from "../routing.js";
 import { VERSION } from "../version.js";
-import { META_COMMANDS } from "./meta.js";
+import { META_COMMANDS } from "../routes/rtk-command.js";
 import { finish } from "./finish.js";
 import { warmUpRun } from "./warm-run.js";
 import { restoreLauncherEnv } from "./launcher-env.js";

@@ -19,8 +19,8 @@ import {
   type Host,
   type HostDoctor,
   type JsonTarget,
-  type Outcome,
 } from "./types.js";
+import type { Outcome } from "../rewrite/outcome.js";
 
 export const REWRITE_REASON = "rtk: token-optimised rewrite";
 

@@ -25,7 +25,8 @@ import { codexOwn } from "../permissions/codex-own.js";
 import { CLAUDE_RULES } from "../permissions/sources.js";
 import { codexHome, codexHookTrust } from "./codex-trust.js";
 import { dotFolder } from "./targets.js";
-import { claudeLikeSample, SILENT, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Outcome, type Where } from "./types.js";
+import { claudeLikeSample, SILENT, str, obj, type Check as DoctorCheck, type Host, type HookAnswer, type Where } from "./types.js";
+import type { Outcome } from "../rewrite/outcome.js";
 
 const PERMISSION_MODES = new Set(["default", "plan", "acceptEdits", "dontAsk", "bypassPermissions", "untrusted", "on-failure", "on-request", "never"]);
 

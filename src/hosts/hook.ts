@@ -7,7 +7,8 @@ import { tryLoadConfig, type EffectiveConfig } from "../config/load.js";
 import { loadRules } from "../permissions/sources.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 import { reachFix, rewriteRunnable } from "./host-shell.js";
-import type { Host, HookAnswer, Outcome } from "./types.js";
+import type { Host, HookAnswer } from "./types.js";
+import type { Outcome } from "../rewrite/outcome.js";
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
 

@@ -171,6 +171,9 @@ export function loginPath(env: Env, cwd: string, opts: { fresh?: boolean } = {})
   return got;
 }
 
+/** The file name of the Node binary the launcher looks for on PATH (the runtime's own name). */
+const NODE_FILE = process.release.name;
+
 /** The Node binary rtk's launcher at `launcher` would start with `pathVar`: its build's recorded one, else the first `node` on PATH (absolute entries). */
 export function launcherNode(launcher: string, pathVar: string): string | null {
   try {
@@ -183,7 +186,7 @@ export function launcherNode(launcher: string, pathVar: string): string | null {
     .split(":")
     .filter((p) => isAbsolute(p))
     .join(":");
-  return findOnPath("node", absolute, "/");
+  return findOnPath(NODE_FILE, absolute, "/");
 }
 
 /** Whether the `rtk` a rewrite inserts runs in the user's login shell: found on its PATH, an rtk, and able to start Node there. */

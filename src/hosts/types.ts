@@ -2,19 +2,11 @@
 // itself, where its rules live and how doctor tests it. An adapter only
 // translates: it holds no command knowledge and no filtering.
 import type { Env } from "../config/hooks.js";
+import type { Outcome } from "../rewrite/outcome.js";
 import type { CommandShell } from "./host-shell.js";
 import type { HostEngine } from "../permissions/replacement.js";
 import type { RuleLoader } from "../permissions/sources.js";
 import type { OwnAllow, RuleSet } from "../permissions/verdict.js";
-
-export type Outcome =
-  /** `ask`: a rule of the host asks for this command; the answer must make the host ask (or say nothing), never leave it to the host's rules, which cannot see `rtk …` as the command. */
-  | { kind: "rewrite"; command: string; allow: boolean; ask: boolean }
-  /** The host's own deny runs on the original command: say nothing. */
-  | { kind: "defer-deny" }
-  /** A deny the host cannot see itself (the agent typed `rtk`): answer with the host's deny. */
-  | { kind: "active-deny"; reason: string }
-  | { kind: "pass" };
 
 export interface HookAnswer {
   stdout: string;

@@ -7,7 +7,7 @@ import { walk } from "../ast/walk.js";
 import { skipOptions } from "../routes/match.js";
 import type { ToolSpec } from "../routes/types.js";
 import { peelWrappers } from "../rewrite/wrappers.js";
-import { RTK_OPTIONS } from "../runtime/options.js";
+import { RTK_OPTIONS } from "../routes/rtk-command.js";
 
 export interface Part {
   span: A.Span;

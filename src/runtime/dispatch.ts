@@ -11,10 +11,10 @@ import { FILTERS } from "../filters/catalog.js";
 import { maskCommand } from "../accounting/mask.js";
 import { appendRecord, projectOf, trackingOff } from "../accounting/spool.js";
 import type { RunRecord } from "../accounting/types.js";
-import { shellQuote } from "../cli/quote.js";
-import { RTK_OPTIONS } from "./options.js";
-import { closest } from "../cli/suggest.js";
-import { META_COMMANDS } from "../cli/meta.js";
+import { shellQuote } from "../text/quote.js";
+import { RTK_OPTIONS } from "../routes/rtk-command.js";
+import { closest } from "../text/suggest.js";
+import { META_COMMANDS } from "../routes/rtk-command.js";
 import type { Registry } from "../routes/registry.js";
 import { runFiltered, runPassthrough, type RunOutput } from "./run.js";
 

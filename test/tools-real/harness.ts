@@ -26,7 +26,7 @@ import { pathToFileURL } from "node:url";
 import { repoRoot } from "../support/corpus.js";
 import { ensureBuilt } from "../support/build.js";
 import { RTK } from "../support/launch.js";
-import { shellQuote } from "../../src/cli/quote.js";
+import { shellQuote } from "../../src/text/quote.js";
 import { FACT_READERS } from "../filters/runner-facts.js";
 import { factsOf as buildFactsOf, missingFacts } from "../filters/builds-facts.js";
 import { factsOf as packageFactsOf, lostFacts as lostPackageFacts } from "../filters/packages-facts.js";

@@ -5,7 +5,7 @@
 // `local_shell_call` is answered by a `function_call_output` with its call_id,
 // whose output is either JSON {output, metadata: {exit_code}} or text headed by
 // "Exit code: N" / "Process exited with code N" and "Output:".
-import { shellQuote } from "../../cli/quote.js";
+import { shellQuote } from "../../text/quote.js";
 import { codexTruncated, timeOf, type ShellCall } from "./records.js";
 
 type Json = Record<string, unknown>;
