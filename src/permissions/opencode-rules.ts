@@ -16,15 +16,15 @@ import { opencodeWildcard } from "./pattern.js";
 import { exists, home, isDir, readJson, type RuleCtx, type RuleLoader } from "./sources.js";
 
 /**
- * How the plugin hands a rewrite back, and for which agent: `shell` (the
- * default) replaces the command in the shell OpenCode starts, after its
- * permission check of the command as typed; `args` replaces the tool's
- * arguments before the check, which then judges the rewritten text. The mode
- * is written `<delivery>` or `<delivery>:<agent>`.
+ * How the plugin hands a rewrite back, and for which agent: `shell` replaces
+ * the command in the shell OpenCode starts, after its permission check of the
+ * command as typed; `args` (the default, for any other caller) replaces the
+ * tool's arguments before the check, which then judges the rewritten text. The
+ * mode is written `<delivery>` or `<delivery>:<agent>`.
  */
 export function opencodeMode(mode: string | undefined): { delivery: "shell" | "args"; agent: string | undefined } {
   const [delivery, ...agent] = (mode ?? "").split(":");
-  return { delivery: delivery === "args" ? "args" : "shell", agent: agent.length ? agent.join(":") : undefined };
+  return { delivery: delivery === "shell" ? "shell" : "args", agent: agent.length ? agent.join(":") : undefined };
 }
 
 export const OPENCODE_RULES: RuleLoader = {

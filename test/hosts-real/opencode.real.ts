@@ -12,7 +12,7 @@ import { rewrite } from "../../src/api.js";
 import { ensureBuilt } from "../support/build.js";
 import { parityCommands } from "./corpus.js";
 import { opencodeDriver, OPENCODE_PACKAGE } from "./hosts/opencode.js";
-import { assertParity, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
+import { assertParity, assertSameHost, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
 import { scratch } from "./support/sandbox.js";
 import { session, type HostDriver } from "./support/session.js";
 
@@ -50,6 +50,14 @@ const ROWS: readonly Row[] = [
     agent: "reviewer",
     delivery: "shell",
   },
+  {
+    // The string form: one action for every bash command, the project's over the user's patterns.
+    rules: {
+      name: 'project bash "ask" over the user\'s allow git *',
+      files: { ...project({ permission: { bash: "ask" } }), ".config/opencode/opencode.json": JSON.stringify({ permission: { bash: { "git *": "allow" } } }) },
+    },
+    delivery: "shell",
+  },
   // Where the tool's shell is not bash, the plugin replaces the arguments, which OpenCode then judges.
   { rules: { name: "shell dash (arguments replaced), defaults", files: project({ shell: "/bin/dash" }) }, delivery: "args" },
 ];
@@ -75,6 +83,7 @@ describe(`OpenCode ${OPENCODE_PACKAGE.version} with and without rtk`, () => {
       if ("error" in driver) return t.skip(`OpenCode cannot run here: ${driver.error}`);
       const row = await parityRow(driver, commands, rules, agent);
       rows.push(row);
+      assertSameHost(`opencode-${OPENCODE_PACKAGE.version}`, `${rules.name} × ${agent ?? "build"}`, row.without);
       assertParity(row);
       // What went through rtk is what rtk's library decides for OpenCode with the same files; with the rewrite run in
       // the shell every routed command that ran went through rtk, else rtk says why not.

@@ -99,7 +99,9 @@ describe("OpenCode's wildcards (Wildcard.match)", () => {
 
 describe("the mode: how the plugin hands the rewrite back, and for which agent", () => {
   for (const [mode, expected] of [
-    [undefined, { delivery: "shell", agent: undefined }],
+    // Any caller but the plugin's shell delivery: OpenCode judges the text it is handed.
+    [undefined, { delivery: "args", agent: undefined }],
+    ["build", { delivery: "args", agent: undefined }],
     ["shell", { delivery: "shell", agent: undefined }],
     ["args", { delivery: "args", agent: undefined }],
     ["args:plan", { delivery: "args", agent: "plan" }],
