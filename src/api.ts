@@ -16,7 +16,7 @@ export interface RewriteCallOptions {
   host?: string;
   /** The folder whose project rules and config apply. */
   cwd?: string;
-  /** The host's permission mode (Claude Code's `permission_mode`), which changes what it runs unprompted. */
+  /** The host's permission mode (Claude Code's `permission_mode`; for OpenCode, how its plugin hands the rewrite back and for which agent), which changes what it runs unprompted. */
   mode?: string;
   env?: Env;
   /** The config that applies to `cwd`, when the caller has loaded it already. */
@@ -47,7 +47,7 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
     transparentPrefixes,
     disabled,
     // Deny and ask rules see what bash runs: through the tools' global options (every family's table, routed or not) and the config's prefixes.
-    permissions: opts.permissions ?? hostPermissions(rules, cwd, env, warn, { tools: registry.tools, transparentPrefixes }, engineOf(named, { mode: opts.mode, cwd, env })),
+    permissions: opts.permissions ?? hostPermissions(rules, cwd, env, warn, { tools: registry.tools, transparentPrefixes }, engineOf(named, { mode: opts.mode, cwd, env }), opts.mode),
     limits: opts.limits === null ? undefined : (opts.limits ?? COMMAND_LIMITS),
   });
 }
@@ -55,7 +55,7 @@ export function rewrite(command: string, opts: RewriteCallOptions = {}): Rewrite
 /** The host's engine for this event: whether its answer can allow, and what it runs by itself given its rules. */
 function engineOf(host: Host, ctx: OwnContext) {
   const engine = host.engine;
-  if (!engine) return undefined;
+  if (!engine || engine.judges?.(ctx.mode) === false) return undefined;
   const own = engine.own;
   return { ...engineFor(engine, ctx.mode), ...(own ? { own: (rules: RuleSet) => own(ctx, rules) } : {}) };
 }

@@ -30,7 +30,10 @@ export const COMMANDS: readonly CommandHelp[] = [
     options: [
       ["--json", "the result as one JSON object (same exit code)"],
       ["--host <host>", "judge with this host's permission rules (default: Claude Code's)"],
-      ["--mode <mode>", "the host's permission mode (Claude Code: default, acceptEdits, plan, dontAsk, bypassPermissions)"],
+      [
+        "--mode <mode>",
+        "the host's permission mode (Claude Code: default, acceptEdits, plan, dontAsk, bypassPermissions; OpenCode: shell or args, where its plugin hands the rewrite back, then :<agent>)",
+      ],
       HELP_OPTION,
     ],
     examples: ['rtk rewrite "git status && npm test"'],

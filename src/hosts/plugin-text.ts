@@ -18,6 +18,8 @@ export interface RewriteCore {
   replyFields?: string;
   /** Lines (indented two) that look at that answer `out` before it is taken. */
   onReply?: string;
+  /** `rewriteCommand` takes the host's mode and hands it to the library (`spawn` hands it to `rtk rewrite --mode`). */
+  mode?: boolean;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface RewriteCore {
 export function rewriteCore(c: RewriteCore): string {
   return `type Rewrite = (
   command: string,
-  opts: { host: string; cwd?: string; warn: (m: string) => void },
+  opts: { host: string; cwd?: string;${c.mode ? " mode?: string;" : ""} warn: (m: string) => void },
 ) => { command: string | null; exitCode: number; asked?: boolean${c.answerFields ?? ""} };
 ${c.declarations ?? ""}
 let loaded: Promise<Rewrite | null> | undefined;
@@ -38,10 +40,10 @@ function library(): Promise<Rewrite | null> {
 }
 
 /** The rewritten command, or null to leave it as it is. */
-async function rewriteCommand(command: string, cwd: string | undefined): Promise<string | null> {
+async function rewriteCommand(command: string, cwd: string | undefined${c.mode ? ", mode: string | undefined" : ""}): Promise<string | null> {
   const rewrite = await library();
   if (rewrite) {
-    const r = rewrite(command, { host: ${c.host}, cwd, warn: () => {} });
+    const r = rewrite(command, { host: ${c.host}, cwd,${c.mode ? " mode," : ""} warn: () => {} });
 ${c.onAnswer ?? ""}    return r.exitCode === 0 || (r.exitCode === 3 && !r.asked) ? r.command : null;
   }
 ${c.spawn}  let out: { rewritten?: unknown; verdict?: unknown${c.replyFields ?? ""} } = {};

@@ -239,6 +239,8 @@ export interface OwnContext {
 }
 
 export interface HostEngineOf {
+  /** Whether the host judges the command it is handed back in this mode (default: in every mode); where it does not, nothing is held back. */
+  judges?(mode: string | undefined): boolean;
   /** The answer can carry an allow the host honours for the replacement, in this mode (its deny and ask rules on it still apply). */
   explicitAllow: boolean | ((mode: string | undefined) => boolean);
   /** What the host runs unprompted with no rule naming it, in this mode and folder, given its rules; absent or null: nothing. */

@@ -11,7 +11,8 @@ import { judge, type JudgeOptions, type OwnAllow, type RuleSet } from "./verdict
  * The host's rules as the rewrite's permission source. With an `engine` (a host
  * that judges the command it is handed back), `opts.own` is what it runs
  * unprompted by itself, and a rewrite is held back unless the host runs the
- * original unprompted (permissions/replacement.ts).
+ * original unprompted (permissions/replacement.ts). `mode` is the host's mode,
+ * for a host whose rules depend on it.
  */
 export function hostPermissions(
   loader: RuleLoader,
@@ -20,11 +21,12 @@ export function hostPermissions(
   warn: (msg: string) => void,
   opts: JudgeOptions = {},
   engine?: HostEngine & { own?: (rules: RuleSet) => OwnAllow | null },
+  mode?: string,
 ): PermissionSource {
   let loaded: ReturnType<typeof loadRules> | undefined;
   let judged: JudgeOptions | undefined;
   return (script, src, facts) => {
-    loaded ??= loadRules(loader, cwd, env, warn);
+    loaded ??= loadRules(loader, cwd, env, warn, mode);
     judged ??= engine?.own ? { ...opts, own: engine.own(loaded.rules) } : opts;
     return verdictOf(script, src, facts, loaded.rules, judged, { rules: loader.family, files: loaded.files.filter((f) => f.status !== "missing") }, engine);
   };

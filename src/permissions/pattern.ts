@@ -58,3 +58,19 @@ function globMatch(pieces: string[], text: string): boolean {
   }
   return text.length - last.length >= at && text.endsWith(last);
 }
+
+/**
+ * OpenCode's wildcard match (its `Wildcard.match`): the whole text, case-sensitive,
+ * `*` any run of characters (newlines too), `?` one character, a trailing ` *`
+ * also matching the text without its blank (`git status *` matches `git status`).
+ * Backslashes count as slashes on both sides.
+ */
+export function opencodeWildcard(pattern: string, text: string): boolean {
+  let source = pattern
+    .replaceAll("\\", "/")
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  if (source.endsWith(" .*")) source = source.slice(0, -3) + "( .*)?";
+  return new RegExp("^" + source + "$", "s").test(text.replaceAll("\\", "/"));
+}

@@ -10,10 +10,10 @@ import type { RuleSet } from "./verdict.js";
 /** The name a rule source is reported by (`explain --json`'s `rules`). */
 export type RuleFamily = string;
 
-/** Where one family of hosts keeps its rules: read into `rules` through `add`. */
+/** Where one family of hosts keeps its rules: read into `rules` through `add`, or returned when they are not lists (OpenCode's, in order). */
 export interface RuleLoader {
   family: RuleFamily;
-  read(ctx: RuleCtx, add: RuleAdder): void;
+  read(ctx: RuleCtx, add: RuleAdder): void | Pick<RuleSet, "opencode">;
 }
 
 /** Adds a file's entries to one list; `tool` names the host's shell tool in `Tool(pattern)` entries (null: bare patterns). */
@@ -33,22 +33,24 @@ export interface LoadedRules {
 export interface RuleCtx {
   cwd: string;
   env: Env;
+  /** The host's mode for this command, when its rules depend on it (OpenCode's agent). */
+  mode?: string;
   warn: (msg: string) => void;
   files: RuleFile[];
 }
 
-export function loadRules(loader: RuleLoader, cwd: string, env: Env, warn: (msg: string) => void): LoadedRules {
-  const ctx: RuleCtx = { cwd: resolve(cwd), env, warn, files: [] };
-  const rules = { deny: [] as string[], ask: [] as string[], allow: [] as string[], readDeny: [] as string[] };
-  loader.read(ctx, (into, entries, tool) => {
+export function loadRules(loader: RuleLoader, cwd: string, env: Env, warn: (msg: string) => void, mode?: string): LoadedRules {
+  const ctx: RuleCtx = { cwd: resolve(cwd), env, warn, files: [], ...(mode !== undefined ? { mode } : {}) };
+  const rules: RuleSet = { deny: [] as string[], ask: [] as string[], allow: [] as string[], readDeny: [] as string[] };
+  const own = loader.read(ctx, (into, entries, tool) => {
     if (!Array.isArray(entries)) return;
     for (const e of entries) {
       if (typeof e !== "string") continue;
       const p = tool === null ? e : toolPattern(e, tool);
-      if (p !== null) rules[into].push(p);
+      if (p !== null) (rules[into] as string[]).push(p);
     }
   });
-  return { rules, files: ctx.files };
+  return { rules: own ? { ...rules, ...own } : rules, files: ctx.files };
 }
 
 /**
@@ -341,65 +343,6 @@ function toolList(value: string): string[] {
   return out;
 }
 
-/**
- * OpenCode: `permission.bash` (pattern → allow | ask | deny, or one action for
- * every command; `permission["*"]` when there is no `bash` key) and the newer
- * `permissions` list (`{action: "shell", resource, effect}`), from the user's
- * config, `$OPENCODE_CONFIG`, and every `opencode.json(c)` from the project's
- * top down to the working folder. OpenCode takes the last matching rule; rtk
- * reads every deny and ask pattern as such, which is never more permissive. A
- * rule for every command (`*`) also judges the rewritten `rtk …` command, so it
- * is no reason to leave a command alone. `?` (one character) is read as `*` in
- * deny and ask patterns (broader), and an allow pattern with it is not used.
- */
-export const OPENCODE_RULES: RuleLoader = {
-  family: "opencode",
-  read(ctx, add) {
-    for (const file of opencodeFiles(ctx)) {
-      const doc = obj(readJson(file, ctx));
-      if (!doc) continue;
-      const perm = doc["permission"];
-      const bash = typeof perm === "string" ? perm : (obj(perm)?.["bash"] ?? obj(perm)?.["*"]);
-      if (typeof bash === "string") addOpencode(add, "*", bash);
-      else for (const [pattern, action] of Object.entries(obj(bash) ?? {})) addOpencode(add, pattern, action);
-      const list = doc["permissions"];
-      if (Array.isArray(list)) {
-        for (const r of list) {
-          const rule = obj(r);
-          const action = rule?.["action"];
-          if (action !== "shell" && action !== "bash" && action !== "*") continue;
-          if (typeof rule?.["resource"] === "string") addOpencode(add, rule["resource"], rule["effect"]);
-        }
-      }
-    }
-  },
-};
-
-function addOpencode(add: RuleAdder, pattern: string, action: unknown): void {
-  if (action !== "deny" && action !== "ask" && action !== "allow") return;
-  const p = pattern.trim();
-  if (action !== "allow" && /^\*+$/.test(p)) return;
-  if (action === "allow") {
-    if (!p.includes("?")) add("allow", [p], null);
-  } else add(action, [p.replaceAll("?", "*")], null);
-}
-
-function opencodeFiles(ctx: RuleCtx): string[] {
-  const configHome = ctx.env["XDG_CONFIG_HOME"] || join(home(ctx.env), ".config");
-  const files = ["opencode.json", "opencode.jsonc", "config.json"].map((n) => join(configHome, "opencode", n));
-  if (ctx.env["OPENCODE_CONFIG"]) files.push(resolve(ctx.cwd, ctx.env["OPENCODE_CONFIG"]));
-  // From the project's top (the git top level, never above HOME) down to the working folder.
-  const dirs: string[] = [];
-  const userHome = home(ctx.env);
-  for (let dir = ctx.cwd; ; dir = dirname(dir)) {
-    if (dir === userHome) break;
-    dirs.push(dir);
-    if (exists(join(dir, ".git")) || dirname(dir) === dir) break;
-  }
-  for (const d of dirs.reverse()) for (const n of ["opencode.json", "opencode.jsonc", join(".opencode", "opencode.json"), join(".opencode", "opencode.jsonc")]) files.push(join(d, n));
-  return unique(files);
-}
-
 /** Hosts without rules of their own (plugins, rules-only files, Kiro). */
 export const NO_RULES: RuleLoader = { family: "none", read() {} };
 
@@ -452,10 +395,11 @@ function geminiTrusted(project: string, ctx: RuleCtx): boolean {
   return trusted;
 }
 
-function readJson(path: string, ctx: RuleCtx): unknown {
-  let text: string;
+/** A JSON (or JSONC) settings file, or null when it is missing or invalid (recorded in `ctx.files`); `text` sees its text first. */
+export function readJson(path: string, ctx: RuleCtx, text: (raw: string) => string = (raw) => raw): unknown {
+  let raw: string;
   try {
-    text = readFileSync(path, "utf8");
+    raw = readFileSync(path, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -467,7 +411,7 @@ function readJson(path: string, ctx: RuleCtx): unknown {
     return null;
   }
   try {
-    const doc = JSON.parse(jsoncToJson(text.replace(/^\uFEFF+/, "")));
+    const doc = JSON.parse(jsoncToJson(text(raw.replace(/^\uFEFF+/, ""))));
     ctx.files.push({ path, status: "read" });
     return doc;
   } catch (e) {
@@ -483,7 +427,7 @@ function readJson(path: string, ctx: RuleCtx): unknown {
  * skips strings: a comma is dropped when only blanks and comments stand between
  * it and the `}` or `]` it precedes.
  */
-function jsoncToJson(text: string): string {
+export function jsoncToJson(text: string): string {
   if (!text.includes("/") && !text.includes(",")) return text;
   let out = "";
   for (let i = 0; i < text.length; i++) {
@@ -527,7 +471,7 @@ function obj(v: unknown): Record<string, unknown> | null {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
-function isDir(p: string): boolean {
+export function isDir(p: string): boolean {
   try {
     return statSync(p).isDirectory();
   } catch {

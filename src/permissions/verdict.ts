@@ -5,6 +5,7 @@ import type * as A from "../ast/nodes.js";
 import { inputFacts, type InputFacts } from "../rewrite/facts.js";
 import type { Verdict } from "../rewrite/rewrite.js";
 import { parse } from "../../grammar/parse.js";
+import { opencodeAction, opencodeJudges, opencodeText, type OpencodeRules } from "./opencode-match.js";
 import { commandParts, listTexts, rtkRuns, type Part, type PartOptions } from "./parts.js";
 import { allows, matchesPattern } from "./pattern.js";
 
@@ -14,6 +15,8 @@ export interface RuleSet {
   allow: readonly string[];
   /** Paths the host refuses to let a command read (Claude Code's `Read(…)` deny rules), as written. */
   readDeny?: readonly string[];
+  /** OpenCode's rules, taken in its order (the last that matches decides, opencode-rules.ts); when present, the lists above are not read. */
+  opencode?: OpencodeRules;
 }
 
 export interface PartVerdict {
@@ -69,35 +72,91 @@ export interface PermissionReport {
 const OPAQUE = "(nested deeper than rtk reads)";
 
 const first = (rules: readonly string[], forms: readonly string[]) => rules.find((r) => forms.some((f) => matchesPattern(r, f))) ?? null;
-const firstForm = (rule: string, forms: readonly string[]) => forms.find((f) => matchesPattern(rule, f)) ?? null;
+
+/** How a part meets a host's rules. */
+interface Matcher {
+  /** The deny rule the part meets, as the host sees it (`direct`) or as only rtk does (`hidden`), with the form that met it; or null. */
+  deny(p: Part, seen: "direct" | "hidden"): { rule: string; form: string } | null;
+  /** The ask rule any form of the part meets, or null. */
+  ask(p: Part): string | null;
+  /** The allow rule the part meets as written, or null. */
+  allow(p: Part): string | null;
+  /** Some rule denies or asks. */
+  restrictive: boolean;
+  /** Deny rules written for several commands (they hold `&&`, `||`, `;` or `|`), tried on every run of consecutive commands. */
+  listDeny: readonly string[];
+}
+
+/** The lists: any deny rule in any form, any ask rule in any form, an allow rule as written. */
+function listMatcher(rules: RuleSet): Matcher {
+  return {
+    deny(p, seen) {
+      const forms = seen === "direct" ? p.denyForms : p.hiddenForms;
+      const rule = first(rules.deny, forms);
+      return rule === null ? null : { rule, form: forms.find((f) => matchesPattern(rule, f))! };
+    },
+    ask: (p) => first(rules.ask, [...p.denyForms, ...p.hiddenForms]),
+    allow: (p) => rules.allow.find((r) => allows(r, p.text)) ?? null,
+    restrictive: rules.deny.length > 0 || rules.ask.length > 0,
+    listDeny: rules.deny.filter((r) => /&&|\|\||;|\|/.test(r)),
+  };
+}
+
+/**
+ * OpenCode's rules: a form's action is that of the last rule that matches it.
+ * Its own text (assignments and redirects included) is the form OpenCode
+ * judges; the others are tried too, as with the lists. A command OpenCode does
+ * not judge (`cd`, `export`, …) meets no rule.
+ */
+function opencodeMatcher(rules: OpencodeRules, src: string): Matcher {
+  const meets = (p: Part, forms: readonly string[], action: string) => {
+    if (!opencodeJudges(p.cmd, src)) return null;
+    for (const form of forms) {
+      const r = opencodeAction(rules, form);
+      if (r.action === action) return { rule: `${r.pattern}: ${r.action}`, form };
+    }
+    return null;
+  };
+  return {
+    deny: (p, seen) => meets(p, seen === "direct" ? [opencodeText(p.cmd, src), ...p.denyForms] : p.hiddenForms, "deny"),
+    ask: (p) => meets(p, [opencodeText(p.cmd, src), ...p.denyForms, ...p.hiddenForms], "ask")?.rule ?? null,
+    allow(p) {
+      if (!opencodeJudges(p.cmd, src)) return "(not judged by OpenCode's bash rules)";
+      const r = opencodeAction(rules, opencodeText(p.cmd, src));
+      return r.action === "allow" ? `${r.pattern}: allow` : null;
+    },
+    restrictive: rules.bash.some((r) => r.action !== "allow"),
+    listDeny: [],
+  };
+}
 
 export function judge(script: A.Script, src: string, rules: RuleSet, facts: InputFacts = inputFacts(script), opts: JudgeOptions = {}): PermissionReport {
   const whole = src.trim();
   const raw = commandParts(script, src, opts);
   const hostVeto = opts.own?.whole?.(script, src, raw) ?? null;
+  const m = rules.opencode ? opencodeMatcher(rules.opencode, src) : listMatcher(rules);
   const parts: PartVerdict[] = raw.map((p) => {
-    const direct = first(rules.deny, p.denyForms);
-    const hidden = direct === null ? first(rules.deny, p.hiddenForms) : null;
+    const direct = m.deny(p, "direct");
+    const hidden = direct === null ? m.deny(p, "hidden") : null;
     const own = opts.own?.part(p) ?? null;
-    const allow = rules.allow.find((r) => allows(r, p.text)) ?? null;
+    const allow = m.allow(p);
     const owned = own && "allow" in own ? own.allow : null;
     return {
       text: p.text,
       span: [p.span.start, p.span.end],
-      deny: direct ?? hidden,
-      denyForm: hidden === null ? null : firstForm(hidden, p.hiddenForms),
+      deny: (direct ?? hidden)?.rule ?? null,
+      denyForm: hidden?.form ?? null,
       // What bash runs is asked for in every form a deny rule is tried on (allow is earned as written only);
       // a command nested deeper than rtk reads is asked for whenever the host has deny or ask rules.
-      ask: first(rules.ask, [...p.denyForms, ...p.hiddenForms]) ?? (own && "veto" in own ? own.veto : null) ?? (p.opaque && (rules.deny.length || rules.ask.length) ? OPAQUE : null),
+      ask: m.ask(p) ?? (own && "veto" in own ? own.veto : null) ?? (p.opaque && m.restrictive ? OPAQUE : null),
       allow,
       own: owned,
       through: opts.throughRtk && !allow && !owned ? allowedBehindRtk(p, src, rules, opts) : null,
     };
   });
   const unattestable = facts.unattestable?.why ?? null;
-  // A deny rule written for several commands (it holds `&&`, `||`, `;` or `|`) is tried on
-  // every run of consecutive commands; other rules on each command alone.
-  const listRules = rules.deny.filter((r) => /&&|\|\||;|\|/.test(r));
+  // A deny rule written for several commands is tried on every run of consecutive commands; other rules on each command alone.
+  const listRules = m.listDeny;
   const wholeDeny = whole && listRules.length && !parts.some((p) => p.deny) ? first(listRules, listTexts(script, src)) : null;
   let verdict: Verdict;
   let activeDeny = false;

@@ -23,8 +23,19 @@ export interface Request {
 
 /** One API's wire format. */
 export interface Dialect {
-  /** The next answer for a request to `path`, given the script and what came back so far; null: 404. */
-  answer(path: string, body: Record<string, unknown>, next: (results: Received[]) => string | null, record: (r: Received) => void, issued?: (id: string) => void): Reply | null;
+  /**
+   * The next answer for a request to `path`, given the script and what came back so far; null: 404.
+   * `issued(id, k)` names the call asked for the `k`-th next command (default 0); `take(n)` gives the
+   * next `n` commands at once, for a dialect that asks for several calls in one turn.
+   */
+  answer(
+    path: string,
+    body: Record<string, unknown>,
+    next: (results: Received[]) => string | null,
+    record: (r: Received) => void,
+    issued?: (id: string, k?: number) => void,
+    take?: (n: number) => string[],
+  ): Reply | null;
 }
 
 export interface Reply {
@@ -83,9 +94,10 @@ export class ModelServer {
         this.results.push(r);
         this.index = this.results.length;
       },
-      (id) => {
-        this.issued[this.index] ??= id;
+      (id, k = 0) => {
+        this.issued[this.index + k] ??= id;
       },
+      (n) => this.script.slice(this.index, this.index + n),
     );
     if (!reply) {
       res.writeHead(404, { "content-type": "application/json" });

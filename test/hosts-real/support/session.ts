@@ -44,6 +44,8 @@ export interface HostDriver {
   hookErrors?(stdout: string, stderr: string): string[];
   /** Where the scratch HOME is made (scratch()'s `base`). */
   scratchBase?: string;
+  /** The command each tool call ran, by its id, where the host's output tells it (else rtk's hook records say what rtk handed back). */
+  commandsRun?(stdout: string): ReadonlyMap<string, string>;
 }
 
 export interface SessionOptions {
@@ -91,7 +93,7 @@ export async function session(driver: HostDriver, commands: readonly string[], o
       if (r.status !== 0) throw new Error(`rtk init --agent ${driver.name}: ${r.stdout}${r.stderr}`);
     }
     for (const [p, text] of Object.entries(opts.files ?? {})) s.put(join(s.home, p), text);
-    const asked: { id: string | undefined; got: Received | undefined; fate: Fate }[] = [];
+    const asked: { id: string | undefined; got: Received | undefined; fate: Fate; ran: string | undefined }[] = [];
     const requests: SessionResult["requests"] = [];
     const hookErrors: string[] = [];
     let log = "";
@@ -102,12 +104,13 @@ export async function session(driver: HostDriver, commands: readonly string[], o
         const run = await driver.run(s, url, opts);
         log += `exit ${run.status}\n--- stdout\n${run.stdout.slice(-20000)}\n--- stderr\n${run.stderr.slice(-5000)}\n`;
         const fates = driver.fates(run.stdout, server.results);
+        const told = driver.commandsRun?.(run.stdout);
         requests.push(...server.requests);
         hookErrors.push(...(driver.hookErrors?.(run.stdout, run.stderr) ?? []));
         const before = asked.length;
-        for (const [k, id] of server.issued.entries()) asked.push({ id, got: server.results[k], fate: (id && fates.get(id)) || "error" });
+        for (const [k, id] of server.issued.entries()) asked.push({ id, got: server.results[k], fate: (id && fates.get(id)) || "error", ran: id ? told?.get(id) : undefined });
         // Nothing asked for at all: the host does not start; the rest cannot be judged.
-        if (asked.length === before) while (asked.length < commands.length) asked.push({ id: undefined, got: undefined, fate: "error" });
+        if (asked.length === before) while (asked.length < commands.length) asked.push({ id: undefined, got: undefined, fate: "error", ran: undefined });
       } finally {
         await server.stop();
       }
@@ -115,15 +118,17 @@ export async function session(driver: HostDriver, commands: readonly string[], o
     const records = spoolRecords(s);
     const hooks = records.filter((r) => r["kind"] === "hook");
     const runs = records.filter((r) => r["kind"] === "run");
-    // A rewritten command's runs are recorded in order: one record per `rtk` the rewrite inserted.
+    // A rewritten command's runs are recorded in order: one record per `rtk` the rewrite inserted. Where the host's
+    // output says what ran (calls run side by side, records interleaved), at least one record per command that ran.
+    const toldAll = !!driver.commandsRun;
     let runAt = 0;
     const outcomes: CommandOutcome[] = commands.map((command, i) => {
-      const { id, got, fate } = asked[i]!;
-      const hook = id ? hooks.find((h) => h["toolUseId"] === id) : undefined;
-      const rewritten = hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
+      const { id, got, fate, ran } = asked[i]!;
+      const hook = id && !toldAll ? hooks.find((h) => h["toolUseId"] === id) : undefined;
+      const rewritten = toldAll ? (ran !== undefined && ran !== command ? ran : null) : hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
       let recorded = false;
       if (rewritten !== null && fate === "ran") {
-        const n = rewritten.split(/(?:^|[^\w-])rtk /).length - 1 - (command.split(/(?:^|[^\w-])rtk /).length - 1);
+        const n = toldAll ? 1 : rewritten.split(/(?:^|[^\w-])rtk /).length - 1 - (command.split(/(?:^|[^\w-])rtk /).length - 1);
         recorded = runs.slice(runAt, runAt + n).length === n && n > 0;
         runAt += n;
       }
