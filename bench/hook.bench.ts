@@ -110,7 +110,7 @@ const bench: Bench = async (ctx) => {
   }
 };
 
-// The hook's answer to any input: its limits (64 KiB, 200 ms of reading, 1 s of
+// The hook's answer to any input: its limits (64 KiB, 5,000 steps of reading, 1 s of
 // waiting for stdin) put the worst case well inside this, Node's start included.
 const BUDGET_MS = 500;
 const BUDGET_MB = 150;
@@ -120,7 +120,7 @@ const eventOf = (command: string) => JSON.stringify({ ...(JSON.parse(EVENT) as o
 const PATHOLOGICAL: { label: string; command: () => string }[] = [
   { label: "a 1 MB command (x|x|…)", command: () => "x|".repeat(500_000) },
   { label: "900 000 backquotes", command: () => "`".repeat(900_000) },
-  // Under the length limit: the time limit decides.
+  // Under the length limit: the step budget decides.
   { label: "a 60 KB command (x|x|…)", command: () => "x|".repeat(30_000) + "x" },
   { label: "60 000 backquotes", command: () => "`".repeat(60_000) },
 ];
