@@ -8,6 +8,7 @@ import { isPackageRun, isTestRun, replay, toolCases, type ToolCase } from "../te
 import { factsOf, factsText, lostFacts, READERS } from "../test/filters/builds-facts.js";
 import type { Area } from "./harness/report.js";
 import type { Tokenizer } from "./inputs/tokenizer.js";
+import { savingsGate } from "./gates.js";
 
 /** The issue's floors for the median savings of medium passing runs. */
 export const BUILD_FAMILY_TARGETS: Record<string, number> = { builds: 80, linters: 70 };
@@ -88,6 +89,8 @@ export async function buildsArea(area: Area, tokenizer: Tokenizer): Promise<Buil
       [`median of ${family} (${medium.length} medium passing runs)`, "", "", "", "", `${median.toFixed(1)} %`, `${bound.toFixed(1)} %`, "", ""],
       area.check(`${family} median savings`, Math.round(median * 10) / 10, "%", { min: BUILD_FAMILY_TARGETS[family]! }),
     );
+    const g = savingsGate(family);
+    if (g) area.row(["", "", "", "", "", "", "", "", ""], area.gate(`${family} median savings`, Math.round(median * 10) / 10, "%", g));
     area.figure(family, { median, factsAloneMedian: bound, fixtures: medium.map((o) => o.name) });
   }
   area.figure("fixtures", outcomes);

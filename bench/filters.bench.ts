@@ -16,6 +16,7 @@ import { buildsArea } from "./builds.js";
 import { servicesArea } from "./services.js";
 import { packagesArea } from "./packages.js";
 import { alternate, type Command } from "./harness/alternate.js";
+import { savingsGate, THROUGHPUT } from "./gates.js";
 import { loadBuiltLib, root, scale, type Bench, type BenchContext } from "./harness/context.js";
 import { runMeasured } from "./harness/peak-rss.js";
 import { duration, sig, type Area } from "./harness/report.js";
@@ -475,6 +476,8 @@ function familyArea(area: Area, outcomes: readonly Outcome[]): void {
     const bound = bounded.length ? medianOf(bounded.map((o) => savedPct({ rawTokens: o.rawTokens, compactTokens: o.factTokens! }))) : null;
     const cells = [family, saved.length, `${median.toFixed(1)} %`, `${saved[0]!.toFixed(1)} %`, `${saved[saved.length - 1]!.toFixed(1)} %`, bound === null ? "" : `${bound.toFixed(1)} %`];
     area.row(cells, target === undefined ? undefined : area.check(`${family} median savings`, Math.round(median * 10) / 10, "%", { min: target }));
+    const g = savingsGate(family);
+    if (g) area.row(["", "", "", "", "", ""], area.gate(`${family} median savings`, Math.round(median * 10) / 10, "%", g));
     area.figure(family, { median, saved, target: target ?? null, factsAloneMedian: bound });
   }
   area.note("targets are floors from the best known peer (the issue's table), judged on medians over the realistic medium fixtures of each family; timing kind: reported, not enforced");
@@ -667,6 +670,11 @@ async function throughputArea(ctx: BenchContext, area: Area, dir: string): Promi
       area.check(`${c.label}: throughput`, round1(mbps), "MB/s", { min: 50 }),
     );
     area.row(["", "peak RSS", `${sig(rssMb)} MB`, `compact output ${sig(out / 1024)} KB, exit ${run.status}`], area.check(`${c.label}: peak RSS`, round1(rssMb), "MB", { max: 150 }));
+    area.row(["", "", "", ""], area.gate(`${c.label}: peak RSS`, round1(rssMb), "MB", THROUGHPUT.peakRssMb));
+    if (run.cpuUs !== undefined && run.cpuUs > 0) {
+      const perCpu = plain.bytes / 2 ** 20 / (run.cpuUs / 1e6);
+      area.row(["", "MB per CPU second", sig(perCpu), `${duration(run.cpuUs)} of user + sys CPU`], area.gate(`${c.label}: MB per CPU second`, round1(perCpu), "MB/s", THROUGHPUT.mbPerCpuSecond));
+    } else area.note(`${c.label}: no CPU time (GNU time is not installed): its throughput gate is not judged`);
     if (run.status !== 0) area.note(`${c.label}: exit ${run.status}: ${run.stderr.trim().slice(0, 300)}`);
     area.figure(c.label, {
       rawBytes: plain.bytes,
@@ -677,6 +685,7 @@ async function throughputArea(ctx: BenchContext, area: Area, dir: string): Promi
       compactBytes: out,
       status: run.status,
       rssMethod: run.method,
+      cpuUs: run.cpuUs ?? null,
     });
   }
   area.row(["every run compacted (exit 0, output < raw)", "", `${compacted} / ${cases.length}`, ""], area.check("throughput runs compacted", compacted, "", { equals: cases.length }, "correctness"));

@@ -9,6 +9,7 @@ import { isPackageRun, replay, toolCases, type ToolCase } from "../test/support/
 import { factsOf, factsText, lostFacts, READERS } from "../test/filters/packages-facts.js";
 import type { Area } from "./harness/report.js";
 import type { Tokenizer } from "./inputs/tokenizer.js";
+import { savingsGate } from "./gates.js";
 
 /** The issue's floor for the median savings of medium installs. */
 export const INSTALLS_TARGET = 80;
@@ -85,6 +86,8 @@ export async function packagesArea(area: Area, tokenizer: Tokenizer): Promise<Pa
       [`median of installs (${medium.length} medium passing runs)`, "", "", "", "", `${median.toFixed(1)} %`, `${bound.toFixed(1)} %`, "", ""],
       area.check("installs median savings", Math.round(median * 10) / 10, "%", { min: INSTALLS_TARGET }),
     );
+    const g = savingsGate("installs");
+    if (g) area.row(["", "", "", "", "", "", "", "", ""], area.gate(`${"installs"} median savings`, Math.round(median * 10) / 10, "%", g));
     area.figure("installs", { median, factsAloneMedian: bound, fixtures: medium.map((o) => o.name) });
   }
   area.figure("fixtures", outcomes);

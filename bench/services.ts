@@ -9,6 +9,7 @@ import { filterOf, replay, toolCases } from "../test/support/replay.js";
 import { factsOf, factsText, lostFacts } from "../test/filters/services-facts.js";
 import type { Area } from "./harness/report.js";
 import type { Tokenizer } from "./inputs/tokenizer.js";
+import { savingsGate } from "./gates.js";
 
 const TOOLS = ["docker", "podman", "kubectl", "helm", "gh", "terraform", "psql", "mysql", "aws", "gcloud", "az"];
 
@@ -86,6 +87,8 @@ export async function servicesArea(area: Area, tokenizer: Tokenizer): Promise<vo
       [`median of ${family} (${medium.length} medium fixtures)`, "", "", "", "", `${median.toFixed(1)} %`, `${bound.toFixed(1)} %`, whole ? "100 %" : "facts lost", ""],
       area.check(`${family} median savings`, Math.round(median * 10) / 10, "%", { min: SERVICE_FAMILY_TARGETS[family]! }),
     );
+    const g = savingsGate(family);
+    if (g) area.row(["", "", "", "", "", "", "", "", ""], area.gate(`${family} median savings`, Math.round(median * 10) / 10, "%", g));
     area.figure(family, { median, factsAloneMedian: bound, fixtures: medium.map((o) => o.name) });
   }
   // The families without a floor in the issue: their medians, shown and recorded.

@@ -7,9 +7,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { alternate, runTimed, type Command } from "./harness/alternate.js";
+import { alternate, roundRobin, runTimed, type Command } from "./harness/alternate.js";
+import { INSTALLED } from "./gates.js";
 import { rtkCli, root, scale, type Bench } from "./harness/context.js";
 import { duration, sig } from "./harness/report.js";
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 const bench: Bench = async (ctx) => {
   await ctx.report.section("process start: rtk explain vs bare node (whole process)", ["command", "median", "min", "max"], (area) => {
@@ -108,77 +111,92 @@ const installed: Bench = async (ctx) => {
   const nodes = [process.execPath, ...(process.env["RTK_BENCH_NODES"] ?? "").split(":").filter((n) => n && existsSync(n))];
   const dir = mkdtempSync(join(tmpdir(), "rtk-bench-install-"));
   try {
-    await ctx.report.section(`hook path after install: rtk from its tarball (snapshot cache warm) and the checkout, vs node -e 0`, ["node", "command", "median", "node -e 0", "ratio"], (area) => {
-      const bin = installFromTarball(dir);
-      const dist = join(dirname(bin), "lib", "node_modules", "rtk", "dist");
-      const rounds = scale(ctx, { full: 30, ci: 10 });
-      for (const node of nodes) {
-        const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
-        const home = join(dir, `home-${version}`);
-        const cache = join(home, ".cache");
-        mkdirSync(home, { recursive: true });
-        spawnSync("git", ["init", "-q"], { cwd: home });
-        // The same minimal environment on both sides (an inherited NODE_EXTRA_CA_CERTS alone adds a CA bundle load to every start).
-        const env = {
-          PATH: `${bin}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin`,
-          HOME: home,
-          XDG_CACHE_HOME: cache,
-          XDG_CONFIG_HOME: join(home, ".config"),
-          XDG_DATA_HOME: join(home, ".local", "share"),
-        };
-        const bare: Command = { label: "node -e 0", argv: [node, "-e", "0"], env, cwd: home };
-        const rewrite: Command = { label: "rtk rewrite", argv: [join(bin, "rtk"), "rewrite", "git status"], env, cwd: home, ok: [0] };
-        const hook: Command = { label: "rtk hook claude", argv: [join(bin, "rtk"), "hook", "claude"], env, cwd: home, input: EVENT };
+    await ctx.report.section(
+      `hook path after install: rtk from its tarball (snapshot cache warm) and the checkout, vs node -e 0`,
+      ["node", "command", "median", "node -e 0", "÷ node", "÷ empty snapshot", "CPU ÷ empty snapshot"],
+      (area) => {
+        const bin = installFromTarball(dir);
+        const dist = join(dirname(bin), "lib", "node_modules", "rtk", "dist");
+        const rounds = scale(ctx, { full: 30, ci: 15 });
+        for (const node of nodes) {
+          const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
+          const home = join(dir, `home-${version}`);
+          const cache = join(home, ".cache");
+          mkdirSync(home, { recursive: true });
+          spawnSync("git", ["init", "-q"], { cwd: home });
+          // The same minimal environment on both sides (an inherited NODE_EXTRA_CA_CERTS alone adds a CA bundle load to every start).
+          const env = {
+            PATH: `${bin}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin`,
+            HOME: home,
+            XDG_CACHE_HOME: cache,
+            XDG_CONFIG_HOME: join(home, ".config"),
+            XDG_DATA_HOME: join(home, ".local", "share"),
+          };
+          const bare: Command = { label: "node -e 0", argv: [node, "-e", "0"], env, cwd: home };
+          const rewrite: Command = { label: "rtk rewrite", argv: [join(bin, "rtk"), "rewrite", "git status"], env, cwd: home, ok: [0] };
+          const hook: Command = { label: "rtk hook claude", argv: [join(bin, "rtk"), "hook", "claude"], env, cwd: home, input: EVENT };
 
-        // First use: the plain bundle answers, and the snapshot is made in the background.
-        const first = runTimed(rewrite);
-        const t0 = performance.now();
-        while (!snapshotReady(cache, dist, node)) {
-          if (performance.now() - t0 > 240_000) throw new Error(`no snapshot in ${cache} after 4 minutes (${version})`);
-          sleep(50);
-        }
-        const buildMs = performance.now() - t0;
-        area.row([version, "first run (plain bundle; starts the snapshot build)", duration(first), "", ""]);
-        area.row([version, "snapshot build, in the background", duration(buildMs * 1000), "", ""]);
-        area.figure(`${version} first run`, first);
-        area.figure(`${version} snapshot build`, buildMs * 1000);
-
-        const answered = spawnSync(hook.argv[0]!, hook.argv.slice(1), { env, input: EVENT, encoding: "utf8" }).stdout.includes("rtk git status");
-        area.row(
-          [version, "installed hook answers with a rewrite", answered ? "yes" : "no", "", ""],
-          area.check(`${version} installed hook answers`, answered ? 1 : 0, "", { equals: 1 }, "correctness"),
-        );
-        for (const [label, cmd] of [
-          ['installed: rtk rewrite "git status"', rewrite],
-          ["installed: rtk hook claude < event", hook],
-        ] as const) {
-          const r = alternate(cmd, bare, { warmupRounds: 3, rounds });
-          area.row([version, label, duration(r.a.median), duration(r.b.median), sig(r.ratio)], area.check(`${version} ${label}`, r.ratio, "×", { max: TARGET }));
-          area.figure(`${version} ${label}`, { rtk: r.a, node: r.b, ratio: r.ratio });
-        }
-        // The checkout starts from its own dist/ snapshot, made by the Node binary that built it.
-        if (node === process.execPath) {
-          const checkoutEnv = { ...env, PATH: `${join(root, "bin")}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin` };
-          for (const [label, args, input, ok] of [
-            ['checkout: rtk rewrite "git status"', ["rewrite", "git status"], undefined, [0]],
-            ["checkout: rtk hook claude < event", ["hook", "claude"], EVENT, [0]],
-          ] as const) {
-            const cmd: Command = { label, argv: [join(root, "bin", "rtk"), ...args], env: checkoutEnv, cwd: home, ok, ...(input ? { input } : {}) };
-            const r = alternate(cmd, { ...bare, env: checkoutEnv }, { warmupRounds: 3, rounds });
-            area.row([version, label, duration(r.a.median), duration(r.b.median), sig(r.ratio)], area.check(`${version} ${label}`, r.ratio, "×", { max: TARGET }));
-            area.figure(`${version} ${label}`, { rtk: r.a, node: r.b, ratio: r.ratio });
+          // First use: the plain bundle answers, and the snapshot is made in the background.
+          const first = runTimed(rewrite);
+          const t0 = performance.now();
+          while (!snapshotReady(cache, dist, node)) {
+            if (performance.now() - t0 > 240_000) throw new Error(`no snapshot in ${cache} after 4 minutes (${version})`);
+            sleep(50);
           }
+          const buildMs = performance.now() - t0;
+          area.row([version, "first run (plain bundle; starts the snapshot build)", duration(first), "", "", "", ""]);
+          area.row([version, "snapshot build, in the background", duration(buildMs * 1000), "", "", "", ""]);
+          area.figure(`${version} first run`, first);
+          area.figure(`${version} snapshot build`, buildMs * 1000);
+
+          const answered = spawnSync(hook.argv[0]!, hook.argv.slice(1), { env, input: EVENT, encoding: "utf8" }).stdout.includes("rtk git status");
+          area.row(
+            [version, "installed hook answers with a rewrite", answered ? "yes" : "no", "", "", "", ""],
+            area.check(`${version} installed hook answers`, answered ? 1 : 0, "", { equals: 1 }, "correctness"),
+          );
+          const floor = emptySnapshot(node, home);
+          if (!floor) throw new Error(`no empty snapshot could be built with ${version}`);
+          const empty: Command = { label: "empty snapshot", argv: [node, "--snapshot-blob", floor], env, cwd: home };
+          const subjects: [string, Command][] = [
+            ['installed: rtk rewrite "git status"', rewrite],
+            ["installed: rtk hook claude < event", hook],
+          ];
+          // The checkout starts from its own dist/ snapshot, made by the Node binary that built it.
+          if (node === process.execPath) {
+            const checkoutEnv = { ...env, PATH: `${join(root, "bin")}:${dirname(node)}:/usr/local/bin:/usr/bin:/bin` };
+            subjects.push(['checkout: rtk rewrite "git status"', { label: "checkout rewrite", argv: [join(root, "bin", "rtk"), "rewrite", "git status"], env: checkoutEnv, cwd: home }]);
+            subjects.push(["checkout: rtk hook claude < event", { label: "checkout hook", argv: [join(root, "bin", "rtk"), "hook", "claude"], env: checkoutEnv, cwd: home, input: EVENT }]);
+          }
+          // One alternation of them all, so each ratio compares neighbours.
+          const [rn, re, ...rs] = roundRobin([bare, empty, ...subjects.map(([, c]) => c)], { warmupRounds: 3, rounds });
+          const n = rn!.wall;
+          const e = re!.wall;
+          area.row([version, "floor: an empty user-land snapshot", duration(e.median), duration(n.median), sig(e.median / n.median), "1", ""]);
+          area.figure(`${version} empty snapshot`, { snapshot: re, node: rn, ratio: e.median / n.median });
+          subjects.forEach(([label], i) => {
+            const r = rs[i]!.wall;
+            const overNode = r.median / n.median;
+            const overFloor = r.median / e.median;
+            const cpuOverFloor = rs[i]!.cpuMean !== null && re!.cpuMean ? rs[i]!.cpuMean! / re!.cpuMean : null;
+            area.row(
+              [version, label, duration(r.median), duration(n.median), sig(overNode), sig(overFloor), cpuOverFloor === null ? "" : sig(cpuOverFloor)],
+              area.check(`${version} ${label}`, round3(overNode), "× node", { max: TARGET }),
+            );
+            area.row(["", "  gate: wall ÷ node -e 0", "", "", sig(overNode), "", ""], area.gate(`${version} ${label}: wall ÷ node -e 0`, round3(overNode), "×", INSTALLED.overNode));
+            if (cpuOverFloor !== null)
+              area.row(
+                ["", "  gate: CPU ÷ empty snapshot's CPU", "", "", "", "", sig(cpuOverFloor)],
+                area.gate(`${version} ${label}: CPU ÷ empty snapshot's CPU`, round3(cpuOverFloor), "×", INSTALLED.cpuOverFloor),
+              );
+            area.figure(`${version} ${label}`, { rtk: rs[i], node: rn, floor: re, ratio: overNode, overFloor, cpuOverFloor });
+          });
         }
-        const floor = emptySnapshot(node, home);
-        if (floor) {
-          const r = alternate({ label: "empty snapshot", argv: [node, "--snapshot-blob", floor], env, cwd: home }, bare, { warmupRounds: 3, rounds });
-          area.row([version, "floor: an empty user-land snapshot", duration(r.a.median), duration(r.b.median), sig(r.ratio)]);
-          area.figure(`${version} empty snapshot`, { snapshot: r.a, node: r.b, ratio: r.ratio });
-        }
-      }
-      area.note(`${rounds} rounds each, alternated A B A B … after 3 untimed, in a minimal environment (PATH, HOME, XDG folders) on both sides; target ≤ ${TARGET} × node -e 0`);
-      if (nodes.length === 1) area.note("other Node binaries: RTK_BENCH_NODES=/path/to/node[:…] (CI sets Node 24's)");
-    });
+        area.note(
+          `${rounds} rounds of node -e 0, the empty snapshot and each rtk command in turn, after 3 untimed, in a minimal environment (PATH, HOME, XDG folders) on every side; target ≤ ${TARGET} × node -e 0 (reported); gates from bench/gates.ts`,
+        );
+        if (nodes.length === 1) area.note("other Node binaries: RTK_BENCH_NODES=/path/to/node[:…] (CI sets Node 24's)");
+      },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -213,6 +213,8 @@ const PARAM_OPS = [":-", ":=", ":?", ":+", "##", "%%", "//", "/#", "/%", "^^", "
 export class Scanner {
   private src = "";
   private pos = 0;
+  /** Where the budget was last charged for the characters moved over. */
+  private charged = 0;
   private stack!: Stack;
   private queue: HeredocQueue = NO_HEREDOCS;
   private prevPart = false;
@@ -226,6 +228,7 @@ export class Scanner {
     this.src = src;
     this.budget = budget;
     this.pos = base;
+    this.charged = base;
     this.stack = { f: { k: "cmd", subst: false, limit }, up: null, depth: 0 };
     this.queue = NO_HEREDOCS;
     this.prevPart = false;
@@ -246,6 +249,8 @@ export class Scanner {
 
   restore(s: ScanState): void {
     this.pos = s.pos;
+    // What is scanned again is charged again.
+    this.charged = s.pos;
     this.stack = s.stack;
     this.queue = s.queue;
     this.prevPart = s.prevPart;
@@ -282,7 +287,11 @@ export class Scanner {
   }
 
   next(): ShellToken {
-    this.budget?.tick(this.pos);
+    if (this.budget) {
+      const moved = this.pos - this.charged;
+      this.charged = this.pos;
+      this.budget.tick(this.pos, moved > 0 ? moved : 0);
+    }
     for (;;) {
       const f = this.stack.f;
       let t: ShellToken | null;

@@ -25,7 +25,7 @@ export interface RewriteCallOptions {
   warn?: (msg: string) => void;
   registry?: Registry;
   permissions?: PermissionSource;
-  /** How much of the command is read (default COMMAND_LIMITS: 64 KiB, 200 ms); null reads it whatever it costs. */
+  /** How much of the command is read (default COMMAND_LIMITS: 64 KiB, 5,000 steps of reading, 2 s of wall time as the last resort); null reads it whatever it costs. */
   limits?: CommandLimits | null;
 }
 

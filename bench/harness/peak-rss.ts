@@ -13,6 +13,8 @@ export interface Measured {
   /** Wall time of the whole run, µs. */
   wallUs: number;
   peakRssBytes: number;
+  /** User + system CPU time of the run, µs (GNU time only, to its 10 ms). */
+  cpuUs?: number;
   /** How the peak was read. */
   method: "/usr/bin/time -v" | "/proc sampling";
 }
@@ -58,8 +60,10 @@ function withGnuTime(spec: RunSpec, input: number | "ignore", out: number): Meas
   rmSync(spec.scratch, { force: true });
   const kb = /Maximum resident set size \(kbytes\): (\d+)/.exec(report);
   if (!kb) throw new Error(`no peak RSS in the report of ${GNU_TIME}: ${report.slice(0, 300)}`);
+  const seconds = (what: string) => Number(new RegExp(`${what} time \\(seconds\\): ([\\d.]+)`).exec(report)?.[1] ?? NaN);
+  const cpu = (seconds("User") + seconds("System")) * 1e6;
   // GNU time exits with the command's status.
-  return { status: r.status ?? 128, stderr: r.stderr, wallUs, peakRssBytes: Number(kb[1]) * 1024, method: "/usr/bin/time -v" };
+  return { status: r.status ?? 128, stderr: r.stderr, wallUs, peakRssBytes: Number(kb[1]) * 1024, ...(Number.isFinite(cpu) && { cpuUs: cpu }), method: "/usr/bin/time -v" };
 }
 
 function withProcSampling(spec: RunSpec, input: number | "ignore", out: number): Promise<Measured> {

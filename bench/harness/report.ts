@@ -1,8 +1,10 @@
 // One table per area, in plain aligned text, and the same figures as JSON.
 // Targets are declared next to the figure they judge: a missed timing target is
-// reported (MISS), a failed correctness check fails the run (FAIL).
+// reported (MISS); a failed correctness check, or a figure past its regression
+// gate, fails the run (FAIL). A gate is set from the spread the figure showed
+// over repeated runs (bench/gates.ts), which its check carries.
 
-export type Kind = "timing" | "correctness";
+export type Kind = "timing" | "correctness" | "gate";
 export type Target = { max: number } | { min: number } | { equals: number };
 
 export interface Check {
@@ -12,6 +14,8 @@ export interface Check {
   target: Target;
   kind: Kind;
   pass: boolean;
+  /** A gate's: the figure's spread over repeated runs, which set the gate. */
+  spread?: string;
 }
 
 interface Row {
@@ -41,6 +45,13 @@ export class Area {
     const pass = "max" in target ? value <= target.max : "min" in target ? value >= target.min : value === target.equals;
     const c: Check = { name, value, unit, target, kind, pass };
     this.checks.push(c);
+    return c;
+  }
+
+  /** A regression gate: a figure past it fails the run. */
+  gate(name: string, value: number, unit: string, gate: { target: Target; spread: string }): Check {
+    const c = this.check(name, value, unit, gate.target, "gate");
+    c.spread = gate.spread;
     return c;
   }
 
@@ -88,12 +99,15 @@ export function verdict(c: Check): "PASS" | "MISS" | "FAIL" {
   return c.pass ? "PASS" : c.kind === "timing" ? "MISS" : "FAIL";
 }
 
-function judgement(c: Check | undefined): string[] {
-  if (!c) return ["", ""];
+export function targetText(c: Check): string {
   const t = c.target;
   const unit = c.unit ? ` ${c.unit}` : "";
-  const text = "max" in t ? `≤ ${t.max}${unit}` : "min" in t ? `≥ ${t.min}${unit}` : `= ${t.equals}${unit}`;
-  return [text, verdict(c)];
+  return "max" in t ? `≤ ${t.max}${unit}` : "min" in t ? `≥ ${t.min}${unit}` : `= ${t.equals}${unit}`;
+}
+
+function judgement(c: Check | undefined): string[] {
+  if (!c) return ["", ""];
+  return [(c.kind === "gate" ? "gate " : "") + targetText(c), verdict(c)];
 }
 
 export class Report {

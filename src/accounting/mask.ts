@@ -18,12 +18,26 @@ export const MAX_COMMAND = 4096;
 
 export function maskCommand(command: string): string {
   if (command.length > MAX_COMMAND) command = command.slice(0, MAX_COMMAND) + "…";
-  return command
-    .replace(HEADER, (_, name: string, sep: string) => `${name}${sep}${MASK}`)
-    .replace(ASSIGN, (whole, lead: string, dash: string | undefined, name: string, value: string) => (value && isSecretName(name) ? `${lead}${dash ?? ""}${name}=${MASK}` : whole))
-    .replace(OPTION_VALUE, (whole, lead: string, opt: string, sp: string) => (isSecretName(opt.replace(/^-+/, "")) ? `${lead}${opt}${sp}${MASK}` : whole))
-    .replace(USER_PASS, (_, flag: string, q: string, user: string) => `${flag}${q}${user}:${MASK}`)
+  // Each pattern below needs a character of its own (an `=`, a `:`, a dash); a
+  // command without it skips the pattern. The hook path records every command
+  // an agent issues, and a pattern's first use compiles it.
+  let out = command;
+  const has = (c: string) => out.includes(c);
+  if (has(":")) out = out.replace(HEADER, (_, name: string, sep: string) => `${name}${sep}${MASK}`);
+  if (has("="))
+    out = out.replace(ASSIGN, (whole, lead: string, dash: string | undefined, name: string, value: string) => (value && isSecretName(name) ? `${lead}${dash ?? ""}${name}=${MASK}` : whole));
+  if (has("-")) out = out.replace(OPTION_VALUE, (whole, lead: string, opt: string, sp: string) => (isSecretName(opt.replace(/^-+/, "")) ? `${lead}${opt}${sp}${MASK}` : whole));
+  if (has(":")) out = out.replace(USER_PASS, (_, flag: string, q: string, user: string) => `${flag}${q}${user}:${MASK}`);
+  return out
     .split(/(\s+)/)
-    .map((w) => (/\s/.test(w) || w === "" || w.includes(MASK) ? w : maskValue(w, false)))
+    .map((w) => (w === "" || plainWord(w) || /\s/.test(w) || w.includes(MASK) ? w : maskValue(w, false)))
     .join("");
+}
+
+/**
+ * A word no credential shape can match: shorter than the shortest of them (a
+ * Slack token, 15 characters) and without the `=`, `:` or `@` of a field or a URL.
+ */
+function plainWord(w: string): boolean {
+  return w.length < 15 && !w.includes("=") && !w.includes(":") && !w.includes("@");
 }

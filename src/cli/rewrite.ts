@@ -64,6 +64,12 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
       : r.command !== null && (r.exitCode === 0 || r.exitCode === 3)
         ? { kind: "rewrite", command: r.command, allow: r.exitCode === 0, ask: r.exitCode === 3 }
         : { kind: "pass" };
+  if (opts["json"]) {
+    writeFd(1, JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
+  } else if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {
+    writeFd(1, r.command);
+  }
+  // Recorded once the answer is written.
   recordHook(process.env, {
     host: (opts["host"] as string | undefined) ?? "cli",
     command: src,
@@ -73,10 +79,5 @@ export function rewriteCli(args: string[], read: (arg: string) => string): numbe
     event: null,
     config,
   });
-  if (opts["json"]) {
-    writeFd(1, JSON.stringify({ ...resultJson(r), permissions: r.permissionDetail }));
-  } else if (r.command !== null && (r.exitCode === 0 || r.exitCode === 3)) {
-    writeFd(1, r.command);
-  }
   return r.exitCode;
 }

@@ -167,7 +167,7 @@ function codexCheck(ctx: CodexCtx, rewritten: string | null): Check {
   if (!stopping.length && !(rewritten !== null && allowed.length)) return { kind: "free" };
   // One past the rewrite's limits is not rewritten either: left to Codex now, it is not read twice.
   if (longerThan(ctx.command, COMMAND_LIMITS.maxBytes)) return { kind: "restricted" };
-  const parsed = parse(ctx.command, { budget: Budget.of(COMMAND_LIMITS.timeMs) });
+  const parsed = parse(ctx.command, { budget: Budget.of(COMMAND_LIMITS.timeMs, COMMAND_LIMITS.steps) });
   // A command rtk cannot read is not rewritten.
   if (!parsed.ok) return parsed.error.limit !== undefined ? { kind: "restricted" } : { kind: "free" };
   // Every kind goes through the deny matching: it also sees a command behind

@@ -1,7 +1,7 @@
 // The rewrite pipeline: parse → classify → mark → edits → print, and the
 // verdict of the host's rules on the original command. Pure but for the clock
-// its time limit reads: everything it needs (registry, config, environment
-// flag, permission source, limits) is passed in.
+// its last-resort time limit reads: everything it needs (registry, config,
+// environment flag, permission source, limits) is passed in.
 import { Budget, parse, type ParseError } from "../../grammar/parse.js";
 import type * as A from "../ast/nodes.js";
 import { applyInsertions, type Insertion } from "../printer/lossless.js";
@@ -82,7 +82,7 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
   if (limits && longerThan(src, limits.maxBytes)) {
     return unread(src, { offset: 0, line: 1, column: 1, message: `command longer than ${sizeText(limits.maxBytes)}: not read`, limit: "length" });
   }
-  const budget = limits ? Budget.of(limits.timeMs) : undefined;
+  const budget = limits ? Budget.of(limits.timeMs, limits.steps) : undefined;
   const parsed = parse(src, { budget });
   if (!parsed.ok) return unread(src, parsed.error);
   const script = parsed.script;
@@ -91,7 +91,7 @@ export function rewriteCommand(src: string, opts: RewriteOptions): RewriteResult
   const segments = markUnsafe(classified, facts, { disabled: opts.disabled ?? false, exclusions: opts.exclusions ?? [] });
   // The permission pass is the last and the costliest: it does not start late.
   if (budget?.expired()) {
-    return unread(src, { offset: 0, line: 1, column: 1, message: `command too complex: not read within ${budget.ms} ms`, limit: "time" });
+    return unread(src, { offset: 0, line: 1, column: 1, message: budget.reason(), limit: "time" });
   }
   const insertions: Insertion[] = segments.filter((s) => s.decision === "rewrite").map((s) => ({ offset: s.insertAt, text: "rtk " }));
   const printed = insertions.length ? applyInsertions(src, insertions) : src;
