@@ -64,7 +64,8 @@ const ROWS: readonly Row[] = [
 
 let driver: HostDriver | { error: string };
 const rows: ParityRow[] = [];
-const commands = parityCommands();
+/** Every command with RTK_REAL_HOSTS_FULL=1; otherwise, as CI runs it, an eighth of the corpus and every write and network command. */
+const commands = parityCommands().filter((c, i) => process.env["RTK_REAL_HOSTS_FULL"] === "1" || i % 8 === 0 || /git (push|commit|add)|npm|curl/.test(c));
 
 before(() => {
   ensureBuilt();
