@@ -72,5 +72,5 @@ test("a run whose raw output is in the recall store gets the exact o200k count; 
     outTokens: out,
     savedTokens: savedTokens({ fellBack: ran.fellBack, rawTokens: estimate, rawChars: charsOf(ran.rawFeatures, ran.rawBytes), outTokens: out }),
   });
-  assert.match(launchSync(["gain"], { cwd: repo, env: box.env }).stdout, /^raw tokens counted exactly: 1 runs .*, estimated: 1$/m);
+  assert.match(launchSync(["gain"], { cwd: repo, env: box.env }).stdout, /^raw tokens counted exactly: 1 run .*, estimated: 1$/m);
 });

@@ -15,6 +15,7 @@ import { repoRoot } from "../support/corpus.js";
 import { launch, type Run } from "../support/launch.js";
 import { isPackageRun, isTestRun, replay, toolCases, type ToolCase } from "../support/replay.js";
 import { factsOf, lostFacts, missingFacts, READERS } from "./builds-facts.js";
+import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "builds");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
@@ -287,7 +288,7 @@ describe("a project's wrapper script (./gradlew, ./mvnw) is run from the project
   }
 
   // No gradle or mvn on PATH: only the wrapper can answer.
-  const env = { PATH: "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1", LC_ALL: "C", TZ: "UTC", NO_COLOR: "1" };
+  const env = { PATH: "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1", LC_ALL: "C", TZ: "UTC", NO_COLOR: "1", ...COMPACT_EVERY_OUTPUT };
   for (const [tool, name, wrapper] of [
     ["gradle", "gradle/compile-errors", "gradlew"],
     ["gradle", "gradle/test-fail", "gradlew"],

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { repoRoot } from "../support/corpus.js";
 import { launch, type Run } from "../support/launch.js";
+import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services", "http");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
@@ -67,6 +68,7 @@ const env = () => ({
   LC_ALL: "C",
   TZ: "UTC",
   RTK_NO_TRACK: "1",
+  ...COMPACT_EVERY_OUTPUT,
 });
 
 /** The tool alone (asynchronously: the server answers from this process). */

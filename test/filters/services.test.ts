@@ -136,6 +136,8 @@ const REWRITES: readonly [string, string][] = [
   ["gcloud --project acme-shop builds submit --tag gcr.io/acme-shop/api", "rtk gcloud --project acme-shop builds submit --tag gcr.io/acme-shop/api"],
   ["aws logs tail /ecs/shop-api --since 1h", "rtk aws logs tail /ecs/shop-api --since 1h"],
   ["gh issue view 2210 --comments", "rtk gh issue view 2210 --comments"],
+  ["gh api repos/acme/shop/pulls", "rtk gh api repos/acme/shop/pulls"],
+  ["docker run --rm alpine echo hi", "rtk docker run --rm alpine echo hi"],
   ["terraform plan", "rtk terraform plan"],
   ["terraform -chdir=infra plan -out tfplan", "rtk terraform -chdir=infra plan -out tfplan"],
   ["tofu apply -auto-approve", "rtk tofu apply -auto-approve"],
@@ -157,10 +159,9 @@ const NOT_REWRITTEN = [
   "aws ssm start-session --target i-0abc",
   "curl -s https://api.example.com | jq .",
   "aws s3 ls s3://shop-logs/ --recursive | grep 2026/11/21",
-  "gh api repos/acme/shop/pulls",
+  "gh api repos/acme/shop/pulls | jq length",
   "kubectl logs api | grep ERROR",
   "kubectl exec -it api -- sh",
-  "docker run --rm alpine echo hi",
 ];
 
 describe("rewrite", () => {
