@@ -27,8 +27,12 @@ export interface RunRecord {
   outFeatures?: number[];
 }
 
-/** How the hook answered: rewritten and allowed, rewritten and left to the host to ask, denied, or left alone. */
-export type HookVerdict = "rewrite-allow" | "rewrite-ask" | "deny" | "pass";
+/**
+ * How the hook answered: rewritten and allowed, rewritten and left to the host
+ * to ask, denied, or left alone; or, for a session's start, rtk's context added
+ * to the session (`context`: no command, its cost counted by `rtk gain`).
+ */
+export type HookVerdict = "rewrite-allow" | "rewrite-ask" | "deny" | "pass" | "context";
 
 /** One answer of `rtk hook <host>` (or `rtk rewrite`, host `cli`). */
 export interface HookRecord {

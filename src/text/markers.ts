@@ -11,27 +11,47 @@ export interface MarkerForm {
   kind: MarkerKind;
   /** The form as an agent is told it. */
   shape: string;
-  /** What it stands for, in a few words. */
-  means: string;
 }
 
 /**
- * The forms, in the order an agent is told them. `summary` (a tool's own
+ * The forms, in the order an agent is told them; each says what it stands for
+ * (the text has a budget of 80 tokens). `summary` (a tool's own
  * summary line ending in a handle) and `chars` (a long line's start or end
  * cut: `… +N chars … `, `… +N more chars [rtk recall <id>]`) explain themselves and are left out of the agent's text.
  */
 export const MARKER_FORMS: readonly MarkerForm[] = [
-  { kind: "list", shape: "… +N <what>", means: "N more items" },
-  { kind: "lines", shape: "… lines A–B (N) omitted", means: "those lines" },
-  { kind: "columns", shape: "(<columns> left out)", means: "those columns" },
-  { kind: "context", shape: "… N unchanged lines", means: "diff context" },
+  { kind: "list", shape: "… +N WHAT" },
+  { kind: "lines", shape: "… lines A–B (N) omitted" },
+  { kind: "columns", shape: "(WHAT left out)" },
+  { kind: "context", shape: "… N unchanged lines" },
 ];
 
-/** The handle a marker ends with: `[rtk recall <id>]`, or `[rtk recall <id> --lines A-B]` for a range. */
-export const RECALL_COMMAND = "rtk recall <id>";
+// Placeholders are capitals, not `<id>`: Gemini CLI escapes `<` and `>` in what a hook adds to a session.
+/** The handle a marker ends with: `[rtk recall ID]`, or `[rtk recall ID --lines A-B]` for a range. */
+export const RECALL_COMMAND = "rtk recall ID";
 export const RECALL_LINES = "--lines A-B";
 /** How the raw output of one command is had: both work with and without a hook. */
-export const RAW_FORMS = ["RTK_RAW=1 <cmd>", "rtk --raw <cmd>"] as const;
+export const RAW_FORMS = ["RTK_RAW=1 CMD", "rtk --raw CMD"] as const;
+
+/** What each marker form looks like: each says what it stands for. */
+export function markersLine(): string {
+  return `Markers: ${MARKER_FORMS.map((f) => f.shape).join(", ")}.`;
+}
+
+/** How what a marker hides, and the raw output, are had. */
+export function recallLine(): string {
+  return `${RECALL_COMMAND} [${RECALL_LINES}] prints what [${RECALL_COMMAND}] hides. Raw output: ${RAW_FORMS.join(" or ")}.`;
+}
+
+/**
+ * What hook hosts add to a session when it starts: the agent meets rtk's
+ * compact forms without having asked for them, so it is told what they are,
+ * what their markers mean and how to get the rest. Fixed (no route named), and
+ * made of the same lines as the rules block of rules-only hosts.
+ */
+export function sessionContext(): string {
+  return ["Shell output may be a compact form printed by rtk.", markersLine(), recallLine()].join("\n");
+}
 
 export interface Handle {
   id: string;
