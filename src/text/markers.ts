@@ -71,8 +71,8 @@ export interface LineMarkers {
   errors: string[];
 }
 
-// An id is hex; golden files hold `<id>` in its place.
-const ID = String.raw`(?:[0-9a-f]{6,}|<id>)`;
+// An id is hex, or `unavailable` where nothing could be kept (recall off, a store rtk cannot use); golden files hold `<id>` in its place.
+const ID = String.raw`(?:[0-9a-f]{6,}|unavailable|<id>)`;
 const HANDLE_TEXT = String.raw`\[rtk recall (${ID})(?: --lines (\d+)-(\d+))?\]`;
 const HANDLE = new RegExp(HANDLE_TEXT, "g");
 const N = String.raw`(\d[\d,]*)`;

@@ -21,6 +21,7 @@ const FORMS: [string, MarkerKind[]][] = [
   ["(mode/owner/date of 15 entries left out [rtk recall 3f9a2c])", ["columns"]],
   ["12:… +400 chars … return a … +900 more chars [rtk recall 3f9a2c]", ["chars", "chars"]],
   ["Tests:       5 passed, 5 total [rtk recall 3f9a2c]", ["summary"]],
+  ["… +12 more lines [rtk recall unavailable]", ["list"]],
   ["plain line", []],
 ];
 
