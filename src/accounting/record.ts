@@ -66,6 +66,28 @@ export function recordHook(
   }
 }
 
+/** rtk's context added to a session at its start: its cost, which `rtk gain` takes from the savings. */
+export function recordContext(env: Env, d: { host: string; cwd: string | undefined; event: unknown; config?: EffectiveConfig }): void {
+  try {
+    const cwd = d.cwd ?? process.cwd();
+    if (!tracking(env, cwd, d.config)) return;
+    const rec: HookRecord = {
+      kind: "hook",
+      time: Date.now(),
+      host: d.host,
+      ...eventIds(d.event),
+      project: projectOf(cwd),
+      command: "",
+      rewritten: null,
+      verdict: "context",
+      reasons: ["session-context"],
+    };
+    appendRecord(rec, env);
+  } catch {
+    // The hook path never fails because of its accounting.
+  }
+}
+
 /** `rtk recall <id>`: recorded as a run of the route `recall`. */
 export function recordRecall(env: Env, args: readonly string[], id: string | null, exitCode: number, started: number): void {
   try {

@@ -3,6 +3,8 @@
 // Every function reads the store after the caller has ingested the spool.
 import { filterSql, type Filter, type Store } from "./store.js";
 import type { RunRecord } from "./types.js";
+import { exactTokens } from "./tokens.js";
+import { sessionContext } from "../text/markers.js";
 
 export interface Totals {
   /** Runs of `rtk <tool>` (recalls not included). */
@@ -203,7 +205,9 @@ export function hookCoverage(store: Store, f: Filter): HookCoverage {
   const cov: HookCoverage = { decisions: 0, rewritten: 0, kept: 0, denied: 0, keptByReason: [] };
   const reasons = new Map<string, number>();
   // Grouped by the reason lists as stored: few distinct lists, however many decisions.
-  for (const r of store.db.all(`SELECT rewritten IS NOT NULL AS rw, verdict = 'deny' AS denied, reasons, count(*) AS n FROM hooks ${w.sql} GROUP BY 1, 2, 3`, w.params)) {
+  // A session's context is no decision about a command.
+  const sql = `${w.sql ? `${w.sql} AND` : "WHERE"} verdict <> 'context'`;
+  for (const r of store.db.all(`SELECT rewritten IS NOT NULL AS rw, verdict = 'deny' AS denied, reasons, count(*) AS n FROM hooks ${sql} GROUP BY 1, 2, 3`, w.params)) {
     const n = Number(r["n"]);
     cov.decisions += n;
     if (Number(r["rw"])) {
@@ -224,4 +228,23 @@ export function hookCoverage(store: Store, f: Filter): HookCoverage {
   }
   cov.keptByReason = [...reasons].map(([reason, decisions]) => ({ reason, decisions })).sort((a, b) => b.decisions - a.decisions || a.reason.localeCompare(b.reason));
   return cov;
+}
+
+export interface SessionContextCost {
+  /** Session starts a hook added rtk's context to. */
+  sessions: number;
+  /** o200k tokens of the context (the text this version adds). */
+  tokensPerSession: number;
+  /** What the context cost: sessions × tokensPerSession. */
+  tokens: number;
+}
+
+/** What telling the agent about rtk cost: one context per session start recorded. */
+export function sessionContextCost(store: Store, f: Filter): SessionContextCost {
+  const w = filterSql(f);
+  const sql = `${w.sql ? `${w.sql} AND` : "WHERE"} verdict = 'context'`;
+  const sessions = Number(store.db.all(`SELECT count(*) AS n FROM hooks ${sql}`, w.params)[0]?.["n"] ?? 0);
+  const text = sessionContext();
+  const tokensPerSession = exactTokens(text) ?? Math.round(text.length / 4);
+  return { sessions, tokensPerSession, tokens: sessions * tokensPerSession };
 }

@@ -410,7 +410,7 @@ export function parseLine(line: string): RunRecord | HookRecord | null {
   return null;
 }
 
-const VERDICTS: ReadonlySet<HookVerdict> = new Set(["rewrite-allow", "rewrite-ask", "allow-typed", "deny", "pass"]);
+const VERDICTS: ReadonlySet<HookVerdict> = new Set(["rewrite-allow", "rewrite-ask", "allow-typed", "deny", "pass", "context"]);
 
 function valid(v: Record<string, unknown>): boolean {
   const num = (k: string) => typeof v[k] === "number" && Number.isFinite(v[k]);
@@ -498,7 +498,8 @@ export function hookDecisions(opts: { since?: number; project?: string; env?: En
   try {
     ingest(store, env);
     const w = where(opts);
-    return store.db.all(`SELECT * FROM hooks ${w.sql} ORDER BY time, id`, w.params).map(hookRecord);
+    // A session's context is no decision about a command.
+    return store.db.all(`SELECT * FROM hooks ${w.sql ? `${w.sql} AND` : "WHERE"} verdict <> 'context' ORDER BY time, id`, w.params).map(hookRecord);
   } catch (e) {
     throw storeError(e, store.path);
   } finally {

@@ -27,8 +27,14 @@ export interface RunRecord {
   outFeatures?: number[];
 }
 
-/** How the hook answered: rewritten and allowed, rewritten and left to the host to ask, denied, or left alone. */
-export type HookVerdict = "rewrite-allow" | "rewrite-ask" | "allow-typed" | "deny" | "pass";
+/**
+ * How the hook answered: rewritten and allowed, rewritten and left to the host
+ * to ask, the command as typed allowed (an agent-typed `rtk` before a command
+ * the host allows), denied, or left alone; or, for a session's start, rtk's
+ * context added to the session (`context`: no command, its cost counted by
+ * `rtk gain`).
+ */
+export type HookVerdict = "rewrite-allow" | "rewrite-ask" | "allow-typed" | "deny" | "pass" | "context";
 
 /** One answer of `rtk hook <host>` (or `rtk rewrite`, host `cli`). */
 export interface HookRecord {

@@ -5,7 +5,7 @@ import kleur from "kleur";
 import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { renderPage } from "../accounting/page.js";
-import { byPeriod, byRoute, failures, history, hookCoverage, routeSums, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
+import { byPeriod, byRoute, failures, history, hookCoverage, routeSums, sessionContextCost, tornLines, totals, type Period, type Totals } from "../accounting/report.js";
 import { projectOf } from "../accounting/spool.js";
 import { configuredDatabase, ingest, openStore, storeError, StoreError, type Filter, type Store } from "../accounting/store.js";
 import { loadConfig } from "../config/load.js";
@@ -218,6 +218,7 @@ function gather(store: Store, filter: Filter, g: GainArgs) {
     routes: byRoute(store, filter, sums),
     periods: g.period || g.graph || g.html !== null ? byPeriod(store, filter, g.period ?? "daily") : null,
     hooks: hookCoverage(store, filter),
+    context: sessionContextCost(store, filter),
     history: g.history !== null || g.html !== null ? history(store, filter, g.history ?? 20) : null,
     failures: g.failures ? failures(store, filter) : null,
     torn: tornLines(store),
@@ -250,7 +251,8 @@ function text(d: Data, g: GainArgs, filter: Filter): string {
   const scope = scopeOf(filter);
   const out: string[] = [];
   out.push(kleur.bold(`rtk gain${scope ? ` (${scope})` : ""}`));
-  if (!t.runs && !t.recalls) {
+  const c = d.context;
+  if (!t.runs && !t.recalls && !c.sessions) {
     out.push("no runs recorded yet: `rtk <tool> …` runs are recorded as they happen (RTK_NO_TRACK=1 or tracking.enabled = false turns it off)");
     return out.join("\n") + "\n";
   }
@@ -258,6 +260,11 @@ function text(d: Data, g: GainArgs, filter: Filter): string {
     `commands: ${int(t.runs)}   tokens: ${int(t.rawTokens)} raw → ${int(t.outTokens)} printed   saved: ${colourSaved(t.savedTokens, int(t.savedTokens))} (${pct(t.savedPct)})`,
     `bytes: ${int(t.rawBytes)} raw → ${int(t.outBytes)} printed   items omitted: ${int(t.omitted)}   recalls: ${int(t.recalls)}   raw fallbacks: ${int(t.fellBack)}`,
   );
+  // What the agent was told about rtk is a cost of the savings.
+  if (c.sessions) {
+    const net = t.savedTokens - c.tokens;
+    out.push(`session context: ${int(c.sessions)} session${c.sessions === 1 ? "" : "s"} × ${int(c.tokensPerSession)} tokens = ${int(c.tokens)}   saved net of it: ${colourSaved(net, int(net))}`);
+  }
   if (t.runs) out.push(`raw tokens counted exactly: ${runs(t.exactRuns)} (their raw output still in the recall store), estimated: ${int(t.runs - t.exactRuns)}`);
   if (d.torn) out.push(`torn spool lines skipped: ${int(d.torn)}`);
   out.push("");
@@ -372,6 +379,8 @@ function json(d: Data, filter: Filter, tornNow: number): string {
         ...(d.history ? { history: d.history } : {}),
         ...(d.failures ? { failures: d.failures } : {}),
         hooks: d.hooks,
+        context: d.context,
+        netSavedTokens: d.totals.savedTokens - d.context.tokens,
         tornLines: d.torn,
         tornThisIngestion: tornNow,
         driver: d.driver,

@@ -4,7 +4,7 @@
 // nothing came, the answer is the pass-through one.
 import { HOOK_HOSTS } from "../hosts/index.js";
 import { EventEnd, MAX_EVENT_BYTES, runHook } from "../hosts/hook.js";
-import { recordHook } from "../accounting/record.js";
+import { recordContext, recordHook } from "../accounting/record.js";
 import { writeFd } from "./out.js";
 import { unknownWord } from "../text/suggest.js";
 
@@ -38,6 +38,7 @@ export async function hookCli(args: string[]): Promise<number> {
     answer = run.answer;
     // Recorded once the host has its answer.
     if (run.decision) record = () => recordHook(process.env, { host: host.name, ...run.decision!, result: run.result, durationMs: answered - read });
+    if (run.context) record = () => recordContext(process.env, { host: host.name, ...run.context! });
   }
   if (answer.stdout) writeFd(1, answer.stdout);
   if (answer.stderr) writeFd(2, answer.stderr + "\n");

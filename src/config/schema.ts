@@ -37,6 +37,11 @@ export const SECTIONS = {
   hooks: {
     exclude_commands: key(commandPatterns, () => [], "commands the rewrite leaves alone: word prefixes, or a regular expression when the entry starts with ^"),
     transparent_prefixes: key(strings, () => [], 'extra wrapper words the rewrite looks through (e.g. "dotenv --")'),
+    session_context: key(
+      boolean,
+      () => true,
+      "at the start of each session of a hook host (Claude Code, Codex, Gemini CLI), tell the agent that shell output may be rtk's compact form, what its markers mean and how to get the rest (about 80 tokens a session, counted by rtk gain)",
+    ),
   },
   tracking: {
     enabled: key(boolean, () => true, "record runs and hook decisions in the history database (RTK_NO_TRACK=1 turns it off)"),

@@ -1,9 +1,11 @@
 // What rtk tells an agent about itself, generated from the routes that have a
-// filter: the rules block of rules-only hosts and the sample doctor runs. Host
+// filter: the rules block of rules-only hosts and the sample doctor runs. What
+// it says of the markers is the session context's (text/markers.ts). Host
 // files name no tool, so neither can promise a tool rtk does not filter.
 import type { RouteRow } from "../routes/types.js";
 import { toolsByTable } from "../routes/registry.js";
 import { activeRegistry } from "../routing.js";
+import { markersLine, recallLine } from "../text/markers.js";
 
 /** A route as a command an agent would type: the tool and the first form of each subcommand word. */
 export function routeCommand(row: RouteRow): string {
@@ -60,8 +62,10 @@ export function rulesBlock(): string {
     "",
     "Prefix these commands with `rtk` (same arguments after it) for compact, faithful output:",
     ...(families.length ? families.map((items, i) => items.join(", ") + (i === families.length - 1 ? "." : ",")) : ["(none yet)"]),
-    "Other commands have no compact form: run them as they are. Exit codes and errors are kept; whatever is hidden",
-    "is counted and printed by `rtk recall <id>`. Do not use `rtk` when the output feeds another program or a file",
+    "Other commands have no compact form: run them as they are. Exit codes and errors are kept.",
+    markersLine(),
+    recallLine(),
+    "Do not use `rtk` when the output feeds another program or a file",
     "(a pipe into another program, `> out.txt`, `$(…)`), under `sudo`, or when you need the exact bytes (`rtk proxy <cmd>`).",
   ].join("\n");
 }

@@ -19,6 +19,7 @@ import {
   type Host,
   type HostDoctor,
   type JsonTarget,
+  type SessionStart,
 } from "./types.js";
 import type { Outcome } from "../rewrite/outcome.js";
 
@@ -103,6 +104,22 @@ export function claudeGateHost(h: Pick<Host, "name" | "title" | "aliases"> & { t
   };
 }
 
+/**
+ * Claude Code's `SessionStart` (on startup, resume, /clear and after a
+ * compaction, which drops what the session was told): `additionalContext` goes
+ * into the model's context. Codex's is the same event with the same answer.
+ */
+export function claudeSession(timeout?: number): SessionStart {
+  return {
+    arrayPath: ["hooks", "SessionStart"],
+    entries: (command) => [{ hooks: [commandHook(command, timeout)] }],
+    is: (e) => e["hook_event_name"] === "SessionStart",
+    answer: (text) => json({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } }),
+    silent: SILENT,
+    sample: (cwd) => JSON.stringify({ session_id: "rtk-doctor", transcript_path: "/dev/null", cwd, hook_event_name: "SessionStart", source: "startup" }),
+  };
+}
+
 export const claude: Host = {
   name: "claude",
   title: "Claude Code",
@@ -116,5 +133,6 @@ export const claude: Host = {
     scopes: dotFolder(".claude", ["settings.json"], "CLAUDE_CONFIG_DIR"),
     defaultScope: "global",
   },
+  session: claudeSession(10),
   doctor: { sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }), allowing: claudeAllowing },
 };

@@ -1,6 +1,7 @@
 // Whether Codex runs rtk's hook. Codex runs a hook from a user or project
 // hooks.json only once the user has trusted it (its TUI's `/hooks` review):
-// the trust is `[hooks.state."<hooks.json path>:pre_tool_use:<group>:<hook>"]`
+// the trust is `[hooks.state."<hooks.json path>:<event>:<group>:<hook>"]`
+// (`pre_tool_use`, `session_start`)
 // in $CODEX_HOME/config.toml, with `trusted_hash` the hook's hash when it was
 // trusted. A hook whose hash has changed since (rtk init rewrote it, with
 // another path of rtk, say) is skipped again until trusted again, silently.
@@ -43,12 +44,18 @@ function canonical(v: unknown): unknown {
   );
 }
 
-/** The hash Codex keeps trust by, for one command hook of a PreToolUse matcher group. */
-export function codexHookHash(matcher: string | undefined, hook: Record<string, unknown>): string {
+/** The events rtk installs a hook for, as hooks.json names them and as Codex's keys and hashes do. */
+const EVENTS = [
+  ["PreToolUse", "pre_tool_use"],
+  ["SessionStart", "session_start"],
+] as const;
+
+/** The hash Codex keeps trust by, for one command hook of a matcher group of an event (`pre_tool_use`). */
+export function codexHookHash(matcher: string | undefined, hook: Record<string, unknown>, event = "pre_tool_use"): string {
   const timeout = typeof hook["timeout"] === "number" ? hook["timeout"] : typeof hook["timeoutSec"] === "number" ? hook["timeoutSec"] : DEFAULT_TIMEOUT;
   const normalised: Record<string, unknown> = { type: "command", command: hook["command"], timeout: Math.max(1, Math.trunc(timeout as number)), async: hook["async"] === true };
   if (typeof hook["statusMessage"] === "string") normalised["statusMessage"] = hook["statusMessage"];
-  const identity: Record<string, unknown> = { event_name: "pre_tool_use", hooks: [normalised] };
+  const identity: Record<string, unknown> = { event_name: event, hooks: [normalised] };
   if (matcher !== undefined) identity["matcher"] = matcher;
   return (
     "sha256:" +
@@ -87,8 +94,6 @@ export function codexHookTrust(hooksFile: string, env: Env): HookTrust[] {
   } catch {
     return [];
   }
-  const groups = record(doc?.["hooks"])?.["PreToolUse"];
-  if (!Array.isArray(groups)) return [];
   const states = hookStates(env);
   // Codex names a file by its path as it found it; a CODEX_HOME through a symlink may be named either way.
   const names = [hooksFile];
@@ -99,6 +104,15 @@ export function codexHookTrust(hooksFile: string, env: Env): HookTrust[] {
     // read above: it exists
   }
   const out: HookTrust[] = [];
+  for (const [name, event] of EVENTS) {
+    const groups = record(doc?.["hooks"])?.[name];
+    if (Array.isArray(groups)) out.push(...trustOf(groups, event, names, states));
+  }
+  return out;
+}
+
+function trustOf(groups: unknown[], event: string, names: readonly string[], states: ReturnType<typeof hookStates>): HookTrust[] {
+  const out: HookTrust[] = [];
   groups.forEach((g, gi) => {
     const group = record(g);
     const hooks = group?.["hooks"];
@@ -107,8 +121,8 @@ export function codexHookTrust(hooksFile: string, env: Env): HookTrust[] {
     hooks.forEach((h, hi) => {
       const hook = record(h);
       if (!hook || hook["type"] !== "command" || typeof hook["command"] !== "string" || !isOurCommand(hook["command"], "codex")) return;
-      const hash = codexHookHash(matcher, hook);
-      const keys = names.map((n) => `${n}:pre_tool_use:${gi}:${hi}`);
+      const hash = codexHookHash(matcher, hook, event);
+      const keys = names.map((n) => `${n}:${event}:${gi}:${hi}`);
       const state = keys.map((k) => states.get(k)).find((s) => s !== undefined);
       const status: TrustStatus = state?.enabled === false ? "disabled" : state?.trusted === undefined ? "untrusted" : state.trusted === hash ? "trusted" : "modified";
       out.push({ key: keys[0]!, status, hash });

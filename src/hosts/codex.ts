@@ -16,7 +16,7 @@ import { loadCodexRestrictions, type CodexRestrictions } from "../permissions/co
 import { judge } from "../permissions/verdict.js";
 import { fullRegistry } from "../routes/registry.js";
 import { COMMAND_LIMITS, longerThan } from "../rewrite/limits.js";
-import { claudeAnswer, claudeDeny, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
+import { claudeAnswer, claudeDeny, claudeSession, decodeClaudeShape, preToolUseTarget, type ClaudeCtx } from "./claude.js";
 import { readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
@@ -64,6 +64,7 @@ export const codex: Host = {
       "Codex runs hooks while `[features] hooks` is on in its config.toml (the default since Codex 0.124; older versions need `hooks = true` under `[features]`).",
     ].join("\n"),
   },
+  session: claudeSession(),
   doctor: {
     sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }),
     checks: (where, file) => [codexFeature(where), ...codexTrust(where, file), codexSandbox(where)],

@@ -18,7 +18,9 @@ import { installStatus } from "./install.js";
 import { findOnPath, ON_PATH_FIX } from "./on-path.js";
 import { loginShellCommand, reachFix, reachIn, type CommandShell } from "./host-shell.js";
 import { sampleCommand } from "./awareness.js";
-import { HOSTS } from "./index.js";
+import { HOSTS, installOf } from "./index.js";
+import { setting, tryLoadConfig } from "../config/load.js";
+import { sessionContext } from "../text/markers.js";
 import type { Check, Host, Where } from "./types.js";
 
 export type { Check };
@@ -42,7 +44,7 @@ export function doctor(where: Where): DoctorReport {
   const seen = new Set<string>();
   for (const h of HOSTS) {
     if (!h.install) continue;
-    const host = { name: h.name, title: h.title, ...h.install };
+    const host = installOf(h as Host & { install: NonNullable<Host["install"]> });
     for (const scope of ["global", "project"] as const) {
       const s = installStatus(host, scope, where);
       if (!s || (!s.installed && !s.problem) || seen.has(s.file)) continue;
@@ -53,6 +55,7 @@ export function doctor(where: Where): DoctorReport {
       else checks.push({ name: "registered", ok: true, detail: s.file });
       checks.push(onPathCheck(where, h.shell ?? "inherited"));
       if (s.command) checks.push(...commandChecks(h, s.command, reinstall, where));
+      if (s.command && h.session) checks.push(sessionCheck(h, s.command, s.arrays, reinstall, where));
       if (h.tier === "plugin" && host.target.kind === "file") checks.push(...pluginChecks(h, s.file, reinstall, where));
       if (h.doctor?.checks) checks.push(...h.doctor.checks(where, s.file));
       if (h.engine) checks.push(...broadRtkRules(h, where));
@@ -107,6 +110,30 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
     rmSync(cwd, { recursive: true, force: true });
   }
   return checks;
+}
+
+/**
+ * The session-start entry: installed beside the hook, and its command answers
+ * a sample session start with rtk's context (or with nothing, when the config
+ * switches it off).
+ */
+function sessionCheck(host: Host, command: string, arrays: readonly string[], reinstall: string, where: Where): Check {
+  const session = host.session!;
+  const at = session.arrayPath.join(".");
+  if (!arrays.includes(at)) return { name: "session context", ok: false, detail: `no entry of rtk's under "${at}": the agent is not told what rtk's markers mean`, fix: reinstall };
+  const config = tryLoadConfig(where.env, where.cwd);
+  const on = !config || setting(config, "hooks", "session_context");
+  // Not recorded: doctor's sample is no session.
+  const t = spawnSync("/bin/sh", ["-c", command], { input: session.sample(where.cwd), encoding: "utf8", cwd: where.cwd, timeout: 15000, env: { ...where.env, RTK_NO_TRACK: "1" } });
+  const expected = on ? session.answer(sessionContext()).stdout : session.silent.stdout;
+  if (t.status === 0 && (t.stdout ?? "") === expected) {
+    return {
+      name: "session context",
+      ok: true,
+      detail: on ? `a sample session start under "${at}" gets rtk's context` : `off (hooks.session_context = false): a session start under "${at}" gets nothing`,
+    };
+  }
+  return { name: "session context", ok: false, detail: `a sample session start came back as exit ${t.status} ${JSON.stringify((t.stdout || t.stderr || "").slice(0, 200))}`, fix: reinstall };
 }
 
 /**

@@ -3,9 +3,19 @@
 // confirmation policy still runs on the rewritten command otherwise.
 import { GEMINI_RULES } from "../permissions/sources.js";
 import { commandHook, dotFolder } from "./targets.js";
-import { answers, json, obj, str, type Host } from "./types.js";
+import { answers, json, obj, str, type Host, type SessionStart } from "./types.js";
 
 const EMPTY = json({});
+
+/** Gemini CLI's `SessionStart` (startup, resume, /clear): `additionalContext` goes into the model's context. */
+const GEMINI_SESSION: SessionStart = {
+  arrayPath: ["hooks", "SessionStart"],
+  entries: (command) => [{ hooks: [commandHook(command, 10000)] }],
+  is: (e) => e["hook_event_name"] === "SessionStart",
+  answer: (text) => json({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } }),
+  silent: EMPTY,
+  sample: (cwd) => JSON.stringify({ session_id: "rtk-doctor", transcript_path: "/dev/null", cwd, hook_event_name: "SessionStart", timestamp: new Date(0).toISOString(), source: "startup" }),
+};
 
 export const gemini: Host = {
   name: "gemini",
@@ -46,6 +56,7 @@ export const gemini: Host = {
     scopes: dotFolder(".gemini", ["settings.json"]),
     defaultScope: "global",
   },
+  session: GEMINI_SESSION,
   doctor: {
     sample: (command, cwd) => JSON.stringify({ hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command }, cwd }),
     allowing: (command) => ({ ".gemini/settings.json": JSON.stringify({ tools: { allowed: [`run_shell_command(${command})`] } }) }),

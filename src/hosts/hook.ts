@@ -3,12 +3,13 @@
 import { isUtf8 } from "node:buffer";
 import { rewrite } from "../api.js";
 import type { Env } from "../config/hooks.js";
-import { tryLoadConfig, type EffectiveConfig } from "../config/load.js";
+import { setting, tryLoadConfig, type EffectiveConfig } from "../config/load.js";
 import { loadRules } from "../permissions/sources.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 import { reachFix, rewriteRunnable } from "./host-shell.js";
-import type { Host, HookAnswer } from "./types.js";
+import { obj, str, type Host, type HookAnswer } from "./types.js";
 import type { Outcome } from "../rewrite/outcome.js";
+import { sessionContext } from "../text/markers.js";
 
 export const MAX_EVENT_BYTES = 1024 * 1024;
 
@@ -27,6 +28,8 @@ export interface HookRun {
   result: RewriteResult | null;
   /** What was decided about a shell command, for the accounting (absent when the event held none). */
   decision?: { command: string; cwd: string | undefined; outcome: Outcome; event: unknown; config?: EffectiveConfig };
+  /** A session's start that rtk's context was added to, for the accounting (its cost). */
+  context?: { cwd: string | undefined; event: unknown; config?: EffectiveConfig };
 }
 
 /** `host` must have a hook. */
@@ -49,6 +52,8 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
     } catch {
       return fail("event is not valid JSON");
     }
+    const start = obj(event);
+    if (host.session && start && host.session.is(start)) return sessionStart(host, start, env);
     const decoded = adapter.decode(event, env, warn);
     if (!decoded) return { answer: adapter.passThrough, result: null };
     // A `\ud800` escape decodes to half a character: no shell runs it as typed, and no answer could carry it back exactly.
@@ -83,6 +88,16 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
   } catch (e) {
     return fail(`internal error: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/** A session's start: rtk's context, unless `hooks.session_context` is off in the config of the session's folder. */
+function sessionStart(host: Host, event: Record<string, unknown>, env: Env): HookRun {
+  const session = host.session!;
+  const cwd = str(event["cwd"]);
+  const config = tryLoadConfig(env, cwd ?? process.cwd());
+  // A config that cannot be read leaves the default: the context is added.
+  if (config && !setting(config, "hooks", "session_context")) return { answer: session.silent, result: null };
+  return { answer: session.answer(sessionContext()), result: null, context: { cwd, event, ...(config ? { config } : {}) } };
 }
 
 export function outcomeOf(r: RewriteResult): Outcome {

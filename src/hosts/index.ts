@@ -71,8 +71,15 @@ export function hostNames(): string[] {
 /** The hosts `rtk hook <name>` answers. */
 export const HOOK_HOSTS: ReadonlyMap<string, Host> = new Map(HOSTS.filter((h) => h.hook).map((h) => [h.name, h]));
 
+/** What `rtk init` installs for a host: its hook, and the session-start entry beside it where it has one. */
+export function installOf(h: Host & { install: NonNullable<Host["install"]> }): HostInstall {
+  const target = h.install.target;
+  const session = h.session && target.kind === "json" ? { ...target, extra: [...(target.extra ?? []), { arrayPath: h.session.arrayPath, entries: h.session.entries }] } : target;
+  return { name: h.name, title: h.title, ...h.install, target: session };
+}
+
 /** What `rtk init` can install, host by host. */
-export const INSTALLS: readonly HostInstall[] = HOSTS.flatMap((h) => (h.install ? [{ name: h.name, title: h.title, ...h.install }] : []));
+export const INSTALLS: readonly HostInstall[] = HOSTS.flatMap((h) => (h.install ? [installOf(h as Host & { install: NonNullable<Host["install"]> })] : []));
 
 /** What `rtk init --agent <name>` installs, by the host's name or an alias. */
 export function installFor(name: string): HostInstall | undefined {

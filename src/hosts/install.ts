@@ -15,7 +15,7 @@ import { literalValue } from "../ast/literal.js";
 import { unifiedDiff } from "./diff.js";
 import { appendItem, appendMember, applyEdit, JsonSyntaxError, member, parseJson, plain, removeItem, removeMember, type JNode } from "./json-edit.js";
 import { parse as parseToml } from "smol-toml";
-import type { FileTarget, HostInstall, JsonTarget, RtkPaths, Scope, Target, TomlTarget, Where } from "./types.js";
+import type { FileTarget, HostInstall, JsonEntries, JsonTarget, RtkPaths, Scope, Target, TomlTarget, Where } from "./types.js";
 import { makeDirs } from "../fs/make-dirs.js";
 
 export type Action = "installed" | "updated" | "unchanged" | "removed" | "absent" | "error";
@@ -185,8 +185,11 @@ function entriesArray(root: JNode, path: readonly string[]): Extract<JNode, { t:
   return n?.t === "arr" ? n : null;
 }
 
-/** Every array rtk's entry may be in: where init puts it, then where an earlier rtk did. */
-const allPaths = (target: JsonTarget): (readonly string[])[] => [target.arrayPath, ...(target.earlier ?? [])];
+/** Every array rtk's entry may be in: where init puts it, then where an earlier rtk did, then its other entries'. */
+const allPaths = (target: JsonTarget): (readonly string[])[] => [target.arrayPath, ...(target.earlier ?? []), ...(target.extra ?? []).map((e) => e.arrayPath)];
+
+/** The arrays init puts rtk's entries in, each with its entries. */
+const groupsOf = (target: JsonTarget): JsonEntries[] => [{ arrayPath: target.arrayPath, entries: target.entries }, ...(target.extra ?? [])];
 
 function findOurs(root: JNode, target: JsonTarget, host: string, paths = allPaths(target)): Found[] {
   return paths.flatMap((path) => findOursAt(root, target, host, path));
@@ -234,37 +237,57 @@ function parseSettings(text: string): JNode | Failure {
 const nest = (path: readonly string[], leaf: unknown): unknown => path.reduceRight<unknown>((v, k) => ({ [k]: v }), leaf);
 
 function jsonInstall(old: string | null, target: JsonTarget, command: string, host: string): string | Failure {
-  const entries = target.entries(command);
-  const byHand = `add by hand under "${target.arrayPath.join(".")}": ${JSON.stringify(entries)}`;
-  if (old === null || old.trim() === "") return JSON.stringify({ ...target.skeleton, ...(nest(target.arrayPath, entries) as object) }, null, 2) + "\n";
-  let root = parseSettings(old);
+  const groups = groupsOf(target);
+  const byHand = `add by hand ${groups.map((g) => `under "${g.arrayPath.join(".")}": ${JSON.stringify(g.entries(command))}`).join(", and ")}`;
+  if (old === null || old.trim() === "") {
+    const doc: Record<string, unknown> = { ...target.skeleton };
+    for (const g of groups) setAt(doc, g.arrayPath, g.entries(command));
+    return JSON.stringify(doc, null, 2) + "\n";
+  }
+  const root = parseSettings(old);
   if (root instanceof Failure) return new Failure(`${root.message}; ${byHand}`);
   // An entry an earlier rtk left elsewhere moves to where the current one goes.
   let text = old;
   for (const path of target.earlier ?? []) text = removeOurs(text, target, host, path);
-  root = parseSettings(text) as JNode;
-  const found = findOurs(root, target, host, [target.arrayPath]);
-  if (found.length) {
-    // Our entry is there: only its command may need the current path.
-    for (const f of [...found].reverse()) {
-      if (f.command.value !== command) text = applyEdit(text, { start: f.command.start, end: f.command.end, text: JSON.stringify(command) });
+  for (const g of groups) {
+    const found = findOurs(parseSettings(text) as JNode, target, host, [g.arrayPath]);
+    if (found.length) {
+      // Our entry is there: only its command may need the current path.
+      for (const f of [...found].reverse()) {
+        if (f.command.value !== command) text = applyEdit(text, { start: f.command.start, end: f.command.end, text: JSON.stringify(command) });
+      }
+      continue;
     }
-    return text;
+    const added = appendEntries(text, g.arrayPath, g.entries(command), byHand);
+    if (added instanceof Failure) return added;
+    text = added;
   }
+  return text;
+}
+
+/** `doc` with `value` at `path`, the objects on the way made where missing. */
+function setAt(doc: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let o = doc;
+  for (const k of path.slice(0, -1)) o = (o[k] && typeof o[k] === "object" ? o[k] : (o[k] = {})) as Record<string, unknown>;
+  o[path[path.length - 1]!] = value;
+}
+
+/** `text` (valid settings) with `entries` appended to the array at `arrayPath`, made where missing. */
+function appendEntries(text: string, arrayPath: readonly string[], entries: unknown[], byHand: string): string | Failure {
   for (const entry of entries) {
-    root = parseSettings(text) as JNode;
+    const root = parseSettings(text) as JNode;
     let node: JNode = root;
-    for (let k = 0; k < target.arrayPath.length; k++) {
-      const key = target.arrayPath[k]!;
+    for (let k = 0; k < arrayPath.length; k++) {
+      const key = arrayPath[k]!;
       const child = member(node, key);
-      const last = k === target.arrayPath.length - 1;
+      const last = k === arrayPath.length - 1;
       if (!child) {
         if (node.t !== "obj") return new Failure(`unexpected shape at "${key}"; it was left untouched; ${byHand}`);
-        text = applyEdit(text, appendMember(text, node, key, nest(target.arrayPath.slice(k + 1), [entry])));
+        text = applyEdit(text, appendMember(text, node, key, nest(arrayPath.slice(k + 1), [entry])));
         break;
       }
       if (last) {
-        if (child.t !== "arr") return new Failure(`"${target.arrayPath.join(".")}" is not a list; it was left untouched; ${byHand}`);
+        if (child.t !== "arr") return new Failure(`"${arrayPath.join(".")}" is not a list; it was left untouched; ${byHand}`);
         text = applyEdit(text, appendItem(text, child, entry));
       } else if (child.t !== "obj") {
         return new Failure(`"${key}" is not an object; it was left untouched; ${byHand}`);
@@ -579,6 +602,8 @@ export interface InstallStatus {
   installed: boolean;
   /** The hook command found, for JSON targets. */
   command: string | null;
+  /** The arrays of a JSON target that hold rtk's entry (`hooks.SessionStart`). */
+  arrays: string[];
   problem: string | null;
 }
 
@@ -586,7 +611,7 @@ export function installStatus(host: HostInstall, scope: Scope, where: Where): In
   const scopeFile = host.scopes[scope];
   if (!scopeFile) return null;
   const file = scopeFile(where);
-  const base = { host: host.name, title: host.title, scope, file, installed: false, command: null, problem: null };
+  const base = { host: host.name, title: host.title, scope, file, installed: false, command: null, arrays: [], problem: null };
   let text: string | null;
   try {
     text = readText(file);
@@ -603,5 +628,5 @@ export function installStatus(host: HostInstall, scope: Scope, where: Where): In
   const root = parseSettings(text);
   if (root instanceof Failure) return { ...base, problem: root.message };
   const found = findOurs(root, t, host.name);
-  return { ...base, installed: found.length > 0, command: found[0]?.command.value ?? null };
+  return { ...base, installed: found.length > 0, command: found[0]?.command.value ?? null, arrays: [...new Set(found.map((f) => f.path.join(".")))] };
 }

@@ -122,6 +122,30 @@ export interface JsonTarget {
    * to `arrayPath`.
    */
   earlier?: readonly (readonly string[])[];
+  /** More entries of the same hook command, each in an array of its own (the session-start entry). */
+  extra?: readonly JsonEntries[];
+}
+
+/** rtk's entries for the hook command in one array of a JSON settings file. */
+export interface JsonEntries {
+  arrayPath: readonly string[];
+  entries(command: string): unknown[];
+}
+
+/**
+ * A host's session-start event, where rtk adds what it tells the agent about
+ * itself (text/markers.ts: sessionContext). `rtk init` installs the entry
+ * beside the command hook; the same `rtk hook <host>` answers both events.
+ */
+export interface SessionStart extends JsonEntries {
+  /** Whether an event is the host's session start. */
+  is(event: Record<string, unknown>): boolean;
+  /** The answer that adds `text` to the session's context. */
+  answer(text: string): HookAnswer;
+  /** The answer that adds nothing (the context switched off, or an error). */
+  silent: HookAnswer;
+  /** A representative session-start event, for doctor. */
+  sample(cwd: string): string;
 }
 
 export interface FileTarget {
@@ -228,6 +252,8 @@ export interface Host {
   /** The shell the host runs a command in, where the `rtk` a rewrite inserts must run (default: with the hook's own environment). */
   shell?: CommandShell;
   install?: Omit<HostInstall, "name" | "title">;
+  /** Its session-start event, where the host has one that can add to the agent's context. */
+  session?: SessionStart;
   doctor?: HostDoctor;
 }
 

@@ -195,7 +195,7 @@ describe("the fixtures say what they should", () => {
     assert.ok(!/rw-|root|total|Mar 15/.test(entries.join("\n")), r.stdout);
     // The scripts are executables, 755 where the files are 644: that mode is a fact of its own.
     assert.ok(r.stdout.includes("scripts/\n"));
-    assert.match(marker, /^… mode\/owner\/date of \d+ entries omitted \[rtk recall [0-9a-f]{7}\]$/);
+    assert.match(marker, /^\(mode\/owner\/date of \d+ entries left out \[rtk recall [0-9a-f]{7}\]\)$/);
   });
 
   test("ls long-format variants keep every name and the exit code", () => {
@@ -467,7 +467,7 @@ describe("verbatim where agents act on output", () => {
         out.some((l) => /^theirs\.txt {2}2 {2}nobody \S+$/.test(l)),
         r.stdout,
       );
-    const marker = /^… mode\/owner\/date of (\d+) entries omitted \[rtk recall ([0-9a-f]{7})\]$/.exec(out.at(-1)!);
+    const marker = /^\(mode\/owner\/date of (\d+) entries left out \[rtk recall ([0-9a-f]{7})\]\)$/.exec(out.at(-1)!);
     assert.ok(marker, r.stdout);
     // The marker's recall entry holds every column left out.
     const raw = runRtk(["recall", marker[2]!], dir, env).stdout;
@@ -478,10 +478,10 @@ describe("verbatim where agents act on output", () => {
     const dir = join(root, "modes");
     const timed = lines(runRtk(["ls", "-l", "--full-time"], dir, env).stdout);
     for (const l of timed.slice(0, -1)) assert.match(l, / {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [-+]\d{4}$/);
-    assert.match(timed.at(-1)!, /^… mode\/owner of \d+ entries omitted/, "the dates were asked for: only mode and owner are left out");
+    assert.match(timed.at(-1)!, /^\(mode\/owner of \d+ entries left out/, "the dates were asked for: only mode and owner are left out");
     const plain = runRtk(["ls", "-l"], dir, env).stdout;
     assert.ok(!/\d\d:\d\d/.test(lines(plain).slice(0, -1).join("\n")), plain);
-    assert.match(plain, /… mode\/owner\/date of/);
+    assert.match(plain, /^\(mode\/owner\/date of/m);
   });
 });
 
@@ -789,7 +789,7 @@ describe("in process", () => {
     // The usual mode and owner are said once, in the marker of the columns left out.
     const entries = lines(compact.stdout).filter((l) => !l.startsWith("… "));
     for (const not of ["drwx", "staff", "total"]) assert.ok(!entries.join("\n").includes(not), `no ${not}:\n${compact.stdout}`);
-    assert.match(compact.stdout, /^… mode\/owner\/date of \d+ entries omitted \[rtk recall abc1234\]$/m);
+    assert.match(compact.stdout, /^\(mode\/owner\/date of \d+ entries left out \[rtk recall abc1234\]\)$/m);
     assert.ok(compact.stdout.length < raw.length);
   });
 
@@ -804,7 +804,7 @@ describe("in process", () => {
       "-rw-r--r-- 1 u g 0 Mar 15 10:30 sp ace",
       "lrwxrwxrwx 1 u g 5 Mar 15 10:30 link -> plain",
     ]);
-    assert.equal(compact!.stdout, "'star*'  0\nexe.sh*  10  -rwxr-xr-x\n'two  sp'  0\nit's  0\n'x -> y'  0\nsp ace  0\nlink -> plain\n… mode/owner/date of 7 entries omitted [rtk recall abc1234]\n");
+    assert.equal(compact!.stdout, "'star*'  0\nexe.sh*  10  -rwxr-xr-x\n'two  sp'  0\nit's  0\n'x -> y'  0\nsp ace  0\nlink -> plain\n(mode/owner/date of 7 entries left out [rtk recall abc1234])\n");
   });
 
   test("ls long lines in every time style, devices, ACL marks", () => {

@@ -171,7 +171,7 @@ describe(`Codex CLI ${CODEX_PACKAGE.version} with and without rtk`, () => {
     assert.deepEqual(startedOnlyWithout(row), []);
   });
 
-  test("rtk's hash of its hook is Codex's own (hooks/list)", async (t) => {
+  test("rtk's hash of its hooks is Codex's own (hooks/list)", async (t) => {
     if ("error" in driver || !("run" in driver)) return t.skip("Codex cannot run here");
     const { scratch } = await import("./support/sandbox.js");
     const { installed } = await import("./support/packages.js");
@@ -183,11 +183,14 @@ describe(`Codex CLI ${CODEX_PACKAGE.version} with and without rtk`, () => {
       const codexHome = join(s.home, ".codex");
       const listed = await listHooks(s, pkg.bin, { CODEX_HOME: codexHome });
       const ours = codexHookTrust(join(codexHome, "hooks.json"), s.env);
-      assert.equal(ours.length, 1);
-      const theirs = listed.find((h) => h.key === ours[0]!.key);
-      assert.ok(theirs, `Codex lists no hook with rtk's key ${ours[0]!.key}: ${JSON.stringify(listed)}`);
-      assert.equal(ours[0]!.hash, theirs.currentHash);
-      assert.equal(theirs.trustStatus, "untrusted");
+      // The command hook and the session-start entry.
+      assert.equal(ours.length, 2);
+      for (const hook of ours) {
+        const theirs = listed.find((h) => h.key === hook.key);
+        assert.ok(theirs, `Codex lists no hook with rtk's key ${hook.key}: ${JSON.stringify(listed)}`);
+        assert.equal(hook.hash, theirs.currentHash);
+        assert.equal(theirs.trustStatus, "untrusted");
+      }
     } finally {
       s.dispose();
     }

@@ -15,6 +15,7 @@ import { launch, loginProfile, RTK, type Run } from "../support/launch.js";
 import { HOOK_HOSTS } from "../../src/hosts/index.js";
 import { HOST_CASES } from "./cases/index.js";
 import { REASON_MARK, type HostCase, type Recorded } from "./cases/types.js";
+import { sessionContext } from "../../src/text/markers.js";
 
 before(() => {
   ensureBuilt();
@@ -769,4 +770,33 @@ describe("current documentation: shapes the spec did not have", { concurrency: t
     const e = { ...recorded("cursor", "git status", empty.project).event, tool_name: "MCP:run", tool_input: { command: "git status" } };
     assertJson(await hook("cursor", JSON.stringify(e), empty), {}, "cursor MCP");
   });
+});
+
+describe("session start: rtk's context, once, where the host's hook can add to a session", { concurrency: true }, () => {
+  test("every host with a session-start entry has its event among its cases, and only those", () => {
+    const withSession = [...HOOK_HOSTS.values()].filter((h) => h.session).map((h) => h.name);
+    const cased = HOST_CASES.filter((c) => c.sessionStart).map((c) => c.cli);
+    assert.deepEqual([...new Set(cased)].sort(), withSession.sort());
+  });
+  for (const c of HOST_CASES.filter((c) => c.sessionStart)) {
+    const start = c.sessionStart!;
+    test(`${c.id}: the session start gets the context`, async () => {
+      const r = await hook(c.cli, JSON.stringify(start.event(empty.project)), empty);
+      assert.equal(r.status, 0);
+      assert.equal(r.stderr, "");
+      assertJson(r, start.answer(sessionContext()), `${c.id} SessionStart`);
+    });
+    test(`${c.id}: hooks.session_context = false in the user's config: nothing added`, async () => {
+      const h = makeHome();
+      writeFile(join(h.home, ".config", "rtk", "config.toml"), "[hooks]\nsession_context = false\n");
+      const r = await hook(c.cli, JSON.stringify(start.event(h.project)), h);
+      assert.equal(r.status, 0);
+      if (start.silent === null) assert.equal(r.stdout, "");
+      else assertJson(r, start.silent, `${c.id} SessionStart off`);
+    });
+    test(`${c.id}: the same event name with a tool is still the session start, never a rewrite`, async () => {
+      const r = await hook(c.cli, JSON.stringify({ ...start.event(empty.project), tool_name: "Bash", tool_input: { command: "git status" } }), empty);
+      assert.doesNotMatch(r.stdout, /rtk git status/);
+    });
+  }
 });

@@ -171,6 +171,10 @@ describe("Claude Code, installed by `rtk init --agent claude`", () => {
         h.checks.some((c) => c.name === "rewritten command" && c.ok),
         `doctor runs the command the hook handed back: ${JSON.stringify(h.checks)}`,
       );
+      assert.ok(
+        h.checks.some((c) => c.name === "session context" && c.ok),
+        `doctor pipes a session start through the session-start entry: ${JSON.stringify(h.checks)}`,
+      );
     }
   });
 
@@ -238,6 +242,32 @@ describe("rtk doctor on broken installs", () => {
     chmodSync(fake, 0o755);
     pointAt(b, fake);
     assertBroken(b, "mute hook");
+  });
+
+  test("the session-start entry removed by hand: the session context check fails with the fix; init puts it back", () => {
+    const b = box();
+    assert.equal(rtk(b, ["init", "--agent", "claude"]).status, 0);
+    const doc = JSON.parse(readFileSync(settingsFile(b), "utf8"));
+    assert.ok(doc.hooks.SessionStart, "init installs the session-start entry");
+    delete doc.hooks.SessionStart;
+    writeFileSync(settingsFile(b), JSON.stringify(doc, null, 2) + "\n");
+    const r = rtk(b, ["doctor", "--json"]);
+    assert.equal(r.status, 1, r.stdout);
+    const checks = (JSON.parse(r.stdout).hosts as { host: string; checks: { name: string; ok: boolean; fix?: string }[] }[]).flatMap((h) => h.checks);
+    const session = checks.find((c) => c.name === "session context");
+    assert.ok(session && !session.ok && session.fix === "rtk init --agent claude --global", JSON.stringify(checks));
+    assert.match(rtk(b, ["init", "--agent", "claude"]).stdout, /updated/);
+    assert.equal(rtk(b, ["doctor", "--json"]).status, 0);
+  });
+
+  test("the session context switched off in the config: doctor says so, and passes", () => {
+    const b = box();
+    assert.equal(rtk(b, ["init", "--agent", "claude"]).status, 0);
+    put(join(b.env["XDG_CONFIG_HOME"] ?? join(b.home, ".config"), "rtk", "config.toml"), "[hooks]\nsession_context = false\n");
+    const r = rtk(b, ["doctor", "--json"]);
+    assert.equal(r.status, 0, r.stdout);
+    const checks = (JSON.parse(r.stdout).hosts as { checks: { name: string; ok: boolean; detail: string }[] }[]).flatMap((h) => h.checks);
+    assert.match(checks.find((c) => c.name === "session context")?.detail ?? "", /^off \(hooks\.session_context = false\)/);
   });
 
   test("codex with hooks switched off in config.toml: exit 1 and the fix names config.toml", () => {

@@ -117,12 +117,15 @@ interface JsonHost {
 }
 
 const claudeGroup = (cmd: string, timeout?: number) => ({ matcher: "Bash", hooks: [{ type: "command", command: cmd, ...(timeout !== undefined ? { timeout } : {}) }] });
+/** Claude Code's SessionStart entry: no matcher (every source: startup, resume, clear, compact). */
+const claudeStart = (cmd: string) => ({ hooks: [{ type: "command", command: cmd, timeout: 10 }] });
 
 const JSON_HOSTS: JsonHost[] = [
   {
     host: "claude",
     file: { global: (b) => join(b.home, ".claude", "settings.json"), project: (b) => join(b.project, ".claude", "settings.json") },
-    fresh: (cmd) => ({ hooks: { PreToolUse: [claudeGroup(cmd, 10)] } }),
+    // The SessionStart entry adds rtk's context to each session.
+    fresh: (cmd) => ({ hooks: { PreToolUse: [claudeGroup(cmd, 10)], SessionStart: [claudeStart(cmd)] } }),
     arrayPath: ["hooks", "PreToolUse"],
     userEntry: { matcher: "Bash", hooks: [{ type: "command", command: "$HOME/.claude/hooks/audit-bash.sh", timeout: 30 }] },
     grouped: true,
@@ -138,7 +141,12 @@ const JSON_HOSTS: JsonHost[] = [
   {
     host: "gemini",
     file: { global: (b) => join(b.home, ".gemini", "settings.json"), project: null },
-    fresh: (cmd) => ({ hooks: { BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: cmd, timeout: 10000 }] }] } }),
+    fresh: (cmd) => ({
+      hooks: {
+        BeforeTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: cmd, timeout: 10000 }] }],
+        SessionStart: [{ hooks: [{ type: "command", command: cmd, timeout: 10000 }] }],
+      },
+    }),
     arrayPath: ["hooks", "BeforeTool"],
     userEntry: { matcher: "run_shell_command", hooks: [{ type: "command", command: "$HOME/.gemini/hooks/audit.sh", timeout: 5000 }] },
     grouped: true,
@@ -155,7 +163,7 @@ const JSON_HOSTS: JsonHost[] = [
   {
     host: "codex",
     file: { global: (b) => join(b.home, ".codex", "hooks.json"), project: (b) => join(b.project, ".codex", "hooks.json") },
-    fresh: (cmd) => ({ hooks: { PreToolUse: [claudeGroup(cmd)] } }),
+    fresh: (cmd) => ({ hooks: { PreToolUse: [claudeGroup(cmd)], SessionStart: [{ hooks: [{ type: "command", command: cmd }] }] } }),
     arrayPath: ["hooks", "PreToolUse"],
     userEntry: { matcher: "Bash", hooks: [{ type: "command", command: "python3 ~/.codex/hooks/pre_tool_use.py", statusMessage: "Checking" }] },
     grouped: true,
@@ -230,7 +238,14 @@ function withEntries(text: string, h: JsonHost, entries: unknown[]): unknown {
   let arr = doc;
   for (const k of h.arrayPath) arr = arr[k];
   (arr as unknown[]).push(...entries);
+  // A host with a session-start event gets rtk's entry there too, in an array of its own.
+  const session = sessionEntries(h);
+  if (session) (doc.hooks.SessionStart ??= []).push(...session);
   return doc;
+}
+
+function sessionEntries(h: JsonHost): unknown[] | undefined {
+  return (h.fresh(CMD(h.host)) as { hooks?: { SessionStart?: unknown[] } }).hooks?.SessionStart;
 }
 
 function ourEntries(h: JsonHost): unknown[] {
@@ -394,7 +409,9 @@ describe("JSON settings hosts", { concurrency: true }, () => {
         const userHook = `{"type": "command", "command": "/usr/local/bin/audit-bash", "timeout": 15}`;
         const ourHook = `{"type": "command", "command": ${JSON.stringify(CMD(h.host))}${h.host === "codex" ? "" : `, "timeout": ${h.host === "gemini" ? 10000 : 10}`}}`;
         const matcher = (h.userEntry as { matcher: string }).matcher;
-        const groupFile = (hooks: string[]) =>
+        // With our session-start entry where the host has one: the install is then whole.
+        const session = sessionEntries(h);
+        const groupFile = (hooks: string[], withSession = false) =>
           [
             "{",
             `  "hooks": {`,
@@ -405,7 +422,7 @@ describe("JSON settings hosts", { concurrency: true }, () => {
             ...hooks.map((x, i) => `          ${x}${i < hooks.length - 1 ? "," : ""}`),
             "        ]",
             "      }",
-            "    ]",
+            `    ]${withSession && session ? `,\n    "SessionStart": ${JSON.stringify(session)}` : ""}`,
             "  }",
             "}",
             "",
@@ -414,7 +431,7 @@ describe("JSON settings hosts", { concurrency: true }, () => {
           test(`our hook in the SAME matcher group as the user's (${order}): detected as installed; uninstall removes only ours`, async () => {
             const b = box();
             const file = fileOf(b);
-            const text = groupFile(order === "user first" ? [userHook, ourHook] : [ourHook, userHook]);
+            const text = groupFile(order === "user first" ? [userHook, ourHook] : [ourHook, userHook], true);
             put(file, text);
             const before = snap(file);
             await new Promise((res) => setTimeout(res, 20));
@@ -464,7 +481,7 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     put(file, JSON.stringify({ hooks: { PreToolUse: [claudeGroup("/old/place/node_modules/.bin/rtk hook claude", 10)] } }, null, 2) + "\n");
     const r = await init(b, "claude", "--global");
     ok(r, "install");
-    assert.deepEqual(json(file), { hooks: { PreToolUse: [claudeGroup(CMD("claude"), 10)] } });
+    assert.deepEqual(json(file), { hooks: { PreToolUse: [claudeGroup(CMD("claude"), 10)], SessionStart: [claudeStart(CMD("claude"))] } });
   });
 
   test("a BOM-prefixed or whitespace-only settings file is tolerated", async () => {
@@ -472,12 +489,12 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     const file = join(b.home, ".claude", "settings.json");
     put(file, "\uFEFF" + JSON.stringify({ model: "opus" }, null, 2) + "\n");
     ok(await init(b, "claude", "--global"), "install into a BOM file");
-    assert.deepEqual(json(file), { model: "opus", hooks: { PreToolUse: [claudeGroup(CMD("claude"), 10)] } });
+    assert.deepEqual(json(file), { model: "opus", hooks: { PreToolUse: [claudeGroup(CMD("claude"), 10)], SessionStart: [claudeStart(CMD("claude"))] } });
     const c = box();
     const file2 = join(c.home, ".claude", "settings.json");
     put(file2, "  \n\n");
     ok(await init(c, "claude", "--global"), "install into a blank file");
-    assert.deepEqual(json(file2), { hooks: { PreToolUse: [claudeGroup(CMD("claude"), 10)] } });
+    assert.deepEqual(json(file2), { hooks: { PreToolUse: [claudeGroup(CMD("claude"), 10)], SessionStart: [claudeStart(CMD("claude"))] } });
   });
 
   test("--project from a subfolder writes into the project that has `.claude/`", async () => {
@@ -487,7 +504,7 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     mkdirSync(sub, { recursive: true });
     const r = await rtk(b, ["init", "--agent", "claude", "--project"], sub);
     ok(r, "install");
-    assert.deepEqual(json(join(b.project, ".claude", "settings.json")), { hooks: { PreToolUse: [claudeGroup(CMD("claude", "project"), 10)] } });
+    assert.deepEqual(json(join(b.project, ".claude", "settings.json")), { hooks: { PreToolUse: [claudeGroup(CMD("claude", "project"), 10)], SessionStart: [claudeStart(CMD("claude", "project"))] } });
     assert.ok(!existsSync(join(sub, ".claude")));
   });
 
@@ -504,7 +521,7 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     // the git top level. Taken literally that walks up to HOME and installs into the user's global file;
     // a demanding user expects --project to stay in the project (the git top level).
     assertUntouched(user, before, "the user's ~/.claude/settings.json");
-    assert.deepEqual(json(join(b.project, ".claude", "settings.json")), { hooks: { PreToolUse: [claudeGroup(CMD("claude", "project"), 10)] } });
+    assert.deepEqual(json(join(b.project, ".claude", "settings.json")), { hooks: { PreToolUse: [claudeGroup(CMD("claude", "project"), 10)], SessionStart: [claudeStart(CMD("claude", "project"))] } });
   });
 
   test("codex: init says the hooks feature must be on in config.toml", async () => {

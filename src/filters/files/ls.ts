@@ -10,8 +10,8 @@
 // program, a sticky folder), an owner/group that is not the listing's most
 // common one. Link counts, the usual mode and owner, dates, `total N`, `.` and
 // `..` go, and one marker at the end names the columns left out, of how many
-// entries, with the recall handle (`… mode/owner/date of 30 entries omitted
-// [rtk recall <id>]`).
+// entries, with the recall handle (`(mode/owner/date of 30 entries left out
+// [rtk recall <id>])`).
 // Columns are kept when asked for in a way the argv shows:
 //   -n, --author, -Z   keep the owner/group (author, context) columns
 //   -t, -c, -u, --time, --sort=time, --time-style, --full-time   keep the date
@@ -209,7 +209,7 @@ function usualValues(items: readonly Item[]): Map<number, Usual> {
 /** The one marker for the columns left out: which, and of how many entries. */
 function droppedMarker(count: number, mode: LsMode, recall: RecallRef): string {
   const columns = ["mode", ...(mode.keepOwner ? [] : ["owner"]), ...(mode.keepDate ? [] : ["date"])].join("/");
-  return `… ${columns} of ${count} ${count === 1 ? "entry" : "entries"} omitted [rtk recall ${recall.id()}]`;
+  return `(${columns} of ${count} ${count === 1 ? "entry" : "entries"} left out [rtk recall ${recall.id()}])`;
 }
 
 export interface LongEntry {

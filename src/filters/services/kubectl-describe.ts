@@ -139,7 +139,7 @@ export const kubectlDescribe: Filter = {
         }
         if (table) for (const [row, at] of table.rows) if (table.at[at]! > 1) out[at] = `${row} (×${table.at[at]})`;
         while (out.length && out[out.length - 1] === "") out.pop();
-        if (left.size) out.push(`(left out: ${[...left].join(", ")} [rtk recall ${ctx.recall.id()}])`);
+        if (left.size) out.push(`(${[...left].join(", ")} left out [rtk recall ${ctx.recall.id()}])`);
         const stdout = linesText(out);
         return stdout.length < chars ? { stdout, stderr: errors.text(ctx.recall) } : null;
       },

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { claudeAsk, claudeDeny, claudeRewrite, type HostCase } from "./types.js";
+import { claudeAsk, claudeDeny, claudeRewrite, claudeSessionAnswer, type HostCase } from "./types.js";
 
 export const claude: HostCase = {
   id: "claude",
@@ -27,4 +27,17 @@ export const claude: HostCase = {
   activeDenyAnswer: claudeDeny,
   otherTool: (e, cwd) => ({ ...e, tool_name: "Read", tool_input: { file_path: join(cwd, "README.md") } }),
   inputField: "tool_input",
+  // SessionStart (startup, resume, clear, compact): context in hookSpecificOutput.additionalContext.
+  sessionStart: {
+    event: (cwd) => ({
+      session_id: "3f2b8c1e-7d4a-4b9e-a6f1-0c5d2e8b9a71",
+      transcript_path: "/home/dev/.claude/projects/-home-dev-work-app/3f2b8c1e-7d4a-4b9e-a6f1-0c5d2e8b9a71.jsonl",
+      cwd,
+      hook_event_name: "SessionStart",
+      source: "startup",
+      model: "claude-sonnet-4-5",
+    }),
+    answer: claudeSessionAnswer,
+    silent: null,
+  },
 };

@@ -1,4 +1,4 @@
-import { claudeDeny, claudeRewrite, type HostCase } from "./types.js";
+import { claudeDeny, claudeRewrite, claudeSessionAnswer, type HostCase } from "./types.js";
 
 export const codex: HostCase = {
   id: "codex",
@@ -29,4 +29,18 @@ export const codex: HostCase = {
   // apply_patch carries its patch in tool_input.command: it is not a shell command.
   otherTool: (e) => ({ ...e, tool_name: "apply_patch", tool_input: { command: "git status" } }),
   inputField: "tool_input",
+  // SessionStart (source startup or resume): Claude's answer shape.
+  sessionStart: {
+    event: (cwd) => ({
+      session_id: "019a3c5e-8f2d-7b41-a9e6-3c0d5f7e2b18",
+      transcript_path: "/home/dev/.codex/sessions/2026/01/15/rollout-2026-01-15T10-04-12-019a3c5e.jsonl",
+      cwd,
+      hook_event_name: "SessionStart",
+      model: "gpt-5.1-codex",
+      permission_mode: "default",
+      source: "startup",
+    }),
+    answer: claudeSessionAnswer,
+    silent: null,
+  },
 };

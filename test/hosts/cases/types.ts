@@ -36,7 +36,12 @@ export interface HostCase {
   /** The event field holding the tool input, and whether it is a JSON string. */
   inputField: string;
   inputAsString?: boolean;
+  /** The host's session-start event, as its documentation gives it, and the answer that adds `text` to the session (hosts with one). */
+  sessionStart?: { event(cwd: string): Record<string, unknown>; answer(text: string): unknown; silent: unknown };
 }
+
+/** Claude Code's answer that adds context at a session's start (Codex reads the same). */
+export const claudeSessionAnswer = (text: string) => ({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } });
 
 export const claudeRewrite = (command: string, allow: boolean, toolInput: ToolInput) => ({
   hookSpecificOutput: {
