@@ -112,6 +112,7 @@ describe("npm pack", () => {
       "dist/o200k_base.json.gz",
       "dist/rtk-hot.cjs",
       "dist/rtk-main.cjs",
+      "dist/rtk-otel.cjs",
       "dist/rtk-report.cjs",
       "dist/rtk-run.cjs",
       "dist/rtk.cjs",

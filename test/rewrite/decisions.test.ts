@@ -111,7 +111,7 @@ const ROWS: readonly Row[] = [
   ["printenv", "rtk printenv", [null]],
   ["docker ps -a", "rtk docker ps -a", [null]],
   ["docker compose ps", "rtk docker compose ps", [null]],
-  ["docker run alpine", null, ["no-route"]],
+  ["docker run alpine", "rtk docker run alpine", [null]],
   ["kubectl get pods -A", "rtk kubectl get pods -A", [null]],
   ["kubectl -n prod logs api", "rtk kubectl -n prod logs api", [null]],
   ["kubectl apply -f x.yaml", "rtk kubectl apply -f x.yaml", [null]],
