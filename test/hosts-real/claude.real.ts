@@ -41,7 +41,8 @@ const all = parityCommands();
  * mode's (there every refusal ends Claude Code's turn and the session starts
  * again some 10 s later: its first 40 commands). Otherwise, as CI runs it: a
  * quarter of the corpus with no rules in the default mode, a twelfth in the other
- * rows, every write and network command in each, plan mode's first 16.
+ * rows, every write and network command in each (and the command behind each
+ * agent-typed `rtk`), plan mode's first 16.
  */
 const WRITES = /git (push|commit|add)|npm|curl/;
 const corpusFor = (rules: RuleSet, mode: string): string[] => {
@@ -49,7 +50,8 @@ const corpusFor = (rules: RuleSet, mode: string): string[] => {
   if (mode === "plan") return all.slice(0, full ? 40 : 16);
   if (full) return all;
   const share = rules.name === "none" && mode === "default" ? 4 : 12;
-  return all.filter((c, i) => i % share === 0 || WRITES.test(c));
+  // The command behind each agent-typed `rtk` comes along: what rtk runs is judged by it.
+  return all.filter((c, i) => i % share === 0 || WRITES.test(c) || all.includes(`rtk ${c}`));
 };
 
 before(() => {

@@ -28,6 +28,12 @@ export interface ParityRow {
   mismatches: { command: string; without: string; with: string; rewritten: string | null }[];
   unrecorded: string[];
   hookErrors: string[];
+  /**
+   * Agent-typed `rtk X` the host asked about without rtk's hook and ran with it,
+   * where X itself ran unprompted in the same row: the one prompt rtk removes on
+   * purpose (rtk runs exactly X), counted apart from the mismatches.
+   */
+  allowedTyped: string[];
 }
 
 /** Runs `commands` without and with rtk under one rule set and mode; the two sessions run side by side. */
@@ -42,10 +48,13 @@ export async function parityRow(
   const [plain, hooked] = await Promise.all([session(driver, commands, { ...opts, withRtk: false }), session(driver, commands, { ...opts, withRtk: true })]);
   const mismatches: ParityRow["mismatches"] = [];
   const unrecorded: string[] = [];
+  const allowedTyped: string[] = [];
+  const ranAlone = (c: string) => plain.outcomes[commands.indexOf(c)]?.fate === "ran";
   commands.forEach((command, i) => {
     const a = plain.outcomes[i]!;
     const b = hooked.outcomes[i]!;
-    if (a.fate !== b.fate || a.fate === "error") mismatches.push({ command, without: a.fate, with: b.fate, rewritten: b.rewritten });
+    if (a.fate === "asked" && b.fate === "ran" && command.startsWith("rtk ") && ranAlone(command.slice(4))) allowedTyped.push(command);
+    else if (a.fate !== b.fate || a.fate === "error") mismatches.push({ command, without: a.fate, with: b.fate, rewritten: b.rewritten });
     if (b.fate === "ran" && b.rewritten !== null && !b.recorded) unrecorded.push(command);
   });
   const count = (o: CommandOutcome[], f: string) => o.filter((x) => x.fate === f).length;
@@ -62,6 +71,7 @@ export async function parityRow(
     mismatches,
     unrecorded,
     hookErrors: hooked.hookErrors,
+    allowedTyped,
     without: plain.outcomes,
     with: hooked.outcomes,
   };
