@@ -41,7 +41,7 @@ export const PATHOLOGICAL = {
 /** 100 MB through the heaviest filters: MB per CPU second (user + sys: the machine's load moves it far less than wall time) and peak RSS. */
 export const THROUGHPUT = {
   mbPerCpuSecond: gate({ min: 20 }, "not yet measured over repeated runs (wall throughput was 13 to 25 MB/s under load 24, so per CPU second it is higher)"),
-  peakRssMb: gate({ max: 120 }, "not yet measured over repeated runs (the spec's target is 150 MB)"),
+  peakRssMb: gate({ max: 150 }, "the spec's target; measured 115 to 139 MB in one run under load (git log the highest)"),
 };
 
 /** Per-family savings medians: deterministic; a gate 1 point under the figure as it is. */
@@ -51,7 +51,8 @@ export const SAVINGS_MARGIN = 1;
 const SAVINGS_NOW: Record<string, number> = {
   "git status": 64.7,
   "git log": 67.6,
-  "git diff": 29.5,
+  // The diff keeps each hunk's trailing context lines (it used to drop them behind a count).
+  "git diff": 24.7,
   "git add/commit/push": 68.1,
   ls: 70.8,
   find: 47.0,

@@ -83,6 +83,9 @@ export function scratch(opts: { withRtk: boolean; files?: Record<string, string>
     XDG_DATA_HOME: join(home, ".local", "share"),
     XDG_CACHE_HOME: join(home, ".cache"),
     GIT_CONFIG_NOSYSTEM: "1",
+    // The scratch repository's outputs are short, which rtk prints as they are: compacted here,
+    // what the model received shows whose output it was.
+    RTK_PASSTHROUGH_TOKENS: "0",
   };
   mkdirSync(env["TMPDIR"]!, { recursive: true });
   const files: Record<string, string> = {
