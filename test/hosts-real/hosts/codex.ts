@@ -95,6 +95,10 @@ function providerConfig(baseUrl: string, existing: string): string {
     `env_key = "RTK_CODEX_TEST_KEY"`,
     `request_max_retries = 0`,
     `stream_max_retries = 0`,
+    // /tmp is no writable root of the sandbox: Codex would leave its placeholders for the
+    // folders it protects there (`.git`, `.codex`, `.agents`), making /tmp look like a project.
+    `[sandbox_workspace_write]`,
+    `exclude_slash_tmp = true`,
     "",
   ].join("\n");
 }
