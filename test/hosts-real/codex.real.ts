@@ -103,6 +103,9 @@ before(() => {
 });
 
 after(() => {
+  // Something of a Codex session (an app server's pipe) can outlive its process and hold
+  // this file's event loop: once every test has reported, the file ends regardless.
+  setTimeout(() => process.exit(), 5000).unref();
   if (!rows.length) return;
   const path = saveRows("codex", rows);
   process.stdout.write(`\nCodex CLI ${CODEX_PACKAGE.version} (${path}):\n${parityTable(rows)}\n`);
