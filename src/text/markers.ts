@@ -23,7 +23,7 @@ export const MARKER_FORMS: readonly MarkerForm[] = [
   { kind: "list", shape: "… +N WHAT" },
   { kind: "lines", shape: "… lines A–B (N) omitted" },
   { kind: "columns", shape: "(WHAT left out)" },
-  { kind: "context", shape: "… N unchanged lines" },
+  { kind: "context", shape: "… N lines of WHAT" },
 ];
 
 // Placeholders are capitals, not `<id>`: Gemini CLI escapes `<` and `>` in what a hook adds to a session.
@@ -79,7 +79,8 @@ const N = String.raw`(\d[\d,]*)`;
 // Line forms, after the indentation. A list's `what` holds no handle; after the handle a tail may say where (`: a.ts (3), …`) or what (`(no-console 2)`).
 const LIST = new RegExp(String.raw`^… \+${N} ([^\[\]…]*[^\s\[\]…])(?: ${HANDLE_TEXT}(?:(?::| \().*)?)?$`);
 const LINES = new RegExp(String.raw`^… lines ${N}–${N} \(${N}\) omitted ${HANDLE_TEXT}$`);
-const CONTEXT = new RegExp(String.raw`^… ${N} unchanged lines?$`);
+// Elided context: unchanged lines of a diff, a compiler's source lines, a linter's detail; a handle may follow.
+const CONTEXT = new RegExp(String.raw`^… ${N} (?:unchanged lines?|lines? of [^\[\]…]*[^\s\[\]…])(?: ${HANDLE_TEXT})?$`);
 // Within a line.
 const CHARS_START = new RegExp(String.raw`… \+${N} chars … `, "g");
 const CHARS_END = new RegExp(String.raw`… \+${N} more chars ${HANDLE_TEXT}$`);
@@ -130,7 +131,12 @@ export function parseMarkers(line: string): LineMarkers {
       markers.push({ kind: "lines", count: count(lines[3]), handle });
       if (!handle?.lines || handle.lines[0] !== count(lines[1]) || handle.lines[1] !== count(lines[2])) errors.push(`the handle's --lines is not the range the marker names: ${line}`);
       claim(at, rest.length);
-    } else if (context) markers.push({ kind: "context", count: count(context[1]), handle: null });
+    } else if (context) {
+      const handle = handleOf(context[2], context[3], context[4]);
+      markers.push({ kind: "context", count: count(context[1]), handle });
+      if (handle?.lines && handle.lines[1] - handle.lines[0] + 1 !== count(context[1])) errors.push(`the handle's --lines does not hold the lines the marker counts: ${line}`);
+      claim(at, rest.length);
+    }
     else errors.push(`a line that starts with \`…\` is no marker form: ${line}`);
   }
   if (/\bleft out\b[^()]*\[rtk /.test(rest)) errors.push(`a \`left out\` aside that is not \`(<what> left out [rtk recall <id>])\`: ${line}`);
