@@ -136,8 +136,7 @@ export function parseMarkers(line: string): LineMarkers {
       markers.push({ kind: "context", count: count(context[1]), handle });
       if (handle?.lines && handle.lines[1] - handle.lines[0] + 1 !== count(context[1])) errors.push(`the handle's --lines does not hold the lines the marker counts: ${line}`);
       claim(at, rest.length);
-    }
-    else errors.push(`a line that starts with \`…\` is no marker form: ${line}`);
+    } else errors.push(`a line that starts with \`…\` is no marker form: ${line}`);
   }
   if (/\bleft out\b[^()]*\[rtk /.test(rest)) errors.push(`a \`left out\` aside that is not \`(<what> left out [rtk recall <id>])\`: ${line}`);
   // What is left: handles that end a summary line, and nothing else that starts like one.
