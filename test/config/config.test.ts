@@ -215,7 +215,9 @@ describe("`rtk config`: the effective config and where each value came from", ()
     const r = rtk(s, ["config"]);
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^user file: .*\(not found\)$/m);
-    const sources = r.stdout.split("\n").filter((l) => / = /.test(l) && !l.startsWith("database"));
+    // The sandbox sets RTK_PASSTHROUGH_TOKENS for every run (its outputs are short): that one value says so.
+    assert.match(r.stdout, /^passthrough_tokens = 0 +# environment RTK_PASSTHROUGH_TOKENS$/m);
+    const sources = r.stdout.split("\n").filter((l) => / = /.test(l) && !l.startsWith("database") && !l.startsWith("passthrough_tokens"));
     assert.ok(sources.length >= 7);
     for (const l of sources) assert.match(l, /# default$/);
   });

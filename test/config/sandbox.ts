@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after } from "node:test";
 import { launchSync } from "../support/launch.js";
+import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
 
 export interface Sandbox {
   root: string;
@@ -69,6 +70,8 @@ export function rtk(s: Sandbox, args: readonly string[], o: RunOptions = {}): Ru
     XDG_CONFIG_HOME: s.config,
     XDG_DATA_HOME: s.data,
     LC_ALL: "C",
+    // Their outputs are short, which rtk prints as they are unless told to compact every one.
+    ...COMPACT_EVERY_OUTPUT,
     ...o.env,
   };
   const r = launchSync(args, { cwd: o.cwd ?? s.project, env, input: o.input, timeout: 30_000 });
