@@ -14,7 +14,7 @@ import { userInfo } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Env } from "../config/hooks.js";
 import { makeDirs } from "../fs/make-dirs.js";
-import { findOnPath, isRtkLauncher, ON_PATH_FIX, rtkReach, selfLauncher, type Reach } from "./on-path.js";
+import { executable, findOnPath, isRtkLauncher, ON_PATH_FIX, rtkReach, selfLauncher, type Reach } from "./on-path.js";
 
 /**
  * `inherited`: with the environment the host gives its hook. `login`: the
@@ -235,15 +235,6 @@ export function loginFix(env: Env, cwd: string, opts: { fresh?: boolean } = {}):
   const shown = dirs.map((d) => (home && d.startsWith(home + "/") ? "$HOME" + d.slice(home.length) : d));
   const profile = loginShell(env).family === "zsh" ? "~/.zprofile" : "~/.profile (~/.bash_profile where there is one: bash reads only the first)";
   return `add  export PATH="${[...shown, "$PATH"].join(":")}"  to ${profile}, which a login shell reads`;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Where the rewritten command runs: does its `rtk` run there? */

@@ -29,7 +29,8 @@ export function selfLauncher(env: Record<string, string | undefined>): string | 
   return existsSync(launcher) ? launcher : null;
 }
 
-function executable(file: string): boolean {
+/** Whether `file` may be executed by this process. */
+export function executable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;
