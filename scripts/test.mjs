@@ -50,6 +50,8 @@ const stress = files.filter((f) => f.endsWith(".stress.test.ts"));
 const rest = files.filter((f) => !stress.includes(f));
 const tapDir = mkdtempSync(join(tmpdir(), "rtk-test-tap-"));
 const total = { tests: 0, pass: 0, fail: 0, skipped: 0 };
+// Each file's wall time, for the slowest ones listed at the end (what to look at when the suite grows).
+const durations = [];
 let status = 0;
 for (const [i, [batch, n]] of [
   [rest, concurrency],
@@ -62,7 +64,12 @@ for (const [i, [batch, n]] of [
   if (run.status !== 0) status = run.status ?? 1;
   const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
   for (const key of Object.keys(total)) total[key] += Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+  for (const m of text.matchAll(/^(?:not )?ok \d+ - (.+)\n  ---\n  duration_ms: ([\d.]+)/gm)) durations.push([m[1], Number(m[2])]);
 }
 rmSync(tapDir, { recursive: true, force: true });
+if (files.length > 10 && durations.length > 0) {
+  const slowest = durations.sort((a, b) => b[1] - a[1]).slice(0, 10);
+  console.log(`\nslowest files: ${slowest.map(([f, ms]) => `${f.replace(/^.*?\btest\//, "test/")} ${(ms / 1000).toFixed(0)} s`).join(", ")}`);
+}
 if (stress.length > 0 && rest.length > 0) console.log(`\nwhole suite: ${total.tests} tests, ${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
 process.exit(status);
