@@ -17,46 +17,15 @@
 // allow rule or the host's own list for `git diff` covers `rtk git diff`, with
 // no deny or ask rule on either form), since rtk runs exactly it.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import fc from "fast-check";
 import { runHook } from "../../src/hosts/hook.js";
 import { HOOK_HOSTS } from "../../src/hosts/index.js";
-
-const RUNS = Number(process.env["RTK_PROPERTY_RUNS"] ?? 10_000);
-
-type Verdict = "allow" | "ask" | "deny";
-const RANK: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
+import { compoundArb, parts, put, RANK, RUNS, SIMPLE, tempProject, type Verdict } from "../support/never-looser.js";
 
 /** Commands Claude Code 2.1.332 was seen to run unprompted in a project with no rules (test/hosts-real/). */
 const RUNS_BY_ITSELF = new Set(["git status", "git log -n 3", "git diff", "ls -la", "ls", "cat f1.txt", "echo hi", "git diff --stat", "wc -l f1.txt"]);
-
-const SIMPLE = [
-  "git status",
-  "git log -n 3",
-  "git diff",
-  "git diff --stat",
-  "git push origin main",
-  "git commit -m wip",
-  "git add .",
-  "ls -la",
-  "ls",
-  "cat f1.txt",
-  "wc -l f1.txt",
-  "echo hi",
-  "npm test",
-  "cargo test",
-  "curl -s http://example.test",
-  "env",
-  "rm -rf build",
-  "rtk git status",
-  "rtk git push origin main",
-  "rtk npm test",
-  "FOO=1 git push",
-  "timeout 5 npm test",
-];
 
 const PATTERNS = [
   "rtk",
@@ -80,11 +49,7 @@ const PATTERNS = [
   "* --force",
 ];
 
-const commandArb = fc
-  .array(fc.constantFrom(...SIMPLE), { minLength: 1, maxLength: 3 })
-  .chain((parts) =>
-    fc.array(fc.constantFrom(" && ", " || ", "; ", " | "), { minLength: parts.length - 1, maxLength: parts.length - 1 }).map((ops) => parts.map((p, i) => (i === 0 ? p : ops[i - 1] + p)).join("")),
-  );
+const commandArb = compoundArb(fc.constantFrom(...SIMPLE));
 
 const rulesArb = fc.record(
   {
@@ -96,14 +61,6 @@ const rulesArb = fc.record(
 );
 
 type Rules = { allow: string[]; ask: string[]; deny: string[] };
-
-/** The parts the host judges, each without leading assignments. */
-function parts(command: string): string[] {
-  return command
-    .split(/&&|\|\||;|\||\n/)
-    .map((p) => p.trim().replace(/^([A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ""))
-    .filter(Boolean);
-}
 
 /** Claude Code's `Bash(…)` patterns: `*` alone, a word prefix (`:*` or ` *` at the end), a glob, or the command itself. */
 function matches(pattern: string, text: string): boolean {
@@ -163,11 +120,6 @@ function judgeAnswer(original: string, stdout: string, rules: Rules, mode: strin
   return hostVerdict(run, rules, mode);
 }
 
-const made: string[] = [];
-after(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-
 interface Shape {
   host: string;
   /** Writes the rules where the host keeps them. */
@@ -207,19 +159,11 @@ const SHAPES: readonly Shape[] = [
   },
 ];
 
-function put(path: string, text: string) {
-  mkdirSync(join(path, ".."), { recursive: true });
-  writeFileSync(path, text);
-}
-
 describe("a rewrite never earns a looser verdict than the original (hosts that judge the replaced command)", () => {
   for (const shape of SHAPES) {
     test(`${shape.host}: ${RUNS} generated (rules, command) pairs`, () => {
       const host = HOOK_HOSTS.get(shape.host)!;
-      const home = mkdtempSync(join(tmpdir(), "rtk-never-looser-"));
-      made.push(home);
-      const project = join(home, "app");
-      mkdirSync(join(project, ".git"), { recursive: true });
+      const { home, project } = tempProject();
       const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), RTK_NO_PATH_CHECK: "1", RTK_NO_TRACK: "1", RTK_ROUTES: "all", PATH: "/usr/bin:/bin" };
       fc.assert(
         fc.property(commandArb, rulesArb, fc.constantFrom(...shape.modes), (command, rules, mode) => {
