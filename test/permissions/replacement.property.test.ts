@@ -1,9 +1,11 @@
 // Property: a rewrite never earns a looser verdict than the original. For hosts
-// that judge the command they are handed back, rtk's hook answers a generated
-// command under generated rules (allow rules on `rtk`, `rtk git *`, `rtk:*`,
-// wildcards, the commands themselves); a stand-in of the host, written here from
-// what the real hosts do (test/hosts-real/ checks them), judges that answer, and
-// its verdict must be at least as strict as its verdict on the original.
+// that judge the command they are handed back with `Bash(…)` rules (Codex CLI
+// and OpenCode: replacement-codex-opencode.property.test.ts), rtk's hook answers
+// a generated command under generated rules (allow rules on `rtk`, `rtk git *`,
+// `rtk:*`, wildcards, the commands themselves); a stand-in of the host, written
+// here from what the real hosts do (test/hosts-real/ checks them), judges that
+// answer, and its verdict must be at least as strict as its verdict on the
+// original.
 //
 // The stand-in: the host splits a command at `&&`, `||`, `;`, `|` and newlines
 // and judges each part: deny if a deny rule matches a part, ask if an ask rule

@@ -48,6 +48,11 @@ export function compoundArb(part: fc.Arbitrary<string>): fc.Arbitrary<string> {
     );
 }
 
+/** A part as written, or the same behind an `rtk` the agent typed. */
+export function maybeBehindRtk(simple: readonly string[]): fc.Arbitrary<string> {
+  return fc.tuple(fc.constantFrom(...simple), fc.boolean()).map(([s, rtk]) => (rtk && !s.startsWith("rtk ") ? `rtk ${s}` : s));
+}
+
 /** The commands of a list or pipeline as written, trimmed (the generated commands hold their operators nowhere else: no quotes or subshells). */
 export function split(command: string): string[] {
   return command
