@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { COPILOT_RULES } from "../permissions/sources.js";
 import { home, project } from "./targets.js";
 import { answerIn, claudeAllowing, json, obj, SILENT, str, type Host } from "./types.js";
+import { unguarded } from "./install.js";
 
 type CopilotCtx = { shape: "claude"; claude: ClaudeCtx } | { shape: "cli"; args: Record<string, unknown> };
 
@@ -69,9 +70,10 @@ export const copilot: Host = {
       kind: "json",
       arrayPath: ["hooks", "preToolUse"],
       skeleton: { version: 1 },
-      // `bash` on Linux and macOS, `powershell` on Windows; the command reads the same in both.
-      entries: (command) => [{ type: "command", bash: command, powershell: command, timeoutSec: 10 }],
+      // `bash` on Linux and macOS, `powershell` on Windows, which reads the call without its POSIX guard.
+      entries: (command) => [{ type: "command", bash: command, powershell: unguarded(command), timeoutSec: 10 }],
       commandKeys: ["bash", "powershell", "command"],
+      plainKeys: ["powershell"],
       // Where rtk put its entry before it wrote Copilot CLI's format: VS Code's own (`PreToolUse`, `command`), which VS Code still reads.
       earlier: [["hooks", "PreToolUse"]],
     },

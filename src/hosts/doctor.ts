@@ -7,14 +7,12 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { parse } from "../../grammar/parse.js";
-import { literalValue } from "../ast/literal.js";
 import { VERSION } from "../version.js";
 import { allows } from "../permissions/pattern.js";
 import { OPENED_BY_RTK_RULES } from "../permissions/replacement.js";
 import { loadRules } from "../permissions/sources.js";
 import type { Env } from "../config/hooks.js";
-import { installStatus } from "./install.js";
+import { hookBinary, installStatus } from "./install.js";
 import { findOnPath, ON_PATH_FIX } from "./on-path.js";
 import { loginShellCommand, reachFix, reachIn, type CommandShell } from "./host-shell.js";
 import { sampleCommand } from "./awareness.js";
@@ -66,9 +64,7 @@ export function doctor(where: Where): DoctorReport {
 }
 
 function commandChecks(host: Host, command: string, reinstall: string, where: Where): Check[] {
-  const r = parse(command);
-  const cmd = r.ok ? r.script.stmts[0]?.cmd : undefined;
-  const word = cmd?.kind === "SimpleCommand" && cmd.words[0] ? literalValue(cmd.words[0]) : null;
+  const word = hookBinary(command, host.name);
   if (!word) return [{ name: "command", ok: false, detail: `cannot read the hook command ${JSON.stringify(command)}`, fix: reinstall }];
   // A project's hook names `rtk` as found on PATH.
   const bin = word.includes("/") ? word : findOnPath(word, where.env["PATH"], where.cwd);

@@ -47,22 +47,48 @@ export const TOML_END = "# rtk:end";
  * The command a hook runs. A user's own file names the absolute launcher (hooks
  * may run with a reduced PATH); a project's file is shared by everyone who
  * clones it, so it names `rtk` as found on PATH, not one person's checkout.
+ * It does nothing where that rtk is gone (uninstalled, or a teammate without
+ * it): the test fails, `true` ends the hook with exit 0 and no answer, and the
+ * call goes on as typed, where a bare `…/rtk hook` would fail every call with
+ * 127. The form reads the same in sh, bash, zsh and fish (Codex runs a hook in
+ * the user's `$SHELL`) and in Crush's built-in shell.
  */
 export function hookCommand(bin: string, host: string, scope: Scope = "global"): string {
-  if (scope === "project") return `rtk hook ${host}`;
+  if (scope === "project") return `command -v rtk >/dev/null 2>&1 && exec rtk hook ${host}; true`;
   const quoted = /^[A-Za-z0-9_/.,:@%+=-]+$/.test(bin) ? bin : `'${bin.replace(/'/g, "'\\''")}'`;
-  return `${quoted} hook ${host}`;
+  return `test -x ${quoted} && exec ${quoted} hook ${host}; true`;
 }
 
-/** Whether a hook command is rtk's for this host: `…/rtk hook <host>`, read with rtk's own parser. */
-export function isOurCommand(command: string, host: string): boolean {
+/** The call inside a guarded hook command (for a host that runs it without a POSIX shell), or the command as it is. */
+export function unguarded(command: string): string {
+  const m = GUARDED.exec(command);
+  return m ? m[2]! : command;
+}
+
+const GUARDED = /^(test -x .+|command -v rtk >\/dev\/null 2>&1) && exec (.+); true$/;
+
+/**
+ * The rtk a hook command starts, where the command is rtk's for this host: `…/rtk hook <host>`
+ * (read with rtk's own parser), bare as an earlier rtk wrote it or inside its guard.
+ */
+export function hookBinary(command: string, host: string): string | null {
+  const m = GUARDED.exec(command);
+  const bin = binaryOf(m ? m[2]! : command, host);
+  if (!m || bin === null) return bin;
+  return m[1]!.startsWith("command") ? (bin === "rtk" ? bin : null) : binaryOf(`${m[1]!.slice("test -x ".length)} hook ${host}`, host) === bin ? bin : null;
+}
+
+/** Whether a hook command is rtk's for this host. */
+export const isOurCommand = (command: string, host: string): boolean => hookBinary(command, host) !== null;
+
+function binaryOf(command: string, host: string): string | null {
   const r = parse(command);
-  if (!r.ok || r.script.stmts.length !== 1) return false;
+  if (!r.ok || r.script.stmts.length !== 1) return null;
   const cmd = r.script.stmts[0]!.cmd;
-  if (cmd.kind !== "SimpleCommand" || cmd.assigns.length || cmd.redirects.length) return false;
+  if (cmd.kind !== "SimpleCommand" || cmd.assigns.length || cmd.redirects.length) return null;
   const words = cmd.words.map(literalValue);
   const bin = words[0];
-  return words.length === 3 && !!bin && (bin === "rtk" || bin.endsWith("/rtk")) && words[1] === "hook" && words[2] === host;
+  return words.length === 3 && !!bin && (bin === "rtk" || bin.endsWith("/rtk")) && words[1] === "hook" && words[2] === host ? bin : null;
 }
 
 export function init(req: InitRequest): InitReport {
@@ -176,6 +202,8 @@ interface Found {
   item: number;
   /** Index of the hook inside the item's own `hooks` list (matcher groups), or null for a flat entry. */
   hook: number | null;
+  /** The key that holds the command. */
+  key: string;
   command: Extract<JNode, { t: "str" }>;
 }
 
@@ -200,10 +228,10 @@ function findOursAt(root: JNode, target: JsonTarget, host: string, path: readonl
   const keys = target.commandKeys ?? ["command"];
   const found: Found[] = [];
   const ours = (n: JNode | undefined) => {
-    const out: Extract<JNode, { t: "str" }>[] = [];
-    for (const k of keys) {
-      const c = member(n, k);
-      if (c?.t === "str" && isOurCommand(c.value, host)) out.push(c);
+    const out: { key: string; command: Extract<JNode, { t: "str" }> }[] = [];
+    for (const key of keys) {
+      const c = member(n, key);
+      if (c?.t === "str" && isOurCommand(c.value, host)) out.push({ key, command: c });
     }
     return out;
   };
@@ -211,12 +239,12 @@ function findOursAt(root: JNode, target: JsonTarget, host: string, path: readonl
     const hooks = member(item, "hooks");
     if (hooks?.t === "arr") {
       hooks.items.forEach((h, j) => {
-        for (const c of ours(h)) found.push({ path, item: i, hook: j, command: c });
+        for (const c of ours(h)) found.push({ path, item: i, hook: j, ...c });
       });
       return;
     }
     const direct = ours(item);
-    for (const c of direct.length ? direct : ours(member(item, "action"))) found.push({ path, item: i, hook: null, command: c });
+    for (const c of direct.length ? direct : ours(member(item, "action"))) found.push({ path, item: i, hook: null, ...c });
   });
   return found;
 }
@@ -254,7 +282,8 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
     if (found.length) {
       // Our entry is there: only its command may need the current path.
       for (const f of [...found].reverse()) {
-        if (f.command.value !== command) text = applyEdit(text, { start: f.command.start, end: f.command.end, text: JSON.stringify(command) });
+        const want = target.plainKeys?.includes(f.key) ? unguarded(command) : command;
+        if (f.command.value !== want) text = applyEdit(text, { start: f.command.start, end: f.command.end, text: JSON.stringify(want) });
       }
       continue;
     }

@@ -116,6 +116,8 @@ export interface JsonTarget {
    * `["command"]`. Copilot CLI's entries hold it in `bash` and `powershell`.
    */
   commandKeys?: readonly string[];
+  /** Keys whose command runs in a shell other than POSIX sh (Copilot CLI's `powershell`): they hold the call without its guard. */
+  plainKeys?: readonly string[];
   /**
    * Other arrays where an earlier rtk put its entry, in a shape the host still
    * reads: init, doctor and uninstall recognise an entry there, and init moves it

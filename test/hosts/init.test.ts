@@ -16,7 +16,8 @@ import { launch, RTK, type Run } from "../support/launch.js";
 /** The launcher as a user's own hook file names it: an absolute path. */
 const BIN = realpathSync(RTK);
 /** The hook command: the absolute launcher in a user's file; `rtk` on PATH in a project's file, which others clone. */
-const CMD = (host: string, scope: "global" | "project" = "global") => (scope === "project" ? `rtk hook ${host}` : `${BIN} hook ${host}`);
+const CMD = (host: string, scope: "global" | "project" = "global") =>
+  scope === "project" ? `command -v rtk >/dev/null 2>&1 && exec rtk hook ${host}; true` : `test -x ${BIN} && exec ${BIN} hook ${host}; true`;
 const BEGIN = "<!-- rtk:begin -->";
 const END = "<!-- rtk:end -->";
 
@@ -155,7 +156,7 @@ const JSON_HOSTS: JsonHost[] = [
     // Copilot CLI's documented file (VS Code reads it too): lowerCamelCase event, `bash`/`powershell`, `timeoutSec`.
     host: "copilot",
     file: { global: (b) => join(b.home, ".copilot", "hooks", "rtk.json"), project: (b) => join(b.project, ".github", "hooks", "rtk.json") },
-    fresh: (cmd) => ({ version: 1, hooks: { preToolUse: [{ type: "command", bash: cmd, powershell: cmd, timeoutSec: 10 }] } }),
+    fresh: (cmd) => ({ version: 1, hooks: { preToolUse: [{ type: "command", bash: cmd, powershell: cmd.replace(/^.* && exec (.+); true$/, "$1"), timeoutSec: 10 }] } }),
     arrayPath: ["hooks", "preToolUse"],
     userEntry: { type: "command", bash: "./scripts/audit.sh", powershell: "./scripts/audit.ps1", timeoutSec: 10 },
     grouped: false,
@@ -460,6 +461,8 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
               { matcher: "Bash", hooks: [{ type: "command", command: "echo rtk hook claude >> ~/hooks.log" }] },
               { matcher: "Bash", hooks: [{ type: "command", command: "/opt/rtk-audit/bin/rtk-audit hook claude" }] },
               { matcher: "Bash", hooks: [{ type: "command", command: "/usr/local/bin/rtk hook codex" }] },
+              { matcher: "Bash", hooks: [{ type: "command", command: "test -x /opt/a/rtk && exec /opt/b/rtk hook claude; true" }] },
+              { matcher: "Bash", hooks: [{ type: "command", command: "command -v rtk >/dev/null 2>&1 && exec /opt/b/rtk hook claude; true" }] },
             ],
           },
         },
@@ -469,8 +472,8 @@ describe("our entry is recognised by parsing the command", { concurrency: true }
     put(file, original);
     ok(await init(b, "claude", "--global"), "install");
     const doc = json(file) as any;
-    assert.equal(doc.hooks.PreToolUse.length, 4, "ours is added next to the three look-alikes");
-    assert.deepEqual(doc.hooks.PreToolUse[3], claudeGroup(CMD("claude"), 10));
+    assert.equal(doc.hooks.PreToolUse.length, 6, "ours is added next to the five look-alikes");
+    assert.deepEqual(doc.hooks.PreToolUse[5], claudeGroup(CMD("claude"), 10));
     ok(await init(b, "claude", "--global", "--uninstall"), "uninstall");
     assert.equal(readFileSync(file, "utf8"), original, "the look-alikes are not removed");
   });

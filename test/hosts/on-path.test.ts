@@ -233,7 +233,7 @@ describe("Claude Code, installed from a checkout by `rtk init`, run as the host 
     assert.equal(init.status, 0, init.stderr);
     const settings = JSON.parse(readFileSync(join(b.home, ".claude", "settings.json"), "utf8"));
     const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
-    assert.equal(command, `${realpathSync(RTK)} hook claude`);
+    assert.equal(command, `test -x ${realpathSync(RTK)} && exec ${realpathSync(RTK)} hook claude; true`);
     const host = (path: string) => spawnSync("/bin/sh", ["-c", command], { input: event(b, "git status"), env: b.env(path), cwd: b.project, encoding: "utf8", timeout: 60000 });
 
     const without = host(SYSTEM_PATH);

@@ -230,7 +230,7 @@ describe("Mistral Vibe: shapes of its documentation", () => {
     ok(r, "init --project");
     assert.match(r.stdout, /trust/);
     const hooks = (parseToml(readFileSync(join(b.project, ".vibe", "hooks.toml"), "utf8")) as { hooks: { command: string }[] }).hooks;
-    assert.equal(hooks[0]!.command, "rtk hook vibe");
+    assert.equal(hooks[0]!.command, "command -v rtk >/dev/null 2>&1 && exec rtk hook vibe; true");
   });
 });
 
@@ -300,7 +300,8 @@ describe("GitHub Copilot in JetBrains IDEs: its agent is Copilot CLI, so the Cop
     ok(rtk(b, ["init", "--agent", "copilot-jetbrains"]), "init");
     const file = join(b.home, ".copilot", "hooks", "rtk.json");
     const entry = JSON.parse(readFileSync(file, "utf8")).hooks.preToolUse[0];
-    assert.match(entry.bash, /\/rtk hook copilot$/);
+    assert.match(entry.bash, /^test -x \S+\/rtk && exec \S+\/rtk hook copilot; true$/);
+    assert.match(entry.powershell, /^\S+\/rtk hook copilot$/);
     const event = { timestamp: 1764770531000, cwd: b.project, toolName: "bash", toolArgs: JSON.stringify({ command: "git status", description: "status" }) };
     // Copilot judges the replaced command: an allow rule for the command earns the rewrite.
     mkdirSync(join(b.home, ".claude"), { recursive: true });
@@ -310,7 +311,8 @@ describe("GitHub Copilot in JetBrains IDEs: its agent is Copilot CLI, so the Cop
     assert.deepEqual(JSON.parse(r.stdout).modifiedArgs, { command: "rtk git status", description: "status" });
     ok(rtk(b, ["init", "--agent", "copilot-jetbrains", "--project"]), "init --project");
     const shared = JSON.parse(readFileSync(join(b.project, ".github", "hooks", "rtk.json"), "utf8")).hooks.preToolUse[0];
-    assert.equal(shared.bash, "rtk hook copilot");
+    assert.equal(shared.bash, "command -v rtk >/dev/null 2>&1 && exec rtk hook copilot; true");
+    assert.equal(shared.powershell, "rtk hook copilot");
     ok(rtk(b, ["init", "--agent", "copilot", "--uninstall"]), "uninstall by the host's own name");
     assert.ok(!existsSync(file));
   });
@@ -336,7 +338,7 @@ describe("Crush, Continue CLI and Goose: shapes of their documentation", () => {
     writeFileSync(file, '{\n  "options": { "debug": false }\n}\n');
     ok(rtk(b, ["init", "--agent", "crush", "--project"]), "init --project");
     assert.ok(!existsSync(join(b.project, "crush.json")), "no second settings file beside .crush.json");
-    assert.equal(JSON.parse(readFileSync(file, "utf8")).hooks.PreToolUse[0].command, "rtk hook crush");
+    assert.equal(JSON.parse(readFileSync(file, "utf8")).hooks.PreToolUse[0].command, "command -v rtk >/dev/null 2>&1 && exec rtk hook crush; true");
     ok(rtk(b, ["init", "--agent", "crush", "--project", "--uninstall"]), "uninstall");
     assert.equal(readFileSync(file, "utf8"), '{\n  "options": { "debug": false }\n}\n');
   });
@@ -359,7 +361,7 @@ describe("Crush, Continue CLI and Goose: shapes of their documentation", () => {
     const b = box();
     ok(rtk(b, ["init", "--agent", "cn", "--project"]), "init --project");
     const group = JSON.parse(readFileSync(join(b.project, ".continue", "settings.json"), "utf8")).hooks.PreToolUse[0];
-    assert.equal(group.hooks[0].command, "rtk hook continue");
+    assert.equal(group.hooks[0].command, "command -v rtk >/dev/null 2>&1 && exec rtk hook continue; true");
     ok(rtk(b, ["init", "--agent", "continue", "--project", "--uninstall"]), "uninstall");
     assert.ok(!existsSync(join(b.project, ".continue")));
   });
@@ -385,7 +387,8 @@ describe("GitHub Copilot: an entry an earlier rtk wrote in VS Code's format (`Pr
     ok(moved, "init");
     const doc = JSON.parse(readFileSync(file, "utf8"));
     assert.deepEqual(Object.keys(doc.hooks), ["preToolUse"], "the older entry is gone, the current one is there");
-    assert.equal(doc.hooks.preToolUse[0].bash, `${RTK} hook copilot`);
+    assert.equal(doc.hooks.preToolUse[0].bash, `test -x ${RTK} && exec ${RTK} hook copilot; true`);
+    assert.equal(doc.hooks.preToolUse[0].powershell, `${RTK} hook copilot`);
 
     writeFileSync(file, older(RTK));
     const u = rtk(b, ["init", "--agent", "copilot", "--uninstall"]);

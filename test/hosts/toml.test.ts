@@ -51,7 +51,7 @@ describe("kimi: hooks in config.toml", { concurrency: true }, () => {
     // Kimi rejects a [[hooks]] table with fields it does not document.
     assert.deepEqual(Object.keys(hook).sort(), ["command", "event", "matcher", "timeout"]);
     assert.equal(hook["event"], "PreToolUse");
-    assert.match(String(hook["command"]), /\/rtk hook kimi$/);
+    assert.match(String(hook["command"]), /\/rtk hook kimi; true$/);
 
     // The installed command, run as Kimi runs it, suggests the rtk form (exit 2, stderr to the model).
     const event = { hook_event_name: "PreToolUse", session_id: "s", cwd: b.project, tool_name: "Bash", tool_input: { command: "git status" }, tool_call_id: "t" };

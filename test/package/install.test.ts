@@ -7,7 +7,7 @@
 // Dependencies come from the local npm cache, else the registry.
 import assert from "node:assert/strict";
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -162,6 +162,37 @@ describe("npm install -g <tarball>", () => {
     assert.equal(r.status, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk ls");
     assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, "allow");
+  });
+
+  // Last in this group: it uninstalls.
+  test("after npm uninstall -g, the hooks rtk init wrote do nothing: exit 0, no output, in every shell hosts run them with", () => {
+    const project = join(root, "hooked");
+    mkdirSync(project);
+    for (const scope of ["--global", "--project"]) {
+      const r = spawnSync("rtk", ["init", "--agent", "claude", scope], { env: env(), cwd: project, encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+    }
+    const commandIn = (file: string): string => (JSON.parse(readFileSync(file, "utf8")) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } }).hooks.PreToolUse[0]!.hooks[0]!.command;
+    const hooks = [commandIn(join(root, "home", ".claude", "settings.json")), commandIn(join(project, ".claude", "settings.json"))];
+    const event = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, cwd: project, permission_mode: "default" });
+    // The hooks' PATH: the prefix, node and what the launcher uses, so that no other rtk on the machine answers.
+    const tools = join(root, "hook-tools");
+    mkdirSync(tools);
+    symlinkSync(process.execPath, join(tools, "node"));
+    symlinkSync(spawnSync("sh", ["-c", "command -v readlink"], { encoding: "utf8" }).stdout.trim(), join(tools, "readlink"));
+    const hookEnv = { ...env(), PATH: `${join(prefix, "bin")}:${tools}` };
+    // Codex runs a hook in the user's $SHELL (fish too), Claude Code in sh, Gemini CLI in bash.
+    const shells = ["sh", "bash", "zsh", "fish"].map((sh) => spawnSync("sh", ["-c", `command -v ${sh}`], { encoding: "utf8" }).stdout.trim()).filter(Boolean);
+    const runAll = () => hooks.flatMap((command) => shells.map((sh) => ({ sh, command, r: spawnSync(sh, ["-c", command], { env: hookEnv, cwd: project, input: event, encoding: "utf8" }) })));
+    for (const { sh, command, r } of runAll()) {
+      assert.equal(r.status, 0, `${sh} -c ${command}: ${r.stderr}`);
+      assert.equal(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command, "rtk ls", `${sh} -c ${command}`);
+    }
+    npm(["uninstall", "-g", "--prefix", prefix, "rtk"], root);
+    assert.ok(!existsSync(bin), "rtk is gone");
+    for (const { sh, command, r } of runAll()) assert.deepEqual({ status: r.status, stdout: r.stdout, stderr: r.stderr }, { status: 0, stdout: "", stderr: "" }, `${sh} -c ${command}`);
+    const missing = ["zsh", "fish"].filter((sh) => !shells.some((path) => path.endsWith(`/${sh}`)));
+    if (missing.length) console.log(`# skipped shells (not installed): ${missing.join(", ")}`);
   });
 });
 

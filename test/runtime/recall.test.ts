@@ -660,8 +660,8 @@ describe("rtk recall of bytes that are not UTF-8", () => {
 
 describe("rtk recall", () => {
   const b = box();
-  // Out and err lines alternate, with pauses so that they arrive in this order.
-  const git = fakeGit(b, 'for i in 1 2 3 4 5 6; do echo "out $i"; sleep 0.03; echo "err $i" >&2; sleep 0.03; done; exit 1');
+  // Out and err lines alternate, with pauses long enough that they arrive in this order on a loaded machine.
+  const git = fakeGit(b, 'for i in 1 2 3 4 5 6; do echo "out $i"; sleep 0.2; echo "err $i" >&2; sleep 0.2; done; exit 1');
   const INTERLEAVED = [1, 2, 3, 4, 5, 6].flatMap((i) => [`out ${i}`, `err ${i}`]);
   let realId = "";
   let fakeId = "";
