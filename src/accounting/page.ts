@@ -3,7 +3,7 @@
 // page's Content-Security-Policy forbids loading anything, so it opens offline
 // and the same everywhere. Every number comes from report.ts (the JSON printer
 // reads the same functions); every string from the records is escaped.
-import type { HistoryRow, HookCoverage, PeriodRow, RouteRow, Totals } from "./report.js";
+import type { HistoryRow, HookCoverage, PeriodRow, RouteRow, SessionContextCost, Totals } from "./report.js";
 
 export interface PageData {
   totals: Totals;
@@ -11,6 +11,8 @@ export interface PageData {
   periods: PeriodRow[];
   period: "daily" | "weekly" | "monthly";
   hooks: HookCoverage;
+  /** What telling the agent about rtk at each session start cost. */
+  context: SessionContextCost;
   /** The latest runs, newest first. */
   history: HistoryRow[];
   /** What the page covers, in words (`project /w/a, since 2026-12-01`), or "". */
@@ -162,6 +164,7 @@ td.cmd{text-align:left;font-family:ui-monospace,monospace;font-size:12px;white-s
 /** The whole page. */
 export function renderPage(d: PageData): string {
   const t = d.totals;
+  const c = d.context;
   const when = new Date(d.generated).toISOString().slice(0, 16).replace("T", " ");
   const tiles = [
     ["commands", int(t.runs), "runs through rtk"],
@@ -170,6 +173,16 @@ export function renderPage(d: PageData): string {
     ["bytes printed", int(t.outBytes), `of ${int(t.rawBytes)} bytes the tools printed`],
     ["recalls", int(t.recalls), "omissions that cost a second call"],
     ["hook coverage", d.hooks.decisions ? pct((d.hooks.rewritten / d.hooks.decisions) * 100) : "–", `${int(d.hooks.rewritten)} of ${int(d.hooks.decisions)} commands rewritten`],
+    // What the agent was told about rtk is a cost of the savings (as in `rtk gain`).
+    ...(c.sessions
+      ? [
+          [
+            "saved net of the session context",
+            int(t.savedTokens - c.tokens),
+            `session context: ${int(c.sessions)} session${c.sessions === 1 ? "" : "s"} × ${int(c.tokensPerSession)} tokens = ${int(c.tokens)}`,
+          ],
+        ]
+      : []),
   ]
     .map(([name, value, note]) => `<div class="tile"><span>${escapeHtml(name!)}</span><b>${escapeHtml(value!)}</b><span>${escapeHtml(note!)}</span></div>`)
     .join("");
@@ -186,7 +199,7 @@ export function renderPage(d: PageData): string {
     .join("");
   const head = TOTAL_FIELDS.map(([, h]) => `<th>${h}</th>`).join("");
   const body =
-    t.runs || t.recalls || d.hooks.decisions
+    t.runs || t.recalls || d.hooks.decisions || c.sessions
       ? [
           `<table id="totals"><tr><th></th>${head}</tr><tr><td>all routes</td>${totalCells(t)}</tr></table>`,
           timeBars("over-time", `Tokens saved per ${periodName}`, d.periods),

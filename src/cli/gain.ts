@@ -325,6 +325,7 @@ function writePage(file: string, d: Data, g: GainArgs, filter: Filter): number {
     periods: d.periods ?? [],
     period: g.period ?? "daily",
     hooks: d.hooks,
+    context: d.context,
     history: d.history ?? [],
     scope: scopeOf(filter),
     generated: Date.now(),

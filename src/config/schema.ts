@@ -40,7 +40,7 @@ export const SECTIONS = {
     session_context: key(
       boolean,
       () => true,
-      "at the start of each session of a hook host (Claude Code, Codex, Gemini CLI), tell the agent that shell output may be rtk's compact form, what its markers mean and how to get the rest (about 80 tokens a session, counted by rtk gain)",
+      "at the start of each session of a hook host (Claude Code, Codex, Gemini CLI, Copilot CLI, Kiro, Factory Droid, Qwen Code, Qoder CLI), tell the agent that shell output may be rtk's compact form, what its markers mean and how to get the rest (about 80 tokens a session, counted by rtk gain)",
     ),
   },
   tracking: {

@@ -93,7 +93,7 @@ export function claudeHook(tools: readonly string[]): HookAdapter<ClaudeCtx> {
  * tools `tools` and has no command rules of its own: it can only block, with
  * the `rtk …` form as the suggestion, and doctor looks for it on stderr.
  */
-export function claudeGateHost(h: Pick<Host, "name" | "title" | "aliases"> & { tools: readonly string[]; install: NonNullable<Host["install"]>; sample: HostDoctor["sample"] }): Host {
+export function claudeGateHost(h: Pick<Host, "name" | "title" | "aliases" | "session"> & { tools: readonly string[]; install: NonNullable<Host["install"]>; sample: HostDoctor["sample"] }): Host {
   const { tools, sample, ...named } = h;
   return {
     ...named,
@@ -107,11 +107,12 @@ export function claudeGateHost(h: Pick<Host, "name" | "title" | "aliases"> & { t
 /**
  * Claude Code's `SessionStart` (on startup, resume, /clear and after a
  * compaction, which drops what the session was told): `additionalContext` goes
- * into the model's context. Codex's is the same event with the same answer.
+ * into the model's context. Codex's is the same event with the same answer, and
+ * so are the Claude-shaped hosts' (`arrayPath`: where their file keeps it).
  */
-export function claudeSession(timeout?: number): SessionStart {
+export function claudeSession(timeout?: number, arrayPath: readonly string[] = ["hooks", "SessionStart"]): SessionStart {
   return {
-    arrayPath: ["hooks", "SessionStart"],
+    arrayPath,
     entries: (command) => [{ hooks: [commandHook(command, timeout)] }],
     is: (e) => e["hook_event_name"] === "SessionStart",
     answer: (text) => json({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: text } }),

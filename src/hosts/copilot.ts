@@ -5,12 +5,14 @@
 // `.github/hooks/` and `~/.copilot/hooks/`. Copilot in JetBrains IDEs is
 // moving its agent to Copilot CLI (the plugin's default harness; Copilot in
 // JetBrains AI Assistant is Copilot CLI as an ACP server), which reads these
-// same files: `copilot-jetbrains` names this host.
+// same files: `copilot-jetbrains` names this host. Copilot CLI's
+// `sessionStart` (new and resumed sessions) can add `additionalContext` to the
+// session.
 import { claudeAnswer, decodeClaudeShape, REWRITE_REASON, type ClaudeCtx } from "./claude.js";
 import { join } from "node:path";
 import { COPILOT_RULES } from "../permissions/sources.js";
 import { home, project } from "./targets.js";
-import { answerIn, claudeAllowing, json, obj, SILENT, str, type Host } from "./types.js";
+import { answerIn, claudeAllowing, json, obj, SILENT, str, type Host, type SessionStart } from "./types.js";
 import { unguarded } from "./install.js";
 
 type CopilotCtx = { shape: "claude"; claude: ClaudeCtx } | { shape: "cli"; args: Record<string, unknown> };
@@ -18,6 +20,24 @@ type CopilotCtx = { shape: "claude"; claude: ClaudeCtx } | { shape: "cli"; args:
 const SHELL_TOOLS = ["bash", "Bash", "runTerminalCommand", "run_in_terminal"];
 /** Copilot CLI's shell tool on Windows: PowerShell syntax, which rtk's shell grammar does not read. */
 const UNREAD_SHELLS = ["powershell"];
+
+/** Copilot CLI's entry: `bash` on Linux and macOS, `powershell` on Windows; the command reads the same in both. */
+/** `bash` on Linux and macOS, `powershell` on Windows, which reads the call without its POSIX guard. */
+const cliEntry = (command: string) => ({ type: "command", bash: command, powershell: unguarded(command), timeoutSec: 10 });
+
+/**
+ * Copilot CLI's `sessionStart`, in its camelCase format: `{sessionId, timestamp,
+ * cwd, source, initialPrompt?}`, which names no event; a session start is the
+ * event with a `source` and no tool.
+ */
+const SESSION: SessionStart = {
+  arrayPath: ["hooks", "sessionStart"],
+  entries: (command) => [cliEntry(command)],
+  is: (e) => str(e["sessionId"]) !== undefined && ["startup", "resume", "new"].includes(str(e["source"]) ?? "") && e["toolName"] === undefined && e["hook_event_name"] === undefined,
+  answer: (text) => json({ additionalContext: text }),
+  silent: SILENT,
+  sample: (cwd) => JSON.stringify({ sessionId: "rtk-doctor", timestamp: 0, cwd, source: "startup" }),
+};
 
 export const copilot: Host = {
   name: "copilot",
@@ -70,8 +90,7 @@ export const copilot: Host = {
       kind: "json",
       arrayPath: ["hooks", "preToolUse"],
       skeleton: { version: 1 },
-      // `bash` on Linux and macOS, `powershell` on Windows, which reads the call without its POSIX guard.
-      entries: (command) => [{ type: "command", bash: command, powershell: unguarded(command), timeoutSec: 10 }],
+      entries: (command) => [cliEntry(command)],
       commandKeys: ["bash", "powershell", "command"],
       plainKeys: ["powershell"],
       // Where rtk put its entry before it wrote Copilot CLI's format: VS Code's own (`PreToolUse`, `command`), which VS Code still reads.
@@ -83,5 +102,6 @@ export const copilot: Host = {
     },
     defaultScope: "global",
   },
+  session: SESSION,
   doctor: { sample: (command, cwd) => JSON.stringify({ timestamp: Date.now(), cwd, toolName: "bash", toolArgs: JSON.stringify({ command }) }), allowing: claudeAllowing },
 };

@@ -12,7 +12,7 @@ import { allows } from "../permissions/pattern.js";
 import { OPENED_BY_RTK_RULES } from "../permissions/replacement.js";
 import { loadRules } from "../permissions/sources.js";
 import type { Env } from "../config/hooks.js";
-import { hookBinary, installStatus } from "./install.js";
+import { groupInstalled, hookBinary, installStatus } from "./install.js";
 import { findOnPath, ON_PATH_FIX } from "./on-path.js";
 import { loginShellCommand, reachFix, reachIn, type CommandShell } from "./host-shell.js";
 import { sampleCommand } from "./awareness.js";
@@ -53,7 +53,7 @@ export function doctor(where: Where): DoctorReport {
       else checks.push({ name: "registered", ok: true, detail: s.file });
       checks.push(onPathCheck(where, h.shell ?? "inherited"));
       if (s.command) checks.push(...commandChecks(h, s.command, reinstall, where));
-      if (s.command && h.session) checks.push(sessionCheck(h, s.command, s.arrays, reinstall, where));
+      if (s.command && h.session) checks.push(sessionCheck(h, s.command, groupInstalled(host, s.file, h.session), reinstall, where));
       if (h.tier === "plugin" && host.target.kind === "file") checks.push(...pluginChecks(h, s.file, reinstall, where));
       if (h.doctor?.checks) checks.push(...h.doctor.checks(where, s.file));
       if (h.engine) checks.push(...broadRtkRules(h, where));
@@ -113,10 +113,10 @@ function commandChecks(host: Host, command: string, reinstall: string, where: Wh
  * a sample session start with rtk's context (or with nothing, when the config
  * switches it off).
  */
-function sessionCheck(host: Host, command: string, arrays: readonly string[], reinstall: string, where: Where): Check {
+function sessionCheck(host: Host, command: string, installed: boolean, reinstall: string, where: Where): Check {
   const session = host.session!;
   const at = session.arrayPath.join(".");
-  if (!arrays.includes(at)) return { name: "session context", ok: false, detail: `no entry of rtk's under "${at}": the agent is not told what rtk's markers mean`, fix: reinstall };
+  if (!installed) return { name: "session context", ok: false, detail: `no entry of rtk's under "${at}": the agent is not told what rtk's markers mean`, fix: reinstall };
   const config = tryLoadConfig(where.env, where.cwd);
   const on = !config || setting(config, "hooks", "session_context");
   // Not recorded: doctor's sample is no session.

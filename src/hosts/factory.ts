@@ -2,10 +2,11 @@
 // Code's event and answer shapes. Droid applies `updatedInput` whatever the
 // decision, so a rewrite asserts no permission unless the host's rules earned
 // one; its rules are deny lists only (commandDenylist), which see the command as
-// typed: a command they name is left to Droid unchanged.
+// typed: a command they name is left to Droid unchanged. Its SessionStart
+// (new sessions and resumed ones) answers as Claude Code's.
 import { join } from "node:path";
 import { FACTORY_RULES } from "../permissions/sources.js";
-import { claudeHook, preToolUseTarget } from "./claude.js";
+import { claudeHook, claudeSession, preToolUseTarget } from "./claude.js";
 import { home, project } from "./targets.js";
 import { claudeLikeSample, type Host } from "./types.js";
 
@@ -27,5 +28,6 @@ export const factory: Host = {
     },
     defaultScope: "global",
   },
+  session: claudeSession(10, ["SessionStart"]),
   doctor: { sample: (command, cwd) => claudeLikeSample(command, cwd, "Execute", { permission_mode: "default" }) },
 };

@@ -74,7 +74,7 @@ export const HOOK_HOSTS: ReadonlyMap<string, Host> = new Map(HOSTS.filter((h) =>
 /** What `rtk init` installs for a host: its hook, and the session-start entry beside it where it has one. */
 export function installOf(h: Host & { install: NonNullable<Host["install"]> }): HostInstall {
   const target = h.install.target;
-  const session = h.session && target.kind === "json" ? { ...target, extra: [...(target.extra ?? []), { arrayPath: h.session.arrayPath, entries: h.session.entries }] } : target;
+  const session = h.session && target.kind === "json" ? { ...target, extra: [...(target.extra ?? []), h.session] } : target;
   return { name: h.name, title: h.title, ...h.install, target: session };
 }
 

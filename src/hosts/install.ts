@@ -217,10 +217,18 @@ function entriesArray(root: JNode, path: readonly string[]): Extract<JNode, { t:
 const allPaths = (target: JsonTarget): (readonly string[])[] => [target.arrayPath, ...(target.earlier ?? []), ...(target.extra ?? []).map((e) => e.arrayPath)];
 
 /** The arrays init puts rtk's entries in, each with its entries. */
-const groupsOf = (target: JsonTarget): JsonEntries[] => [{ arrayPath: target.arrayPath, entries: target.entries }, ...(target.extra ?? [])];
+const groupsOf = (target: JsonTarget): JsonEntries[] => [{ arrayPath: target.arrayPath, entries: target.entries, ...(target.owns ? { owns: target.owns } : {}) }, ...(target.extra ?? [])];
 
 function findOurs(root: JNode, target: JsonTarget, host: string, paths = allPaths(target)): Found[] {
   return paths.flatMap((path) => findOursAt(root, target, host, path));
+}
+
+/** rtk's entries of one group: in its array, and, where the array is shared, the ones the group owns. */
+function findGroup(root: JNode, target: JsonTarget, host: string, group: JsonEntries): Found[] {
+  const found = findOursAt(root, target, host, group.arrayPath);
+  if (!group.owns || !found.length) return found;
+  const items = entriesArray(root, group.arrayPath)!.items;
+  return found.filter((f) => group.owns!(plain(items[f.item]!)));
 }
 
 function findOursAt(root: JNode, target: JsonTarget, host: string, path: readonly string[]): Found[] {
@@ -269,7 +277,7 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
   const byHand = `add by hand ${groups.map((g) => `under "${g.arrayPath.join(".")}": ${JSON.stringify(g.entries(command))}`).join(", and ")}`;
   if (old === null || old.trim() === "") {
     const doc: Record<string, unknown> = { ...target.skeleton };
-    for (const g of groups) setAt(doc, g.arrayPath, g.entries(command));
+    for (const g of groups) appendAt(doc, g.arrayPath, g.entries(command));
     return JSON.stringify(doc, null, 2) + "\n";
   }
   const root = parseSettings(old);
@@ -278,7 +286,7 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
   let text = old;
   for (const path of target.earlier ?? []) text = removeOurs(text, target, host, path);
   for (const g of groups) {
-    const found = findOurs(parseSettings(text) as JNode, target, host, [g.arrayPath]);
+    const found = findGroup(parseSettings(text) as JNode, target, host, g);
     if (found.length) {
       // Our entry is there: only its command may need the current path.
       for (const f of [...found].reverse()) {
@@ -294,11 +302,12 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
   return text;
 }
 
-/** `doc` with `value` at `path`, the objects on the way made where missing. */
-function setAt(doc: Record<string, unknown>, path: readonly string[], value: unknown): void {
+/** `doc` with `items` appended to the array at `path`, it and the objects on the way made where missing. */
+function appendAt(doc: Record<string, unknown>, path: readonly string[], items: unknown[]): void {
   let o = doc;
   for (const k of path.slice(0, -1)) o = (o[k] && typeof o[k] === "object" ? o[k] : (o[k] = {})) as Record<string, unknown>;
-  o[path[path.length - 1]!] = value;
+  const last = path[path.length - 1]!;
+  o[last] = [...(Array.isArray(o[last]) ? o[last] : []), ...items];
 }
 
 /** `text` (valid settings) with `entries` appended to the array at `arrayPath`, made where missing. */
@@ -631,8 +640,6 @@ export interface InstallStatus {
   installed: boolean;
   /** The hook command found, for JSON targets. */
   command: string | null;
-  /** The arrays of a JSON target that hold rtk's entry (`hooks.SessionStart`). */
-  arrays: string[];
   problem: string | null;
 }
 
@@ -640,7 +647,7 @@ export function installStatus(host: HostInstall, scope: Scope, where: Where): In
   const scopeFile = host.scopes[scope];
   if (!scopeFile) return null;
   const file = scopeFile(where);
-  const base = { host: host.name, title: host.title, scope, file, installed: false, command: null, arrays: [], problem: null };
+  const base = { host: host.name, title: host.title, scope, file, installed: false, command: null, problem: null };
   let text: string | null;
   try {
     text = readText(file);
@@ -657,5 +664,18 @@ export function installStatus(host: HostInstall, scope: Scope, where: Where): In
   const root = parseSettings(text);
   if (root instanceof Failure) return { ...base, problem: root.message };
   const found = findOurs(root, t, host.name);
-  return { ...base, installed: found.length > 0, command: found[0]?.command.value ?? null, arrays: [...new Set(found.map((f) => f.path.join(".")))] };
+  return { ...base, installed: found.length > 0, command: found[0]?.command.value ?? null };
+}
+
+/** Whether the JSON settings `file` holds rtk's entries of `group` (one of the target's arrays: the session-start entry). */
+export function groupInstalled(host: HostInstall, file: string, group: JsonEntries): boolean {
+  if (host.target.kind !== "json") return false;
+  let text: string | null;
+  try {
+    text = readText(file);
+  } catch {
+    return false;
+  }
+  const root = text === null ? null : parseSettings(text);
+  return root !== null && !(root instanceof Failure) && findGroup(root, host.target, host.name, group).length > 0;
 }

@@ -1,10 +1,11 @@
 // Qoder CLI: Claude Code-shaped PreToolUse hooks for its `Bash` tool, in
 // settings.json. Its documentation gives a hook the power to block (exit 2,
 // stderr reported back to the agent) but no way to replace a command, so it
-// gets deny-with-suggestion, as Kiro.
-import { claudeGateHost, preToolUseTarget } from "./claude.js";
+// gets deny-with-suggestion, as Kiro. A SessionStart hook's plain stdout is
+// added to the session's context.
+import { claudeGateHost, claudeSession, preToolUseTarget } from "./claude.js";
 import { dotFolder } from "./targets.js";
-import { claudeLikeSample, type Host } from "./types.js";
+import { claudeLikeSample, plainText, type Host } from "./types.js";
 
 export const qoder: Host = claudeGateHost({
   name: "qoder",
@@ -16,5 +17,6 @@ export const qoder: Host = claudeGateHost({
     scopes: dotFolder(".qoder", ["settings.json"]),
     defaultScope: "global",
   },
+  session: { ...claudeSession(10), answer: plainText },
   sample: (command, cwd) => claudeLikeSample(command, cwd, "Bash", { permission_mode: "default" }),
 });

@@ -2,8 +2,9 @@
 // settings.json. Its answer replaces a tool's input (`updatedInput`) only
 // together with a permission decision, which its documentation makes required,
 // and rtk earns none ("ask" would stop a headless run), so Qwen gets
-// deny-with-suggestion, as Kiro: exit 2 hands stderr to the model.
-import { claudeGateHost, preToolUseTarget } from "./claude.js";
+// deny-with-suggestion, as Kiro: exit 2 hands stderr to the model. Its
+// SessionStart (startup, resume, clear, compact) answers as Claude Code's.
+import { claudeGateHost, claudeSession, preToolUseTarget } from "./claude.js";
 import { dotFolder } from "./targets.js";
 import { claudeLikeSample, type Host } from "./types.js";
 
@@ -18,5 +19,6 @@ export const qwen: Host = claudeGateHost({
     scopes: dotFolder(".qwen", ["settings.json"]),
     defaultScope: "global",
   },
+  session: claudeSession(10000),
   sample: (command, cwd) => claudeLikeSample(command, cwd, "run_shell_command", { permission_mode: "default", timestamp: "2026-12-03T00:00:00.000Z" }),
 });

@@ -46,6 +46,9 @@ export function str(v: unknown): string | undefined {
 
 export const json = (v: unknown): HookAnswer => ({ stdout: JSON.stringify(v), exitCode: 0 });
 
+/** Text on stdout, for a host that adds a session-start hook's plain output to the model's context. */
+export const plainText = (text: string): HookAnswer => ({ stdout: text, exitCode: 0 });
+
 /** How a host words the two outcomes it is told about: a rewrite, and a deny it cannot see itself. */
 export interface AnswerWords<C> {
   rewrite(outcome: Extract<Outcome, { kind: "rewrite" }>, ctx: C): HookAnswer;
@@ -110,6 +113,8 @@ export interface JsonTarget {
   skeleton: Record<string, unknown>;
   /** The entries to add for the hook command. */
   entries(command: string): unknown[];
+  /** Which of rtk's entries in the array are these, where another group of rtk's shares it (see JsonEntries). */
+  owns?(entry: unknown): boolean;
   /**
    * The keys of an entry (or of a hook in a matcher group's `hooks`, or of its
    * `action`) that hold the hook command, in the order they are read; default
@@ -132,6 +137,12 @@ export interface JsonTarget {
 export interface JsonEntries {
   arrayPath: readonly string[];
   entries(command: string): unknown[];
+  /**
+   * Which of rtk's entries in the array are this group's, where another group
+   * of rtk's shares the array (Kiro's one `hooks` list holds both of rtk's
+   * entries, told apart by their `trigger`); absent: every entry of rtk's there.
+   */
+  owns?(entry: unknown): boolean;
 }
 
 /**

@@ -5,7 +5,7 @@
 // beside them.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { exactTokens } from "../../src/accounting/tokens.js";
@@ -61,6 +61,37 @@ test("each session start answered with the context is counted; rtk gain reports 
     text,
     new RegExp(`^session context: 3 sessions × ${per} tokens = ${3 * per}   saved net of it: ${String(totals["savedTokens"]! - 3 * per).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}$`, "m"),
   );
+});
+
+test("rtk gain --html reports the session context as rtk gain does: its sessions, tokens per session and the savings net of it", () => {
+  const b = sandbox("rtk-session-html-");
+  for (const [host, id] of [
+    ["claude", "s1"],
+    ["qwen", "s2"],
+  ] as const)
+    assert.equal(start(b, host, id).status, 0);
+  for (let i = 0; i < 40; i++) writeFileSync(join(b.cwd, `file-${i}.ts`), "x\n");
+  assert.equal(launchSync(["ls", "-la"], { cwd: b.cwd, env: b.env }).status, 0);
+  const text = launchSync(["gain"], { cwd: b.cwd, env: b.env }).stdout;
+  const line = /^session context: (2) sessions × ([\d,]+) tokens = ([\d,]+) {3}saved net of it: (-?[\d,]+)$/m.exec(text);
+  assert.ok(line, text);
+  const file = join(b.root, "gain.html");
+  const r = launchSync(["gain", "--html", file], { cwd: b.cwd, env: b.env });
+  assert.equal(r.status, 0, r.stderr);
+  const html = readFileSync(file, "utf8");
+  const tile = /<div class="tile"><span>saved net of the session context<\/span><b>(-?[\d,]+)<\/b><span>session context: (\d+) sessions × ([\d,]+) tokens = ([\d,]+)<\/span><\/div>/.exec(html);
+  assert.ok(tile, "the page has the session context's tile");
+  assert.deepEqual([tile[2], tile[3], tile[4], tile[1]], [line[1], line[2], line[3], line[4]], "the same figures as rtk gain's line");
+  const g = gainJson(b);
+  assert.equal(tile[1], String(g["netSavedTokens"]).replace(/\B(?=(\d{3})+(?!\d))/g, ","));
+});
+
+test("rtk gain --html without a session start: no session context tile", () => {
+  const b = sandbox("rtk-session-html-none-");
+  assert.equal(launchSync(["ls", "-la"], { cwd: b.cwd, env: b.env }).status, 0);
+  const file = join(b.root, "gain.html");
+  assert.equal(launchSync(["gain", "--html", file], { cwd: b.cwd, env: b.env }).status, 0);
+  assert.doesNotMatch(readFileSync(file, "utf8"), /session context/);
 });
 
 test("switched off (hooks.session_context = false): no context, nothing counted", () => {

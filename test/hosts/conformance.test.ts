@@ -793,7 +793,9 @@ describe("session start: rtk's context, once, where the host's hook can add to a
       const r = await hook(c.cli, JSON.stringify(start.event(empty.project)), empty);
       assert.equal(r.status, 0);
       assert.equal(r.stderr, "");
-      assertJson(r, start.answer(sessionContext()), `${c.id} SessionStart`);
+      const expected = start.answer(sessionContext());
+      if (typeof expected === "string") assert.equal(r.stdout, expected, `${c.id} SessionStart: the text alone on stdout`);
+      else assertJson(r, expected, `${c.id} SessionStart`);
     });
     test(`${c.id}: hooks.session_context = false in the user's config: nothing added`, async () => {
       const h = makeHome();
@@ -808,4 +810,20 @@ describe("session start: rtk's context, once, where the host's hook can add to a
       assert.doesNotMatch(r.stdout, /rtk git status/);
     });
   }
+  test("kiro: an agent configuration's agentSpawn (its older name for the session start) gets the context too", async () => {
+    const r = await hook("kiro", JSON.stringify({ hook_event_name: "agentSpawn", cwd: empty.project }), empty);
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, sessionContext());
+  });
+  test("copilot: only the camelCase session start (a `source`, no tool, no event name) is one", async () => {
+    for (const event of [
+      { sessionId: "s", timestamp: 1, cwd: empty.project, source: "startup", toolName: "bash", toolArgs: "{}" },
+      { sessionId: "s", timestamp: 1, cwd: empty.project, reason: "complete" },
+      { hook_event_name: "SessionStart", session_id: "s", timestamp: "2026-12-04T00:00:00Z", cwd: empty.project, source: "startup" },
+    ]) {
+      const r = await hook("copilot", JSON.stringify(event), empty);
+      assert.equal(r.status, 0);
+      assert.ok(!r.stdout.includes("additionalContext"), `${JSON.stringify(event)}: ${r.stdout}`);
+    }
+  });
 });

@@ -260,6 +260,32 @@ describe("rtk doctor on broken installs", () => {
     assert.equal(rtk(b, ["doctor", "--json"]).status, 0);
   });
 
+  test("kiro, both of rtk's entries in the hook file's one list: the session-start entry removed by hand is missed, and init adds it alone", () => {
+    const b = box();
+    assert.equal(rtk(b, ["init", "--agent", "kiro"]).status, 0);
+    const file = join(b.home, ".kiro", "hooks", "rtk.json");
+    const doc = JSON.parse(readFileSync(file, "utf8")) as { hooks: { trigger: string }[] };
+    assert.deepEqual(
+      doc.hooks.map((h) => h.trigger),
+      ["PreToolUse", "SessionStart"],
+    );
+    const sessionOf = (r: ReturnType<typeof rtk>) =>
+      (JSON.parse(r.stdout).hosts as { host: string; checks: { name: string; ok: boolean; fix?: string }[] }[])
+        .filter((h) => h.host === "kiro")
+        .flatMap((h) => h.checks)
+        .find((c) => c.name === "session context");
+    assert.equal(sessionOf(rtk(b, ["doctor", "--json"]))?.ok, true);
+    writeFileSync(file, JSON.stringify({ ...doc, hooks: doc.hooks.filter((h) => h.trigger !== "SessionStart") }, null, 2) + "\n");
+    const missing = sessionOf(rtk(b, ["doctor", "--json"]));
+    assert.ok(missing && !missing.ok && missing.fix === "rtk init --agent kiro --global", JSON.stringify(missing));
+    assert.equal(rtk(b, ["init", "--agent", "kiro"]).status, 0);
+    assert.deepEqual(
+      (JSON.parse(readFileSync(file, "utf8")) as { hooks: { trigger: string }[] }).hooks.map((h) => h.trigger),
+      ["PreToolUse", "SessionStart"],
+    );
+    assert.equal(sessionOf(rtk(b, ["doctor", "--json"]))?.ok, true);
+  });
+
   test("the session context switched off in the config: doctor says so, and passes", () => {
     const b = box();
     assert.equal(rtk(b, ["init", "--agent", "claude"]).status, 0);

@@ -111,6 +111,8 @@ interface JsonHost {
   fresh: (cmd: string) => unknown;
   /** Path from the top to the array our entries go into. */
   arrayPath: string[];
+  /** Path to the array of our session-start entry, where the host has one (default `hooks.SessionStart`; Kiro's is `arrayPath` itself). */
+  sessionPath?: string[];
   /** A user's own entry that may share the array with ours. */
   userEntry: unknown;
   /** Matcher groups: our hook sits in a group's own `hooks` list. */
@@ -156,8 +158,13 @@ const JSON_HOSTS: JsonHost[] = [
     // Copilot CLI's documented file (VS Code reads it too): lowerCamelCase event, `bash`/`powershell`, `timeoutSec`.
     host: "copilot",
     file: { global: (b) => join(b.home, ".copilot", "hooks", "rtk.json"), project: (b) => join(b.project, ".github", "hooks", "rtk.json") },
-    fresh: (cmd) => ({ version: 1, hooks: { preToolUse: [{ type: "command", bash: cmd, powershell: cmd.replace(/^.* && exec (.+); true$/, "$1"), timeoutSec: 10 }] } }),
+    // sessionStart (camelCase, as the CLI's other events) adds rtk's context to each session; `powershell` holds the bare call.
+    fresh: (cmd) => {
+      const entry = { type: "command", bash: cmd, powershell: cmd.replace(/^.* && exec (.+); true$/, "$1"), timeoutSec: 10 };
+      return { version: 1, hooks: { preToolUse: [entry], sessionStart: [entry] } };
+    },
     arrayPath: ["hooks", "preToolUse"],
+    sessionPath: ["hooks", "sessionStart"],
     userEntry: { type: "command", bash: "./scripts/audit.sh", powershell: "./scripts/audit.ps1", timeoutSec: 10 },
     grouped: false,
   },
@@ -172,12 +179,17 @@ const JSON_HOSTS: JsonHost[] = [
   {
     host: "kiro",
     file: { global: (b) => join(b.home, ".kiro", "hooks", "rtk.json"), project: (b) => join(b.project, ".kiro", "hooks", "rtk.json") },
-    // Kiro CLI's documented hook file: one entry, its matcher a regular expression, the timeout beside the action.
+    // Kiro CLI's documented hook file: one list, our PreToolUse entry (its matcher a regular expression, the
+    // timeout beside the action) and our SessionStart entry, told apart by their trigger.
     fresh: (cmd) => ({
       version: "v1",
-      hooks: [{ name: "rtk", trigger: "PreToolUse", matcher: "execute_bash|executeBash|shell", action: { type: "command", command: cmd }, timeout: 5 }],
+      hooks: [
+        { name: "rtk", trigger: "PreToolUse", matcher: "execute_bash|executeBash|shell", action: { type: "command", command: cmd }, timeout: 5 },
+        { name: "rtk-context", trigger: "SessionStart", action: { type: "command", command: cmd }, timeout: 5 },
+      ],
     }),
     arrayPath: ["hooks"],
+    sessionPath: ["hooks"],
     userEntry: { name: "lint-on-save", trigger: "PostFileSave", matcher: "\\.ts$", action: { type: "command", command: "npm run lint" } },
     grouped: false,
   },
@@ -185,7 +197,12 @@ const JSON_HOSTS: JsonHost[] = [
     // Qwen Code's settings: the matcher a regular expression over the tool id, the timeout in milliseconds.
     host: "qwen",
     file: { global: (b) => join(b.home, ".qwen", "settings.json"), project: (b) => join(b.project, ".qwen", "settings.json") },
-    fresh: (cmd) => ({ hooks: { PreToolUse: [{ matcher: "^run_shell_command$", hooks: [{ type: "command", command: cmd, timeout: 10000 }] }] } }),
+    fresh: (cmd) => ({
+      hooks: {
+        PreToolUse: [{ matcher: "^run_shell_command$", hooks: [{ type: "command", command: cmd, timeout: 10000 }] }],
+        SessionStart: [{ hooks: [{ type: "command", command: cmd, timeout: 10000 }] }],
+      },
+    }),
     arrayPath: ["hooks", "PreToolUse"],
     userEntry: { matcher: "write_file", hooks: [{ type: "command", command: "$QWEN_PROJECT_DIR/.qwen/hooks/security-check.sh", name: "security-check", timeout: 10000 }] },
     grouped: true,
@@ -193,7 +210,7 @@ const JSON_HOSTS: JsonHost[] = [
   {
     host: "qoder",
     file: { global: (b) => join(b.home, ".qoder", "settings.json"), project: (b) => join(b.project, ".qoder", "settings.json") },
-    fresh: (cmd) => ({ hooks: { PreToolUse: [claudeGroup(cmd, 10)] } }),
+    fresh: (cmd) => ({ hooks: { PreToolUse: [claudeGroup(cmd, 10)], SessionStart: [claudeStart(cmd)] } }),
     arrayPath: ["hooks", "PreToolUse"],
     userEntry: { matcher: "Bash", hooks: [{ type: "command", command: "~/.qoder/hooks/block-rm.sh" }] },
     grouped: true,
@@ -241,12 +258,22 @@ function withEntries(text: string, h: JsonHost, entries: unknown[]): unknown {
   (arr as unknown[]).push(...entries);
   // A host with a session-start event gets rtk's entry there too, in an array of its own.
   const session = sessionEntries(h);
-  if (session) (doc.hooks.SessionStart ??= []).push(...session);
+  if (session) {
+    const path = h.sessionPath ?? ["hooks", "SessionStart"];
+    let o = doc;
+    for (const k of path.slice(0, -1)) o = o[k];
+    (o[path[path.length - 1]!] ??= []).push(...session);
+  }
   return doc;
 }
 
+/** Our session-start entries, where they are in an array of their own (in `arrayPath` itself they are among `ourEntries`). */
 function sessionEntries(h: JsonHost): unknown[] | undefined {
-  return (h.fresh(CMD(h.host)) as { hooks?: { SessionStart?: unknown[] } }).hooks?.SessionStart;
+  const path = h.sessionPath ?? ["hooks", "SessionStart"];
+  if (path.join(".") === h.arrayPath.join(".")) return undefined;
+  let v: any = h.fresh(CMD(h.host));
+  for (const k of path) v = v?.[k];
+  return v;
 }
 
 function ourEntries(h: JsonHost): unknown[] {

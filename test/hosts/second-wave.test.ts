@@ -180,6 +180,8 @@ for (const h of HOOKS) {
       assert.equal(mine.length, 1, r.stdout);
       const names = mine[0]!.checks.filter((c) => c.ok).map((c) => c.name);
       for (const name of ["registered", "version", "self-test", "rewritten command"]) assert.ok(names.includes(name), `${name}: ${JSON.stringify(mine[0])}`);
+      // A host whose hook can add to a session gets rtk's context through the entry init wrote for it.
+      if (h.c.sessionStart) assert.ok(names.includes("session context"), JSON.stringify(mine[0]));
     });
 
     test("doctor fails, with the fix, when the installed command is an `rtk` that does not answer", () => {
@@ -386,7 +388,7 @@ describe("GitHub Copilot: an entry an earlier rtk wrote in VS Code's format (`Pr
     const moved = rtk(b, ["init", "--agent", "copilot"]);
     ok(moved, "init");
     const doc = JSON.parse(readFileSync(file, "utf8"));
-    assert.deepEqual(Object.keys(doc.hooks), ["preToolUse"], "the older entry is gone, the current one is there");
+    assert.deepEqual(Object.keys(doc.hooks), ["preToolUse", "sessionStart"], "the older entry is gone, the current one is there, and the session-start entry beside it");
     assert.equal(doc.hooks.preToolUse[0].bash, `test -x ${RTK} && exec ${RTK} hook copilot; true`);
     assert.equal(doc.hooks.preToolUse[0].powershell, `${RTK} hook copilot`);
 

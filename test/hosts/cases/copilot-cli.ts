@@ -23,4 +23,11 @@ export const copilotCli: HostCase = {
   otherTool: (e, cwd) => ({ ...e, toolName: "view", toolArgs: JSON.stringify({ path: join(cwd, "README.md") }) }),
   inputField: "toolArgs",
   inputAsString: true,
+  // sessionStart in the camelCase format (no event name): `{sessionId, timestamp, cwd, source, initialPrompt?}`;
+  // the answer's `additionalContext` is added to the session.
+  sessionStart: {
+    event: (cwd) => ({ sessionId: "5a0e7c3d-91b2-4f68-8d1e-6c4b2a9f0e73", timestamp: 1768471450012, cwd, source: "new", initialPrompt: "fix the failing test" }),
+    answer: (text) => ({ additionalContext: text }),
+    silent: null,
+  },
 };

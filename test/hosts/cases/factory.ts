@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { claudeDeny, claudeRewrite, type HostCase } from "./types.js";
+import { claudeDeny, claudeRewrite, claudeSessionAnswer, type HostCase } from "./types.js";
 
 // Factory Droid (docs/hosts.md): Claude Code's PreToolUse event for the shell
 // tool `Execute`, answered in Claude's shape. Its rules are deny lists only
@@ -28,4 +28,17 @@ export const factory: HostCase = {
   activeDenyAnswer: claudeDeny,
   otherTool: (e, cwd) => ({ ...e, tool_name: "Read", tool_input: { file_path: join(cwd, "README.md") } }),
   inputField: "tool_input",
+  // SessionStart (new sessions and resumed ones), Claude Code's shape: hookSpecificOutput.additionalContext.
+  sessionStart: {
+    event: (cwd) => ({
+      session_id: "d7f3a2c1-5e8b-4f96-a0d4-1b6c9e2f8a37",
+      transcript_path: "/home/dev/.factory/sessions/d7f3a2c1.jsonl",
+      cwd,
+      permission_mode: "default",
+      hook_event_name: "SessionStart",
+      source: "startup",
+    }),
+    answer: claudeSessionAnswer,
+    silent: null,
+  },
 };

@@ -14,4 +14,10 @@ export const kiro: HostCase = {
   passAnswer: null,
   otherTool: (e, cwd) => ({ ...e, tool_name: "fs_read", tool_input: { operations: [{ mode: "Line", path: join(cwd, "README.md") }] } }),
   inputField: "tool_input",
+  // The SessionStart trigger (the older agent configurations' agentSpawn): a command's stdout at exit 0 goes into the agent's context.
+  sessionStart: {
+    event: (cwd) => ({ hook_event_name: "SessionStart", cwd }),
+    answer: (text) => text,
+    silent: null,
+  },
 };

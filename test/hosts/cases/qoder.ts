@@ -30,4 +30,17 @@ export const qoder: HostCase = {
   passAnswer: null,
   otherTool: (e, cwd) => ({ ...e, tool_name: "Write", tool_input: { file_path: join(cwd, "notes.md"), content: "x" } }),
   inputField: "tool_input",
+  // SessionStart, with the common fields: its plain stdout is added to the session's context.
+  sessionStart: {
+    event: (cwd) => ({
+      session_id: "c41e8a9b-2d7f-4e03-b5a6-9f1d0c3e7b52",
+      transcript_path: "/home/dev/.qoder/projects/app/c41e8a9b.jsonl",
+      cwd,
+      hook_event_name: "SessionStart",
+      permission_mode: "default",
+      source: "startup",
+    }),
+    answer: (text) => text,
+    silent: null,
+  },
 };

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { HostCase } from "./types.js";
+import { claudeSessionAnswer, type HostCase } from "./types.js";
 
 // Qwen Code (docs/hosts.md): PreToolUse with the common fields (`session_id`,
 // `transcript_path`, `cwd`, `hook_event_name`, `timestamp`) and `permission_mode`,
@@ -33,4 +33,20 @@ export const qwen: HostCase = {
   passAnswer: null,
   otherTool: (e, cwd) => ({ ...e, tool_name: "write_file", tool_input: { file_path: join(cwd, "notes.md"), content: "x" } }),
   inputField: "tool_input",
+  // SessionStart (source startup, resume, clear or compact), with the common fields, `permission_mode` and `model`:
+  // hookSpecificOutput.additionalContext, as Claude Code's.
+  sessionStart: {
+    event: (cwd) => ({
+      session_id: "7b2f0c1e-94d3-4a5b-8e61-2c9f3d7a0b14",
+      transcript_path: "/home/dev/.qwen/projects/app/chats/7b2f0c1e.jsonl",
+      cwd,
+      hook_event_name: "SessionStart",
+      timestamp: "2026-12-03T14:01:58.204Z",
+      permission_mode: "default",
+      source: "startup",
+      model: "qwen3-coder-plus",
+    }),
+    answer: claudeSessionAnswer,
+    silent: null,
+  },
 };

@@ -36,7 +36,10 @@ export interface HostCase {
   /** The event field holding the tool input, and whether it is a JSON string. */
   inputField: string;
   inputAsString?: boolean;
-  /** The host's session-start event, as its documentation gives it, and the answer that adds `text` to the session (hosts with one). */
+  /**
+   * The host's session-start event, as its documentation gives it, and the answer that adds `text` to the session
+   * (hosts with one): a JSON value, or a string for a host that adds a hook's plain stdout; `silent` null: nothing on stdout.
+   */
   sessionStart?: { event(cwd: string): Record<string, unknown>; answer(text: string): unknown; silent: unknown };
 }
 
