@@ -7,6 +7,7 @@
 // full disk) is skipped and counted. Records older than 90 days are pruned.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { tryLockDir } from "../fs/lock-dir.js";
 import { loadConfig, setting } from "../config/load.js";
 import { dataDir, type Env } from "../config/paths.js";
 import { SPOOL_NAME } from "./spool.js";
@@ -153,32 +154,12 @@ export function openStore(env: Env, path: string = databasePath(env)): Store {
  * lock folder, taken by both, keeps reports under two Node versions apart.
  */
 function reportLock(path: string): () => void {
-  const lock = `${path}.rtk-lock`;
   for (let waited = 0; ; waited += 50) {
-    try {
-      mkdirSync(lock, { mode: 0o700 });
-      return () => {
-        try {
-          rmdirSync(lock);
-        } catch {
-          // gone already
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const st = statSync(lock, { throwIfNoEntry: false });
-      // Left by a report that was killed: no report holds the store this long.
-      if (st && Date.now() - st.mtimeMs > SETTLED_MS) {
-        try {
-          rmdirSync(lock);
-        } catch {
-          // taken over meanwhile
-        }
-        continue;
-      }
-      if (waited >= 3000) throw new StoreError("locked", `the history database ${path} is in use by another rtk report; try again when it is done`);
-      sleep(50);
-    }
+    // One left by a report that was killed is taken over: no report holds the store this long.
+    const release = tryLockDir(`${path}.rtk-lock`, SETTLED_MS);
+    if (release) return release;
+    if (waited >= 3000) throw new StoreError("locked", `the history database ${path} is in use by another rtk report; try again when it is done`);
+    sleep(50);
   }
 }
 
