@@ -16,7 +16,7 @@
 // warnings and errors stay as terraform prints them. Refreshing lines, the
 // symbol legend, progress (`Creating...`, `Still creating...`) and the
 // advice paragraphs go; an apply's completions are grouped by what happened.
-import { ErrorLines, HeadCount } from "../kit.js";
+import { ErrorLines } from "../kit.js";
 import { linesText, omitted, type CompactOutput, type Filter, type FilterContext, type FilterInput, type FilterRun } from "../types.js";
 import { argsAfterSub, hasOption } from "./common.js";
 
