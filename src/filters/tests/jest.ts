@@ -10,7 +10,7 @@
 // (--watch, --watchAll) streams. A reporter or JSON chosen by the user
 // passes through.
 import { omitted, type FilterContext } from "../types.js";
-import { capturedHead, Frames, jsFrame, Kept, markRecall, runnerFilter, SourceExcerpt } from "./common.js";
+import { capturedHead, Frames, Kept, markRecall, runnerFilter, SourceExcerpt } from "./common.js";
 
 const MACHINE = /^(--json|--reporters(=.*)?|--outputFile(=.*)?|--listTests|--showConfig)$/;
 
@@ -106,10 +106,7 @@ class JestReader {
     }
     // Source excerpts: `    > 9 |   code`, `      10 |`, and the caret line.
     if (excerpt) return this.source.add(t);
-    const frame = jsFrame(t);
-    if (frame === "user") this.frames.add(t);
-    else if (frame === "library") this.frames.skip();
-    if (frame) return;
+    if (this.frames.js(t)) return;
     this.kept.push(t);
   }
 }
