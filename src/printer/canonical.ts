@@ -125,16 +125,10 @@ class Canon {
   compound(c: A.CompoundCommand): void {
     switch (c.kind) {
       case "Subshell":
-        this.out += "(";
-        this.newline();
-        this.lines(c.stmts);
-        this.out += ")";
+        this.block("(", c.stmts, ")");
         return;
       case "Group":
-        this.out += "{";
-        this.newline();
-        this.lines(c.stmts);
-        this.out += "}";
+        this.block("{", c.stmts, "}");
         return;
       case "If":
         this.ifClauses(c);
@@ -142,10 +136,7 @@ class Canon {
       case "While":
         this.out += c.until ? "until " : "while ";
         this.lines(c.cond);
-        this.out += "do";
-        this.newline();
-        this.lines(c.body);
-        this.out += "done";
+        this.block("do", c.body, "done");
         return;
       case "For":
       case "Select":
@@ -231,10 +222,16 @@ class Canon {
   }
 
   loopBody(body: A.Stmt[], braces: boolean): void {
-    this.out += braces ? "{" : "do";
+    if (braces) this.block("{", body, "}");
+    else this.block("do", body, "done");
+  }
+
+  /** `open`, the statements one a line, `close`: a body that here-documents can end inside. */
+  block(open: string, stmts: A.Stmt[], close: string): void {
+    this.out += open;
     this.newline();
-    this.lines(body);
-    this.out += braces ? "}" : "done";
+    this.lines(stmts);
+    this.out += close;
   }
 
   assign(a: A.Assign): void {
