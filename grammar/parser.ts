@@ -785,11 +785,7 @@ export class ShellParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const open = tk(this.CONSUME(T.DLParen));
-          const parts: A.WordPart[] = [];
-          this.MANY(() => {
-            const p = this.SUBRULE(this.plainPart);
-            this.ACTION(() => parts.push(p));
-          });
+          const parts = this.SUBRULE(this.arithParts);
           const close = tk(this.CONSUME(T.ArithClose));
           this.OPTION(() => this.CONSUME(T.Semi));
           this.MANY2(() => this.SUBRULE(this.newline));
@@ -934,11 +930,7 @@ export class ShellParser extends EmbeddedActionsParser {
 
   private arithCmd = this.RULE("arithCmd", (): A.ArithCmd => {
     const open = tk(this.CONSUME(T.DLParen));
-    const parts: A.WordPart[] = [];
-    this.MANY(() => {
-      const p = this.SUBRULE(this.plainPart);
-      this.ACTION(() => parts.push(p));
-    });
+    const parts = this.SUBRULE(this.arithParts);
     const close = tk(this.CONSUME(T.ArithClose));
     return this.ACTION(() => ({
       kind: "ArithCmd" as const,
@@ -1160,11 +1152,7 @@ export class ShellParser extends EmbeddedActionsParser {
 
   private arithExp = this.RULE("arithExp", (): A.ArithExp => {
     const open = tk(this.OR([{ ALT: () => this.CONSUME(T.ArithOpen) }, { ALT: () => this.CONSUME(T.ArithBracketOpen) }]));
-    const parts: A.WordPart[] = [];
-    this.MANY(() => {
-      const p = this.SUBRULE(this.plainPart);
-      this.ACTION(() => parts.push(p));
-    });
+    const parts = this.SUBRULE(this.arithParts);
     const close = tk(this.OR2([{ ALT: () => this.CONSUME(T.ArithClose) }, { ALT: () => this.CONSUME(T.ArithBracketClose) }]));
     return this.ACTION(() => ({
       kind: "ArithExp" as const,
@@ -1172,6 +1160,16 @@ export class ShellParser extends EmbeddedActionsParser {
       bracket: open.tokenType === T.ArithBracketOpen,
       expr: { kind: "Word" as const, span: sp(open.end, close.startOffset), parts: mergeLits(parts) },
     }));
+  });
+
+  /** The text of an arithmetic expression up to its closing token, as word parts. */
+  private arithParts = this.RULE("arithParts", (): A.WordPart[] => {
+    const parts: A.WordPart[] = [];
+    this.MANY(() => {
+      const p = this.SUBRULE(this.plainPart);
+      this.ACTION(() => parts.push(p));
+    });
+    return parts;
   });
 }
 

@@ -190,22 +190,9 @@ function isOperatorStart(c: Ch): c is string {
   return false;
 }
 
-/** Characters that end an unquoted word in command mode. */
+/** Characters that end an unquoted word in command mode: blanks, newline and the operators' first characters. */
 function isMeta(c: Ch): boolean {
-  switch (c) {
-    case " ":
-    case "\t":
-    case "\n":
-    case ";":
-    case "&":
-    case "|":
-    case "(":
-    case ")":
-    case "<":
-    case ">":
-      return true;
-  }
-  return false;
+  return c === " " || c === "\t" || c === "\n" || isOperatorStart(c);
 }
 
 const PARAM_OPS = [":-", ":=", ":?", ":+", "##", "%%", "//", "/#", "/%", "^^", ",,", ":", "-", "=", "?", "+", "#", "%", "/", "^", ",", "@"];

@@ -40,48 +40,36 @@ export function eventIds(event: unknown): { session: string | null; toolUseId: s
   return { session: str("session_id", "sessionId", "conversation_id", "thread_id"), toolUseId: str("tool_use_id", "toolUseId", "tool_call_id", "toolCallId", "call_id") };
 }
 
-export function recordHook(
-  env: Env,
-  d: { host: string; command: string; cwd: string | undefined; outcome: Outcome; result: RewriteResult | null; event: unknown; config?: EffectiveConfig; durationMs?: number },
-): void {
-  try {
-    const cwd = d.cwd ?? process.cwd();
-    // The config the hook's rewrite read, when it could.
-    if (!tracking(env, cwd, d.config)) return;
-    const rec: HookRecord = {
-      kind: "hook",
-      time: Date.now(),
-      host: d.host,
-      ...eventIds(d.event),
-      project: projectOf(cwd),
-      command: maskCommand(d.command),
-      rewritten: d.outcome.kind === "rewrite" ? maskCommand(d.outcome.command) : null,
-      verdict: verdictOf(d.outcome),
-      reasons: reasonsOf(d.result),
-      ...(d.durationMs !== undefined ? { durationMs: Math.round(d.durationMs * 1000) / 1000 } : {}),
-    };
-    appendRecord(rec, env);
-  } catch {
-    // The hook path never fails because of its accounting.
-  }
+/** What a hook knows of the event it answers. */
+interface HookEvent {
+  host: string;
+  cwd: string | undefined;
+  event: unknown;
+  /** The config the hook's rewrite read, when it could. */
+  config?: EffectiveConfig;
+}
+
+export function recordHook(env: Env, d: HookEvent & { command: string; outcome: Outcome; result: RewriteResult | null; durationMs?: number }): void {
+  appendHook(env, d, () => ({
+    command: maskCommand(d.command),
+    rewritten: d.outcome.kind === "rewrite" ? maskCommand(d.outcome.command) : null,
+    verdict: verdictOf(d.outcome),
+    reasons: reasonsOf(d.result),
+    ...(d.durationMs !== undefined ? { durationMs: Math.round(d.durationMs * 1000) / 1000 } : {}),
+  }));
 }
 
 /** rtk's context added to a session at its start: its cost, which `rtk gain` takes from the savings. */
-export function recordContext(env: Env, d: { host: string; cwd: string | undefined; event: unknown; config?: EffectiveConfig }): void {
+export function recordContext(env: Env, d: HookEvent): void {
+  appendHook(env, d, () => ({ command: "", rewritten: null, verdict: "context", reasons: ["session-context"] }));
+}
+
+/** Appends a hook record of `d` where tracking is on; `fields` are made only then. */
+function appendHook(env: Env, d: HookEvent, fields: () => Pick<HookRecord, "command" | "rewritten" | "verdict" | "reasons" | "durationMs">): void {
   try {
     const cwd = d.cwd ?? process.cwd();
     if (!tracking(env, cwd, d.config)) return;
-    const rec: HookRecord = {
-      kind: "hook",
-      time: Date.now(),
-      host: d.host,
-      ...eventIds(d.event),
-      project: projectOf(cwd),
-      command: "",
-      rewritten: null,
-      verdict: "context",
-      reasons: ["session-context"],
-    };
+    const rec: HookRecord = { kind: "hook", time: Date.now(), host: d.host, ...eventIds(d.event), project: projectOf(cwd), ...fields() };
     appendRecord(rec, env);
   } catch {
     // The hook path never fails because of its accounting.

@@ -7,6 +7,7 @@
 // full disk) is skipped and counted. Records older than 90 days are pruned.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { tryLockDir } from "../fs/lock-dir.js";
 import { loadConfig, setting } from "../config/load.js";
 import { dataDir, type Env } from "../config/paths.js";
 import { SPOOL_NAME } from "./spool.js";
@@ -153,32 +154,12 @@ export function openStore(env: Env, path: string = databasePath(env)): Store {
  * lock folder, taken by both, keeps reports under two Node versions apart.
  */
 function reportLock(path: string): () => void {
-  const lock = `${path}.rtk-lock`;
   for (let waited = 0; ; waited += 50) {
-    try {
-      mkdirSync(lock, { mode: 0o700 });
-      return () => {
-        try {
-          rmdirSync(lock);
-        } catch {
-          // gone already
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const st = statSync(lock, { throwIfNoEntry: false });
-      // Left by a report that was killed: no report holds the store this long.
-      if (st && Date.now() - st.mtimeMs > SETTLED_MS) {
-        try {
-          rmdirSync(lock);
-        } catch {
-          // taken over meanwhile
-        }
-        continue;
-      }
-      if (waited >= 3000) throw new StoreError("locked", `the history database ${path} is in use by another rtk report; try again when it is done`);
-      sleep(50);
-    }
+    // One left by a report that was killed is taken over: no report holds the store this long.
+    const release = tryLockDir(`${path}.rtk-lock`, SETTLED_MS);
+    if (release) return release;
+    if (waited >= 3000) throw new StoreError("locked", `the history database ${path} is in use by another rtk report; try again when it is done`);
+    sleep(50);
   }
 }
 
@@ -257,13 +238,7 @@ export interface IngestResult {
 /** Moves the spool aside and ingests every spool file not yet read to its end, in one transaction. */
 export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
   const dir = dataDir(env);
-  const result: IngestResult = { runs: 0, hooks: 0, torn: 0, pruned: 0 };
-  try {
-    const live = join(dir, SPOOL_NAME);
-    if (existsSync(live)) renameSync(live, join(dir, `spool.${now}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.ingesting`));
-  } catch {
-    // Another report moved it first: its file is read below or by that report.
-  }
+  moveSpoolAside(dir, now);
   const names = readdirSync(dir)
     .filter((n) => INGESTING.test(n))
     .sort();
@@ -273,62 +248,12 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
   } catch (e) {
     throw storeError(e, store.path);
   }
-  const done: string[] = [];
+  const result: IngestResult = { runs: 0, hooks: 0, torn: 0, pruned: 0 };
+  let done: string[];
   try {
-    const offsets = new Map(db.all("SELECT name, offset FROM spool_files").map((r) => [String(r["name"]), Number(r["offset"])]));
-    // Files removed after an earlier commit no longer need their offsets.
-    for (const name of offsets.keys()) if (!names.includes(name)) db.run("DELETE FROM spool_files WHERE name = ?", [name]);
-    const insertRun = db.prepare(
-      "INSERT INTO runs (time, project, route, command, exit_code, duration_ms, raw_bytes, out_bytes, raw_tokens, out_tokens, saved_tokens, fell_back, omitted, recall_id, exact) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    );
-    const insertHook = db.prepare("INSERT INTO hooks (time, host, session, tool_use_id, project, command, rewritten, verdict, reasons, duration_ms) VALUES (?,?,?,?,?,?,?,?,?,?)");
-    const hookRow = (rec: HookRecord) => [rec.time, rec.host, rec.session, rec.toolUseId, rec.project, rec.command, rec.rewritten, rec.verdict, JSON.stringify(rec.reasons), rec.durationMs ?? null];
-    const placeholders = IDS.map((t) => holdIds(db, t));
-    const runRow = rowMaker(recallDir(env));
-    const setOffset = db.prepare("INSERT INTO spool_files (name, offset) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET offset = excluded.offset");
-    for (const name of names) {
-      const path = join(dir, name);
-      const st = statSync(path, { throwIfNoEntry: false });
-      if (!st) continue;
-      const settled = now - st.mtimeMs > SETTLED_MS;
-      const from = offsets.get(name) ?? 0;
-      const { lines, consumed, tail } = readLines(path, from);
-      for (const line of lines) {
-        const rec = parseLine(line);
-        if (rec === null) {
-          result.torn++;
-          continue;
-        }
-        if (rec.kind === "run") {
-          insertRun.run(runRow(rec));
-          result.runs++;
-        } else {
-          insertHook.run(hookRow(rec));
-          result.hooks++;
-        }
-      }
-      // A last line without its newline is torn once no writer can still finish it.
-      const end = settled && tail > 0 ? consumed + tail : consumed;
-      if (settled && tail > 0) {
-        const rec = parseLine(readTail(path, consumed, tail));
-        if (rec) {
-          if (rec.kind === "run") insertRun.run(runRow(rec));
-          else insertHook.run(hookRow(rec));
-          result[rec.kind === "run" ? "runs" : "hooks"]++;
-        } else result.torn++;
-      }
-      // Kept even for a file about to go: were it left by a crash, it would not be read twice.
-      setOffset.run([name, end]);
-      if (settled) done.push(path);
-    }
-    for (const st of [insertRun, insertHook, setOffset]) st.finalize();
-    for (const release of placeholders) release();
+    done = insertSpoolFiles(db, env, dir, names, now, result);
     if (result.torn) db.run("INSERT INTO meta (key, value) VALUES ('torn', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value", [result.torn]);
-    const cutoff = now - RETENTION_DAYS * DAY;
-    const before = Number(db.all("SELECT count(*) AS n FROM runs WHERE time < ?", [cutoff])[0]?.["n"] ?? 0);
-    if (before) db.run("DELETE FROM runs WHERE time < ?", [cutoff]);
-    db.run("DELETE FROM hooks WHERE time < ?", [cutoff]);
-    result.pruned = before;
+    result.pruned = prune(db, now);
     db.exec("COMMIT");
   } catch (e) {
     try {
@@ -347,6 +272,72 @@ export function ingest(store: Store, env: Env, now = Date.now()): IngestResult {
     }
   }
   return result;
+}
+
+/** Renames the live spool to a file of its own for this ingest, so writers start a new one. */
+function moveSpoolAside(dir: string, now: number): void {
+  try {
+    const live = join(dir, SPOOL_NAME);
+    if (existsSync(live)) renameSync(live, join(dir, `spool.${now}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.ingesting`));
+  } catch {
+    // Another report moved it first: its file is read below or by that report.
+  }
+}
+
+/**
+ * Inserts the records of the spool files `names` from the offset each was read to, counting
+ * them in `result`; returns the files read to their end and settled (no writer left).
+ */
+function insertSpoolFiles(db: Db, env: Env, dir: string, names: readonly string[], now: number, result: IngestResult): string[] {
+  const offsets = new Map(db.all("SELECT name, offset FROM spool_files").map((r) => [String(r["name"]), Number(r["offset"])]));
+  // Files removed after an earlier commit no longer need their offsets.
+  for (const name of offsets.keys()) if (!names.includes(name)) db.run("DELETE FROM spool_files WHERE name = ?", [name]);
+  const insertRun = db.prepare(
+    "INSERT INTO runs (time, project, route, command, exit_code, duration_ms, raw_bytes, out_bytes, raw_tokens, out_tokens, saved_tokens, fell_back, omitted, recall_id, exact) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+  );
+  const insertHook = db.prepare("INSERT INTO hooks (time, host, session, tool_use_id, project, command, rewritten, verdict, reasons, duration_ms) VALUES (?,?,?,?,?,?,?,?,?,?)");
+  const hookRow = (rec: HookRecord) => [rec.time, rec.host, rec.session, rec.toolUseId, rec.project, rec.command, rec.rewritten, rec.verdict, JSON.stringify(rec.reasons), rec.durationMs ?? null];
+  const placeholders = IDS.map((t) => holdIds(db, t));
+  const runRow = rowMaker(recallDir(env));
+  const insert = (rec: RunRecord | HookRecord | null) => {
+    if (rec === null) result.torn++;
+    else if (rec.kind === "run") {
+      insertRun.run(runRow(rec));
+      result.runs++;
+    } else {
+      insertHook.run(hookRow(rec));
+      result.hooks++;
+    }
+  };
+  const setOffset = db.prepare("INSERT INTO spool_files (name, offset) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET offset = excluded.offset");
+  const done: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) continue;
+    const settled = now - st.mtimeMs > SETTLED_MS;
+    const from = offsets.get(name) ?? 0;
+    const { lines, consumed, tail } = readLines(path, from);
+    for (const line of lines) insert(parseLine(line));
+    // A last line without its newline is torn once no writer can still finish it.
+    const end = settled && tail > 0 ? consumed + tail : consumed;
+    if (settled && tail > 0) insert(parseLine(readTail(path, consumed, tail)));
+    // Kept even for a file about to go: were it left by a crash, it would not be read twice.
+    setOffset.run([name, end]);
+    if (settled) done.push(path);
+  }
+  for (const st of [insertRun, insertHook, setOffset]) st.finalize();
+  for (const release of placeholders) release();
+  return done;
+}
+
+/** Removes runs and hooks past the retention; returns how many runs went. */
+function prune(db: Db, now: number): number {
+  const cutoff = now - RETENTION_DAYS * DAY;
+  const before = Number(db.all("SELECT count(*) AS n FROM runs WHERE time < ?", [cutoff])[0]?.["n"] ?? 0);
+  if (before) db.run("DELETE FROM runs WHERE time < ?", [cutoff]);
+  db.run("DELETE FROM hooks WHERE time < ?", [cutoff]);
+  return before;
 }
 
 const IDS = ["runs", "hooks"] as const;

@@ -7,20 +7,7 @@ import { readCommandArg, readExactCommand, wantsHelp } from "./input.js";
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === "help" || cmd === "--help" || cmd === "-h") {
-    const { commandHelp, generalHelp, unknownWord, usageError, COMMAND_NAMES } = await import("./help.js");
-    // `rtk help --help` is help's own help, as for every command.
-    const topic = cmd !== "help" ? [] : wantsHelp(rest) ? ["help"] : rest;
-    if (topic.length > 1) return usageError("help", `one command at a time, not \`${topic.join(" ")}\``);
-    if (!topic.length) {
-      process.stdout.write(generalHelp());
-      return 0;
-    }
-    const text = commandHelp(topic[0]!);
-    if (text === null) return usageError("help", unknownWord("command", topic[0]!, COMMAND_NAMES));
-    process.stdout.write(text);
-    return 0;
-  }
+  if (cmd === undefined || cmd === "help" || cmd === "--help" || cmd === "-h") return helpCli(cmd, rest);
   if (cmd === "--version" || cmd === "-V") {
     process.stdout.write(`rtk ${VERSION}\n`);
     return 0;
@@ -35,6 +22,27 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
   }
+  return command(cmd, rest, argv);
+}
+
+/** `rtk`, `rtk help [COMMAND]`, `rtk --help`. */
+async function helpCli(cmd: string | undefined, rest: string[]): Promise<number> {
+  const { commandHelp, generalHelp, unknownWord, usageError, COMMAND_NAMES } = await import("./help.js");
+  // `rtk help --help` is help's own help, as for every command.
+  const topic = cmd !== "help" ? [] : wantsHelp(rest) ? ["help"] : rest;
+  if (topic.length > 1) return usageError("help", `one command at a time, not \`${topic.join(" ")}\``);
+  if (!topic.length) {
+    process.stdout.write(generalHelp());
+    return 0;
+  }
+  const text = commandHelp(topic[0]!);
+  if (text === null) return usageError("help", unknownWord("command", topic[0]!, COMMAND_NAMES));
+  process.stdout.write(text);
+  return 0;
+}
+
+/** Runs rtk command `cmd`, each command's module loaded only when it runs; a word that names none is a tool to run. */
+async function command(cmd: string, rest: string[], argv: string[]): Promise<number> {
   switch (cmd) {
     case "rewrite": {
       const { rewriteCli } = await import("./rewrite.js");

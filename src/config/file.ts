@@ -188,55 +188,56 @@ function checkFilter(entry: unknown, path: KeyPath, file: string, lines: LineFin
 }
 
 function replacements(v: unknown, path: KeyPath, report: Report): Replacement[] | typeof INVALID {
-  if (!Array.isArray(v)) {
-    report(path, `must be a list of { pattern = "…", with = "…" }, not ${typeName(v)}`);
-    return INVALID;
-  }
-  const out: Replacement[] = [];
-  let ok = true;
-  v.forEach((r, i) => {
-    const p: KeyPath = [...path, i];
-    if (!isTable(r)) {
-      report(p, `must be a table { pattern = "…", with = "…" }, not ${typeName(r)}`);
-      ok = false;
-      return;
-    }
-    if (!unknownKeys(r, REPLACE_KEYS, p, "a replacement", report)) ok = false;
+  const shape = { list: 'a list of { pattern = "…", with = "…" }', table: 'a table { pattern = "…", with = "…" }', what: "a replacement", keys: REPLACE_KEYS };
+  return tableList(v, path, report, shape, (r, p) => {
     const pattern = r["pattern"] === undefined ? missing([...p, "pattern"], report) : regex(r["pattern"], [...p, "pattern"], report, "g");
     const withText = r["with"] === undefined ? missing([...p, "with"], report) : string(r["with"], [...p, "with"], report);
-    if (pattern === INVALID || withText === INVALID) ok = false;
-    else out.push({ pattern, with: withText });
+    return pattern === INVALID || withText === INVALID ? INVALID : { pattern, with: withText };
   });
-  return ok ? out : INVALID;
 }
 
 function inlineTests(v: unknown, path: KeyPath, lines: LineFinder, report: Report): InlineTest[] | typeof INVALID {
+  const shape = { list: "an array of tables ([[filters.tests]])", table: "a table with input and expected", what: "an inline test", keys: TEST_KEYS };
+  return tableList(v, path, report, shape, (t, p, i) => {
+    const input = t["input"] === undefined ? missing([...p, "input"], report) : string(t["input"], [...p, "input"], report);
+    const expected = t["expected"] === undefined ? missing([...p, "expected"], report) : string(t["expected"], [...p, "expected"], report);
+    if (input === INVALID || expected === INVALID) return INVALID;
+    return {
+      input,
+      expected,
+      index: i + 1,
+      get line() {
+        return lines.at(p);
+      },
+    };
+  });
+}
+
+/** A list of tables of known keys, each read by `item`; INVALID when the list, or any table in it, is not valid (every problem reported). */
+function tableList<T>(
+  v: unknown,
+  path: KeyPath,
+  report: Report,
+  shape: { list: string; table: string; what: string; keys: readonly string[] },
+  item: (t: Record<string, unknown>, p: KeyPath, i: number) => T | typeof INVALID,
+): T[] | typeof INVALID {
   if (!Array.isArray(v)) {
-    report(path, `must be an array of tables ([[filters.tests]]), not ${typeName(v)}`);
+    report(path, `must be ${shape.list}, not ${typeName(v)}`);
     return INVALID;
   }
-  const out: InlineTest[] = [];
+  const out: T[] = [];
   let ok = true;
   v.forEach((t, i) => {
     const p: KeyPath = [...path, i];
     if (!isTable(t)) {
-      report(p, `must be a table with input and expected, not ${typeName(t)}`);
+      report(p, `must be ${shape.table}, not ${typeName(t)}`);
       ok = false;
       return;
     }
-    if (!unknownKeys(t, TEST_KEYS, p, "an inline test", report)) ok = false;
-    const input = t["input"] === undefined ? missing([...p, "input"], report) : string(t["input"], [...p, "input"], report);
-    const expected = t["expected"] === undefined ? missing([...p, "expected"], report) : string(t["expected"], [...p, "expected"], report);
-    if (input === INVALID || expected === INVALID) ok = false;
-    else
-      out.push({
-        input,
-        expected,
-        index: i + 1,
-        get line() {
-          return lines.at(p);
-        },
-      });
+    if (!unknownKeys(t, shape.keys, p, shape.what, report)) ok = false;
+    const read = item(t, p, i);
+    if (read === INVALID) ok = false;
+    else out.push(read);
   });
   return ok ? out : INVALID;
 }

@@ -68,23 +68,42 @@ export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): Ef
   const issues: ConfigIssue[] = [];
   const warnings: string[] = [];
   const user = readConfigFile(userPath, issues);
+  const { project, projectCfg } = readProjectConfig(env, cwd, userPath, issues, warnings);
+  const settings = layeredSettings(env, user, projectCfg);
+  warnings.push(...settingWarnings(settings));
+  userOnlyTelemetry(settings, env, user);
+  environmentSettings(settings, env);
 
-  let project: ProjectFileState | null = null;
-  let projectCfg: FileConfig | null = null;
+  const projectNames = new Set([...(projectCfg?.filters ?? []), ...(projectCfg?.broken ?? [])].map((f) => f.name));
+  const filters = [...(projectCfg?.filters ?? []), ...(user?.filters ?? []).filter((f) => !projectNames.has(f.name))];
+  const shadowed = (user?.filters ?? []).filter((f) => projectNames.has(f.name));
+  const broken = [...(projectCfg?.broken ?? []), ...(user?.broken ?? []).filter((f) => !projectNames.has(f.name))];
+  if (options.builtins) {
+    const named = new Set([...filters, ...broken, ...shadowed].map((f) => f.name));
+    for (const b of options.builtins()) (named.has(b.name) ? shadowed : filters).push(b);
+  }
+  issues.push(...(user?.issues ?? []), ...(projectCfg?.issues ?? []));
+  return { user: { path: userPath, found: user !== null }, project, settings, filters, shadowed, broken, issues, warnings };
+}
+
+/** The nearest project file and its trust; its config only while it is trusted (else a warning says why not). */
+function readProjectConfig(env: Env, cwd: string, userPath: string, issues: ConfigIssue[], warnings: string[]): { project: ProjectFileState | null; projectCfg: FileConfig | null } {
   const found = findProjectConfig(cwd, env);
   const projectPath = found && trustKey(found);
-  if (projectPath && projectPath !== userPath) {
-    const content = readBytes(projectPath, issues);
-    if (content) {
-      const store = readTrustStore(env);
-      project = { path: projectPath, state: trustState(store, projectPath, content), sha256: sha256(content) };
-      if (project.state === "trusted") projectCfg = configFromToml(content.toString("utf8"), projectPath);
-      else if (store.problem) warnings.push(`rtk: ${projectPath} is ignored: the trust store cannot be used (${store.problem})`);
-      else if (project.state === "changed") warnings.push(`rtk: ${projectPath} changed since it was trusted, so it is ignored; run \`rtk trust\` to apply it again`);
-      else warnings.push(`rtk: ${projectPath} is not trusted, so it is ignored; run \`rtk trust\` to apply it`);
-    }
-  }
+  if (!projectPath || projectPath === userPath) return { project: null, projectCfg: null };
+  const content = readBytes(projectPath, issues);
+  if (!content) return { project: null, projectCfg: null };
+  const store = readTrustStore(env);
+  const project: ProjectFileState = { path: projectPath, state: trustState(store, projectPath, content), sha256: sha256(content) };
+  if (project.state === "trusted") return { project, projectCfg: configFromToml(content.toString("utf8"), projectPath) };
+  if (store.problem) warnings.push(`rtk: ${projectPath} is ignored: the trust store cannot be used (${store.problem})`);
+  else if (project.state === "changed") warnings.push(`rtk: ${projectPath} changed since it was trusted, so it is ignored; run \`rtk trust\` to apply it again`);
+  else warnings.push(`rtk: ${projectPath} is not trusted, so it is ignored; run \`rtk trust\` to apply it`);
+  return { project, projectCfg: null };
+}
 
+/** Every key's default, then the user's value, then the project's, each with where it came from. */
+function layeredSettings(env: Env, user: FileConfig | null, projectCfg: FileConfig | null): Settings {
   const read: Record<string, Record<string, Setting>> = {};
   for (const section of SECTION_NAMES) {
     read[section] = {};
@@ -109,7 +128,12 @@ export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): Ef
     }
   }
   // Every value is its key's default or what its key's own check returned: the types of the schema.
-  const settings = read as Settings;
+  return read as Settings;
+}
+
+/** A retired key set in a file, and telemetry keys set in a project's file. */
+function settingWarnings(settings: Settings): string[] {
+  const warnings: string[] = [];
   // A retired key still loads (an old config keeps working); its value is not used.
   const maxLines = settings.limits.max_lines;
   if (maxLines.source.kind !== "default") {
@@ -117,34 +141,28 @@ export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): Ef
       `rtk: config warning: ${maxLines.source.kind === "env" ? "" : `${(maxLines.source as { path: string }).path}: `}limits.max_lines is retired and ignored; limits.list_tokens (default 2000) is the budget of every list output, declarative filters included`,
     );
   }
-  // Where the records go is the user's choice alone: a project's file (trusted for its filters) has no say.
-  for (const s of Object.values(settings.telemetry) as Setting[]) {
-    if (s.source.kind !== "project") continue;
-    warnings.push(`rtk: config warning: ${(s.source as { path: string }).path}: [telemetry] is read from the user's config only; ignored here`);
-    break;
-  }
+  const fromProject = (Object.values(settings.telemetry) as Setting[]).find((s) => s.source.kind === "project");
+  if (fromProject) warnings.push(`rtk: config warning: ${(fromProject.source as { path: string }).path}: [telemetry] is read from the user's config only; ignored here`);
+  return warnings;
+}
+
+/** Where the records go is the user's choice alone: a project's file (trusted for its filters) has no say. */
+function userOnlyTelemetry(settings: Settings, env: Env, user: FileConfig | null): void {
+  const telemetry = settings.telemetry as Record<string, Setting>;
   for (const [key, spec] of Object.entries(SECTIONS.telemetry) as [string, KeySpec][]) {
-    const s = (settings.telemetry as Record<string, Setting>)[key]!;
-    if (s.source.kind !== "project") continue;
+    if (telemetry[key]!.source.kind !== "project") continue;
     const own = user?.values.has(`telemetry.${key}`) ? { value: user.values.get(`telemetry.${key}`), source: { kind: "user" as const, path: user.path, line: user.line(["telemetry", key]) } } : null;
-    (settings.telemetry as Record<string, Setting>)[key] = own ?? { value: spec.default(env), source: { kind: "default" } };
+    telemetry[key] = own ?? { value: spec.default(env), source: { kind: "default" } };
   }
+}
+
+/** The environment variables that override a file's setting. */
+function environmentSettings(settings: Settings, env: Env): void {
   const switched = env["RTK_TELEMETRY"];
   if (switched === "1" || switched === "0") settings.telemetry.enabled = { value: switched === "1", source: { kind: "env", name: "RTK_TELEMETRY" } };
   if (env["RTK_NO_TRACK"] === "1") settings.tracking.enabled = { value: false, source: { kind: "env", name: "RTK_NO_TRACK" } };
   const passthrough = env["RTK_PASSTHROUGH_TOKENS"];
   if (passthrough !== undefined && /^\d+$/.test(passthrough)) settings.limits.passthrough_tokens = { value: Number(passthrough), source: { kind: "env", name: "RTK_PASSTHROUGH_TOKENS" } };
-
-  const projectNames = new Set([...(projectCfg?.filters ?? []), ...(projectCfg?.broken ?? [])].map((f) => f.name));
-  const filters = [...(projectCfg?.filters ?? []), ...(user?.filters ?? []).filter((f) => !projectNames.has(f.name))];
-  const shadowed = (user?.filters ?? []).filter((f) => projectNames.has(f.name));
-  const broken = [...(projectCfg?.broken ?? []), ...(user?.broken ?? []).filter((f) => !projectNames.has(f.name))];
-  if (options.builtins) {
-    const named = new Set([...filters, ...broken, ...shadowed].map((f) => f.name));
-    for (const b of options.builtins()) (named.has(b.name) ? shadowed : filters).push(b);
-  }
-  issues.push(...(user?.issues ?? []), ...(projectCfg?.issues ?? []));
-  return { user: { path: userPath, found: user !== null }, project, settings, filters, shadowed, broken, issues, warnings };
 }
 
 /** The warning for a config problem on a path that must not fail (the hook, the runtime). */

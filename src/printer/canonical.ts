@@ -53,32 +53,9 @@ class Canon {
 
   command(c: A.Command): void {
     switch (c.kind) {
-      case "SimpleCommand": {
-        let first = true;
-        const sep = () => {
-          if (!first) this.out += " ";
-          first = false;
-        };
-        for (const a of c.assigns) {
-          sep();
-          this.assign(a);
-        }
-        // `2>/dev/null time make` runs a command named `time`: moved first, it would be the keyword.
-        const redirectsFirst = !c.assigns.length && c.redirects.length > 0 && spellsReserved(c.words[0]);
-        const redirects = () => {
-          for (const r of c.redirects) {
-            sep();
-            this.redirect(r);
-          }
-        };
-        if (redirectsFirst) redirects();
-        for (const w of c.words) {
-          sep();
-          this.word(w);
-        }
-        if (!redirectsFirst) redirects();
+      case "SimpleCommand":
+        this.simpleCommand(c);
         return;
-      }
       case "AndOr":
         this.stmt(c.left);
         this.out += ` ${c.op} `;
@@ -97,41 +74,70 @@ class Canon {
           this.stmt(c.stmt);
         }
         return;
-      case "Subshell":
-        this.out += "(";
-        this.newline();
-        this.lines(c.stmts);
-        this.out += ")";
-        break;
-      case "Group":
-        this.out += "{";
-        this.newline();
-        this.lines(c.stmts);
-        this.out += "}";
-        break;
-      case "If":
-        c.clauses.forEach((cl, i) => {
-          this.out += i === 0 ? "if " : "elif ";
-          this.lines(cl.cond);
-          this.out += "then";
-          this.newline();
-          this.lines(cl.body);
-        });
-        if (c.elseBody) {
-          this.out += "else";
-          this.newline();
-          this.lines(c.elseBody);
+      case "FuncDecl":
+        this.out += c.keyword ? `function ${c.name}${c.parens ? "()" : ""} ` : `${c.name}() `;
+        this.stmt(c.body);
+        return;
+      case "Coproc":
+        this.out += "coproc ";
+        if (c.name) {
+          this.word(c.name);
+          this.out += " ";
         }
-        this.out += "fi";
-        break;
+        this.stmt(c.stmt);
+        return;
+      default:
+        this.compound(c);
+        for (const r of c.redirects) {
+          this.out += " ";
+          this.redirect(r);
+        }
+    }
+  }
+
+  simpleCommand(c: A.SimpleCommand): void {
+    let first = true;
+    const sep = () => {
+      if (!first) this.out += " ";
+      first = false;
+    };
+    for (const a of c.assigns) {
+      sep();
+      this.assign(a);
+    }
+    // `2>/dev/null time make` runs a command named `time`: moved first, it would be the keyword.
+    const redirectsFirst = !c.assigns.length && c.redirects.length > 0 && spellsReserved(c.words[0]);
+    const redirects = () => {
+      for (const r of c.redirects) {
+        sep();
+        this.redirect(r);
+      }
+    };
+    if (redirectsFirst) redirects();
+    for (const w of c.words) {
+      sep();
+      this.word(w);
+    }
+    if (!redirectsFirst) redirects();
+  }
+
+  /** A compound command without its redirects. */
+  compound(c: A.CompoundCommand): void {
+    switch (c.kind) {
+      case "Subshell":
+        this.block("(", c.stmts, ")");
+        return;
+      case "Group":
+        this.block("{", c.stmts, "}");
+        return;
+      case "If":
+        this.ifClauses(c);
+        return;
       case "While":
         this.out += c.until ? "until " : "while ";
         this.lines(c.cond);
-        this.out += "do";
-        this.newline();
-        this.lines(c.body);
-        this.out += "done";
-        break;
+        this.block("do", c.body, "done");
+        return;
       case "For":
       case "Select":
         this.out += `${c.kind === "For" ? "for" : "select"} ${c.name}`;
@@ -145,7 +151,7 @@ class Canon {
         this.out += ";";
         this.newline();
         this.loopBody(c.body, c.braces);
-        break;
+        return;
       case "ArithFor":
         this.out += "for ((";
         this.parts(c.init.parts);
@@ -156,28 +162,10 @@ class Canon {
         this.out += "))";
         this.newline();
         this.loopBody(c.body, c.braces);
-        break;
+        return;
       case "Case":
-        this.out += "case ";
-        this.word(c.word);
-        this.out += " in";
-        this.newline();
-        for (const arm of c.arms) {
-          this.out += "(";
-          arm.patterns.forEach((w, i) => {
-            if (i > 0) this.out += " | ";
-            this.word(w);
-          });
-          this.out += ")";
-          this.newline();
-          this.lines(arm.body);
-          if (arm.terminator) {
-            this.out += arm.terminator;
-            this.newline();
-          }
-        }
-        this.out += "esac";
-        break;
+        this.caseArms(c);
+        return;
       case "TestClause":
         this.out += "[[";
         for (const it of c.items) {
@@ -186,36 +174,64 @@ class Canon {
           else this.word(it);
         }
         this.out += " ]]";
-        break;
+        return;
       case "ArithCmd":
         this.out += "((";
         this.parts(c.expr.parts);
         this.out += "))";
-        break;
-      case "FuncDecl":
-        this.out += c.keyword ? `function ${c.name}${c.parens ? "()" : ""} ` : `${c.name}() `;
-        this.stmt(c.body);
         return;
-      case "Coproc":
-        this.out += "coproc ";
-        if (c.name) {
-          this.word(c.name);
-          this.out += " ";
-        }
-        this.stmt(c.stmt);
-        return;
-    }
-    for (const r of c.redirects) {
-      this.out += " ";
-      this.redirect(r);
     }
   }
 
-  loopBody(body: A.Stmt[], braces: boolean): void {
-    this.out += braces ? "{" : "do";
+  ifClauses(c: A.If): void {
+    c.clauses.forEach((cl, i) => {
+      this.out += i === 0 ? "if " : "elif ";
+      this.lines(cl.cond);
+      this.out += "then";
+      this.newline();
+      this.lines(cl.body);
+    });
+    if (c.elseBody) {
+      this.out += "else";
+      this.newline();
+      this.lines(c.elseBody);
+    }
+    this.out += "fi";
+  }
+
+  caseArms(c: A.Case): void {
+    this.out += "case ";
+    this.word(c.word);
+    this.out += " in";
     this.newline();
-    this.lines(body);
-    this.out += braces ? "}" : "done";
+    for (const arm of c.arms) {
+      this.out += "(";
+      arm.patterns.forEach((w, i) => {
+        if (i > 0) this.out += " | ";
+        this.word(w);
+      });
+      this.out += ")";
+      this.newline();
+      this.lines(arm.body);
+      if (arm.terminator) {
+        this.out += arm.terminator;
+        this.newline();
+      }
+    }
+    this.out += "esac";
+  }
+
+  loopBody(body: A.Stmt[], braces: boolean): void {
+    if (braces) this.block("{", body, "}");
+    else this.block("do", body, "done");
+  }
+
+  /** `open`, the statements one a line, `close`: a body that here-documents can end inside. */
+  block(open: string, stmts: A.Stmt[], close: string): void {
+    this.out += open;
+    this.newline();
+    this.lines(stmts);
+    this.out += close;
   }
 
   assign(a: A.Assign): void {

@@ -44,94 +44,113 @@ export function touchesFile(r: A.Redirect): boolean {
   }
 }
 
+/** What the walk gathers, and the arithmetic reads judged after it. */
+interface Gathered {
+  unattestable: InputFacts["unattestable"];
+  shadowed: Set<string>;
+  pathChanges: number[];
+  disabledAt: number[];
+  stdoutAwayAt: number[];
+  arithmetic: VariableRead[];
+}
+
+/** Keeps the earliest reason the input is not attestable. */
+function flag(g: Gathered, at: number, why: string): void {
+  if (!g.unattestable || at < g.unattestable.at) g.unattestable = { at, why };
+}
+
 export function inputFacts(script: A.Script): InputFacts {
-  let unattestable: InputFacts["unattestable"] = null;
-  const flag = (at: number, why: string) => {
-    if (!unattestable || at < unattestable.at) unattestable = { at, why };
-  };
-  const shadowed = new Set<string>();
-  const pathChanges: number[] = [];
-  const disabledAt: number[] = [];
-  const stdoutAwayAt: number[] = [];
-  const arithmetic: VariableRead[] = [];
+  const g: Gathered = { unattestable: null, shadowed: new Set(), pathChanges: [], disabledAt: [], stdoutAwayAt: [], arithmetic: [] };
   walk(script, (n) => {
     switch (n.kind) {
       case "CmdSubst":
-        flag(n.span.start, "command substitution");
+        flag(g, n.span.start, "command substitution");
         break;
       case "ProcSubst":
-        flag(n.span.start, "process substitution");
+        flag(g, n.span.start, "process substitution");
         break;
       case "Redirect":
-        if (touchesFile(n)) flag(n.span.start, "a redirect to or from a file");
+        if (touchesFile(n)) flag(g, n.span.start, "a redirect to or from a file");
         break;
       case "FuncDecl":
-        shadowed.add(n.name);
+        g.shadowed.add(n.name);
         break;
       case "For":
       case "Select":
-        if (n.name === "PATH") pathChanges.push(n.span.start);
-        if (n.name === "RTK_DISABLED") disabledAt.push(n.span.start);
+        if (n.name === "PATH") g.pathChanges.push(n.span.start);
+        if (n.name === "RTK_DISABLED") g.disabledAt.push(n.span.start);
         break;
-      case "ArithExp":
-        arithmetic.push(...arithmeticReads(n.expr.parts));
+      case "SimpleCommand":
+        simpleCommandFacts(n, g);
         break;
-      case "ArithCmd":
-        arithmetic.push(...arithmeticReads(n.expr.parts));
-        break;
-      case "ArithFor":
-        for (const w of [n.init, n.cond, n.post]) arithmetic.push(...arithmeticReads(w.parts));
-        break;
-      case "TestClause": {
-        const items = n.items;
-        const isArith = (it: (typeof items)[number]) => it.kind === "Word" && ARITH_TESTS.has(literalValue(it) ?? "");
-        if (items.some(isArith)) for (const it of items) if (it.kind === "Word" && !isArith(it)) arithmetic.push(...arithmeticReads(it.parts));
-        break;
-      }
-      case "ParamExp":
-        // `${a[i]}` and `${s:off:len}` evaluate their index and offsets as arithmetic.
-        if (n.index) arithmetic.push(...arithmeticReads(n.index.parts));
-        if (n.op === ":") for (const w of [n.arg, n.repl]) if (w) arithmetic.push(...arithmeticReads(w.parts));
-        break;
-      case "SimpleCommand": {
-        const words = n.words.map(literalValue);
-        const first = words[0];
-        const peeled = peelWrappers(words);
-        const argv = words.slice(peeled.commandIndex);
-        if (argv[0] === "eval" || first === "eval") flag(n.span.start, "eval");
-        if (argv[0] === "let") for (const w of n.words.slice(peeled.commandIndex + 1)) arithmetic.push(...arithmeticReads(w.parts));
-        const hidden = hiddenExecution(argv);
-        if (hidden) flag(n.span.start, hidden);
-        const shell = argv[0] ? argv[0].slice(argv[0].lastIndexOf("/") + 1) : null;
-        // `bash -c "$cmd"`: a command string rtk cannot read.
-        if (shell && SHELLS.has(shell)) {
-          const c = argv.findIndex((w, i) => i > 0 && w !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w));
-          if (c > 0 && (argv[c + 1] === null || argv.slice(1, c).some((w) => w === null))) flag(n.span.start, "a command string that is not literal");
-        }
-        const runs = settings(n, words, peeled.commandIndex).find(([name, value]) => name !== null && variableRuns(name) && !plainProgram(value));
-        if (runs) flag(n.span.start, `a variable whose value a program runs (${runs[0]})`);
-        if (first === "alias") {
-          for (const w of words.slice(1)) if (w && w.includes("=")) shadowed.add(w.slice(0, w.indexOf("=")));
-        }
-        // Variables set for the commands that follow: `PATH=…` alone, export/declare/unset, read targets.
-        const names = assignedNames(n, words);
-        if (names.includes("PATH") || names.includes(null)) pathChanges.push(n.span.end);
-        if (names.includes("RTK_DISABLED")) disabledAt.push(n.span.end);
-        // `exec >file` with no command redirects the shell's own stdout for everything after it.
-        if (first === "exec" && n.words.length === 1 && n.redirects.some(stdoutToFile)) stdoutAwayAt.push(n.span.end);
-        break;
-      }
+      default:
+        g.arithmetic.push(...arithmeticReadsOf(n));
     }
   });
   // A variable read as arithmetic is evaluated as an expression (`a[$(…)]` runs): only a number this input stored before is plain.
   // The second walk is taken only when some arithmetic reads a name.
-  const numeric = arithmetic.length ? numericNames(script) : new Map<string, number>();
-  const risky = arithmetic.find((r) => {
+  const numeric = g.arithmetic.length ? numericNames(script) : new Map<string, number>();
+  const risky = g.arithmetic.find((r) => {
     const at = numeric.get(r.name);
     return at === undefined || at > r.at;
   });
-  if (risky) flag(risky.at, "arithmetic on a variable");
+  if (risky) flag(g, risky.at, "arithmetic on a variable");
+  const { unattestable, shadowed, pathChanges, disabledAt, stdoutAwayAt } = g;
   return { unattestable, shadowed, pathChanges, disabledAt, stdoutAwayAt };
+}
+
+const NO_READS: readonly VariableRead[] = [];
+
+/** The variables a node reads as arithmetic (a simple command's `let` aside). */
+function arithmeticReadsOf(n: A.Node): readonly VariableRead[] {
+  switch (n.kind) {
+    case "ArithExp":
+    case "ArithCmd":
+      return arithmeticReads(n.expr.parts);
+    case "ArithFor":
+      return [n.init, n.cond, n.post].flatMap((w) => arithmeticReads(w.parts));
+    case "TestClause": {
+      const items = n.items;
+      const isArith = (it: (typeof items)[number]) => it.kind === "Word" && ARITH_TESTS.has(literalValue(it) ?? "");
+      if (!items.some(isArith)) return NO_READS;
+      return items.flatMap((it) => (it.kind === "Word" && !isArith(it) ? arithmeticReads(it.parts) : []));
+    }
+    case "ParamExp": {
+      // `${a[i]}` and `${s:off:len}` evaluate their index and offsets as arithmetic.
+      const words = [n.index, ...(n.op === ":" ? [n.arg, n.repl] : [])];
+      return words.flatMap((w) => (w ? arithmeticReads(w.parts) : []));
+    }
+    default:
+      return NO_READS;
+  }
+}
+
+function simpleCommandFacts(n: A.SimpleCommand, g: Gathered): void {
+  const words = n.words.map(literalValue);
+  const first = words[0];
+  const peeled = peelWrappers(words);
+  const argv = words.slice(peeled.commandIndex);
+  if (argv[0] === "eval" || first === "eval") flag(g, n.span.start, "eval");
+  if (argv[0] === "let") for (const w of n.words.slice(peeled.commandIndex + 1)) g.arithmetic.push(...arithmeticReads(w.parts));
+  const hidden = hiddenExecution(argv);
+  if (hidden) flag(g, n.span.start, hidden);
+  const shell = argv[0] ? argv[0].slice(argv[0].lastIndexOf("/") + 1) : null;
+  // `bash -c "$cmd"`: a command string rtk cannot read.
+  if (shell && SHELLS.has(shell)) {
+    const c = argv.findIndex((w, i) => i > 0 && w !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w));
+    if (c > 0 && (argv[c + 1] === null || argv.slice(1, c).some((w) => w === null))) flag(g, n.span.start, "a command string that is not literal");
+  }
+  const runs = settings(n, words, peeled.commandIndex).find(([name, value]) => name !== null && variableRuns(name) && !plainProgram(value));
+  if (runs) flag(g, n.span.start, `a variable whose value a program runs (${runs[0]})`);
+  if (first === "alias") {
+    for (const w of words.slice(1)) if (w && w.includes("=")) g.shadowed.add(w.slice(0, w.indexOf("=")));
+  }
+  // Variables set for the commands that follow: `PATH=…` alone, export/declare/unset, read targets.
+  const names = assignedNames(n, words);
+  if (names.includes("PATH") || names.includes(null)) g.pathChanges.push(n.span.end);
+  if (names.includes("RTK_DISABLED")) g.disabledAt.push(n.span.end);
+  // `exec >file` with no command redirects the shell's own stdout for everything after it.
+  if (first === "exec" && n.words.length === 1 && n.redirects.some(stdoutToFile)) g.stdoutAwayAt.push(n.span.end);
 }
 
 /** Names and values a command sets: its assignments, `env`'s, and those of export/declare/…. */

@@ -158,34 +158,7 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
     emit: { out: (l) => void out.own(1, l + "\n"), err: (l) => void out.own(2, l + "\n") },
     rawLine: () => numbers.current,
   });
-  /** The raw output could not be kept: everything is passed through as it comes. */
-  let passing = false;
-
-  const splitters = ([0, 1] as const).map(
-    (s) =>
-      new LineSplitter((l, ended, plain, cut) => {
-        if (passing) return;
-        numbers.line();
-        feed.line(s, l, ended, plain, cut);
-      }),
-  );
-  const r = await runPiped(argv, opts.env, signals, (s, b) => {
-    if (passing) return void out.write(fd(s), b);
-    if (!capture.add(s, b)) {
-      // The raw output can no longer be kept (no room for the spill file): print what
-      // was kept, then everything else as it comes; the filter is out of the run.
-      passing = true;
-      for (const [cs, cb] of capture.chunks()) void out.write(fd(cs), cb);
-      return;
-    }
-    numbers.chunk(s, b);
-    // A streamed stream that is the program's own from now on: its bytes as they come.
-    if (streaming && feed.passes(s)) {
-      void out.write(fd(s), Buffer.concat([splitters[s]!.drain(), b]));
-      return;
-    }
-    splitters[s]!.push(b);
-  });
+  const { r, splitters, passing } = await pipeToFeed(argv, opts.env, signals, streaming, capture, numbers, feed, out);
   const fail = r.failed && r.exitCode === undefined && !r.signal ? startFailure(argv[0]!, (r as { code?: string }).code) : null;
   if (fail) {
     await out.own(2, fail.message + "\n");
@@ -231,6 +204,51 @@ async function filtered(filter: Filter, input: FilterInput, opts: RunOptions, si
   entry.keep(meta(status), raw, status !== 0 && capture.total > 0);
   capture.dispose();
   return status;
+}
+
+/**
+ * Runs the tool, its output kept raw and split into lines for the feed, or passed on as
+ * it comes where the feed lets a streamed stream through.
+ */
+async function pipeToFeed(
+  argv: readonly string[],
+  env: Env,
+  signals: ReturnType<typeof signalForwarder>,
+  streaming: boolean,
+  capture: RawCapture,
+  numbers: RawLineNumbers,
+  feed: FilterFeed,
+  out: Output,
+) {
+  /** The raw output could not be kept: everything is passed through as it comes. */
+  let passing = false;
+
+  const splitters = ([0, 1] as const).map(
+    (s) =>
+      new LineSplitter((l, ended, plain, cut) => {
+        if (passing) return;
+        numbers.line();
+        feed.line(s, l, ended, plain, cut);
+      }),
+  );
+  const r = await runPiped(argv, env, signals, (s, b) => {
+    if (passing) return void out.write(fd(s), b);
+    if (!capture.add(s, b)) {
+      // The raw output can no longer be kept (no room for the spill file): print what
+      // was kept, then everything else as it comes; the filter is out of the run.
+      passing = true;
+      for (const [cs, cb] of capture.chunks()) void out.write(fd(cs), cb);
+      return;
+    }
+    numbers.chunk(s, b);
+    // A streamed stream that is the program's own from now on: its bytes as they come.
+    if (streaming && feed.passes(s)) {
+      void out.write(fd(s), Buffer.concat([splitters[s]!.drain(), b]));
+      return;
+    }
+    splitters[s]!.push(b);
+  });
+  return { r, splitters, passing };
 }
 
 /** Runs the tool with its stdout and stderr piped to `onData`, signals forwarded, no child left behind if rtk ends first. */

@@ -4,8 +4,8 @@
 // held only to fix a batch and to move the cursor, never while a collector is
 // waited for, so a slow one keeps no report out. One export at a time (a lock
 // folder); a failed one moves the next background start back (state.ts).
-import { mkdirSync, rmdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { tryLockDir } from "../fs/lock-dir.js";
 import type { Attributes as OtelAttributes, Counter, Histogram, UpDownCounter } from "@opentelemetry/api";
 import { AggregationTemporalityPreference } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPMetricExporter as JsonExporter } from "@opentelemetry/exporter-metrics-otlp-http";
@@ -117,29 +117,7 @@ export async function exportOtlp(o: ExportOptions): Promise<ExportResult> {
 /** The lock folder, or null while another export holds it. */
 function lock(env: Env): (() => void) | null {
   ensureDir(env);
-  const path = join(telemetryDir(env), "export.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      mkdirSync(path, { mode: 0o700 });
-      return () => {
-        try {
-          rmdirSync(path);
-        } catch {
-          // gone already
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const st = statSync(path, { throwIfNoEntry: false });
-      if (!st || Date.now() - st.mtimeMs <= STALE_LOCK_MS) return null;
-      try {
-        rmdirSync(path);
-      } catch {
-        // taken over meanwhile
-      }
-    }
-  }
-  return null;
+  return tryLockDir(join(telemetryDir(env), "export.lock"), STALE_LOCK_MS);
 }
 
 /** A reader that hands the SDK's aggregation to us instead of exporting on a timer. */

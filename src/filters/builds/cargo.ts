@@ -23,7 +23,7 @@
 // says it once per lint, the first time). `--message-format short` is read
 // too; JSON formats pass through.
 import { DroppedRun, noun } from "../kit.js";
-import { linesText, type Filter, type FilterRun } from "../types.js";
+import { linesText, type CompactOutput, type Filter, type FilterContext, type FilterInput, type FilterRun } from "../types.js";
 import { argValue, DiagnosticList, OtherLines, report, type Diagnostic } from "./common.js";
 
 const HEADER = /^(error|warning)(?:\[([\w:]+)\])?: (.*)$/;
@@ -40,105 +40,120 @@ const CLIPPY_LINK = /^\s*= help: for further information visit https:\/\/rust-la
 
 export const cargo: Filter = {
   id: "diagnostics.cargo",
-  start(input, ctx): FilterRun {
-    const format = argValue(input.argv, input.subIndex + 1, ["--message-format"]);
-    const passThrough = format !== null && format.startsWith("json");
-    const list = new DiagnosticList();
-    const others = new OtherLines();
-    const stdout = new OtherLines();
-    const summary: string[] = [];
-    let current: Diagnostic | null = null;
-    /** Past the diagnostic's own lines: in a `help:` or `note:` of its own, whose notes and code go. */
-    let inSub = false;
-    /** A diagnostic read before its `-->` is not yet placed in the list. */
-    let pending: Diagnostic | null = null;
-    /** The source lines (and suggested code) under the current diagnostic: marked under it, each run where it stood. */
-    const source = new DroppedRun(ctx.rawLine);
-    const closeSource = () => {
-      const lines = source.flush((n) => `${noun(n, "line")} of source`, ctx.recall);
-      // Shown instead (shorter than their marker): the gutter alone (`|`) says nothing.
-      if (current) current.more.push(...lines.map((l) => l.trim()).filter((l) => l !== "" && l !== "|"));
-    };
-    const place = () => {
-      closeSource();
-      if (pending) list.add(pending);
-      pending = null;
-    };
-
-    return {
-      line(stream, text) {
-        if (passThrough) return;
-        if (stream === "out") return stdout.add(text);
-        if (text.trim() === "") {
-          place();
-          current = null;
-          return;
-        }
-        if (PROGRESS.test(text) || DROPPED.test(text)) return;
-        if (SUMMARY.test(text)) {
-          place();
-          current = null;
-          summary.push(text);
-          return;
-        }
-        let m = SHORT.exec(text);
-        if (m && !text.startsWith(" ")) {
-          place();
-          current = null;
-          return list.add({ file: m[1]!, line: m[2]!, col: m[3]!, severity: m[4]!, code: m[5] ?? "", message: m[6]!, more: [] });
-        }
-        m = HEADER.exec(text);
-        if (m) {
-          place();
-          current = pending = { file: null, severity: m[1]!, code: m[2] ?? "", message: m[3]!, more: [] };
-          inSub = false;
-          return;
-        }
-        const d = current as Diagnostic | null;
-        if (!d) return others.add(text);
-        m = LOCATION.exec(text);
-        if (m) {
-          if (!inSub && d.file === null && pending === d) {
-            d.file = m[1]!;
-            d.line = m[2]!;
-            d.col = m[3]!;
-          }
-          return;
-        }
-        const note = LINT_NOTE.exec(text);
-        const link = note ? null : CLIPPY_LINK.exec(text);
-        if (note || link) {
-          if (!d.code) d.code = note ? note[1]! : `clippy::${link![1]}`;
-          return;
-        }
-        if (/^(?:help|note|suggestion): /.test(text)) {
-          closeSource();
-          inSub = true;
-          d.more.push(text);
-          return;
-        }
-        const eq = /^\s*= ((?:help|note): .*)$/.exec(text);
-        if (eq) {
-          closeSource();
-          // Said for the first diagnostic of each lint that `-D warnings` made an error.
-          if (!inSub && !/implied by `-D warnings`|^help: to override `-D warnings`/.test(eq[1]!)) d.more.push(eq[1]!);
-          return;
-        }
-        if (SNIPPET.test(text) || /^\s*\d+\s*[-+~]/.test(text)) {
-          // The primary label: the text after the carets.
-          const label = !inSub ? /\^+ +([^\s^].*)$/.exec(text) : null;
-          if (label && /^\s*(?:\d+\s*)?\|/.test(text)) d.more.push(label[1]!);
-          source.add([text]);
-          return;
-        }
-        closeSource();
-        others.add(text);
-      },
-      end() {
-        place();
-        const out = passThrough ? null : report(ctx, list, others, summary, { showSeverity: () => true });
-        return out && { stdout: stdout.text(ctx.recall), stderr: linesText(out) };
-      },
-    };
-  },
+  start: (input, ctx) => new CargoRun(input, ctx),
 };
+
+class CargoRun implements FilterRun {
+  private readonly passThrough: boolean;
+  private readonly list = new DiagnosticList();
+  private readonly others = new OtherLines();
+  private readonly stdout = new OtherLines();
+  private readonly summary: string[] = [];
+  private current: Diagnostic | null = null;
+  /** Past the diagnostic's own lines: in a `help:` or `note:` of its own, whose notes and code go. */
+  private inSub = false;
+  /** A diagnostic read before its `-->` is not yet placed in the list. */
+  private pending: Diagnostic | null = null;
+  /** The source lines (and suggested code) under the current diagnostic: marked under it, each run where it stood. */
+  private readonly source: DroppedRun;
+
+  constructor(
+    input: FilterInput,
+    private readonly ctx: FilterContext,
+  ) {
+    const format = argValue(input.argv, input.subIndex + 1, ["--message-format"]);
+    this.passThrough = format !== null && format.startsWith("json");
+    this.source = new DroppedRun(ctx.rawLine);
+  }
+
+  line(stream: "out" | "err", text: string): void {
+    if (this.passThrough) return;
+    if (stream === "out") return this.stdout.add(text);
+    if (text.trim() === "") {
+      this.place();
+      this.current = null;
+      return;
+    }
+    if (PROGRESS.test(text) || DROPPED.test(text)) return;
+    if (SUMMARY.test(text)) {
+      this.place();
+      this.current = null;
+      this.summary.push(text);
+      return;
+    }
+    let m = SHORT.exec(text);
+    if (m && !text.startsWith(" ")) {
+      this.place();
+      this.current = null;
+      return this.list.add({ file: m[1]!, line: m[2]!, col: m[3]!, severity: m[4]!, code: m[5] ?? "", message: m[6]!, more: [] });
+    }
+    m = HEADER.exec(text);
+    if (m) {
+      this.place();
+      this.current = this.pending = { file: null, severity: m[1]!, code: m[2] ?? "", message: m[3]!, more: [] };
+      this.inSub = false;
+      return;
+    }
+    if (!this.current) return this.others.add(text);
+    this.detail(this.current, text);
+  }
+
+  end(): CompactOutput | null {
+    this.place();
+    const out = this.passThrough ? null : report(this.ctx, this.list, this.others, this.summary, { showSeverity: () => true });
+    return out && { stdout: this.stdout.text(this.ctx.recall), stderr: linesText(out) };
+  }
+
+  /** A line under diagnostic `d`: its location, lint, help and notes, or its source. */
+  private detail(d: Diagnostic, text: string): void {
+    let m = LOCATION.exec(text);
+    if (m) {
+      if (!this.inSub && d.file === null && this.pending === d) {
+        d.file = m[1]!;
+        d.line = m[2]!;
+        d.col = m[3]!;
+      }
+      return;
+    }
+    const note = LINT_NOTE.exec(text);
+    const link = note ? null : CLIPPY_LINK.exec(text);
+    if (note || link) {
+      if (!d.code) d.code = note ? note[1]! : `clippy::${link![1]}`;
+      return;
+    }
+    if (/^(?:help|note|suggestion): /.test(text)) {
+      this.closeSource();
+      this.inSub = true;
+      d.more.push(text);
+      return;
+    }
+    m = /^\s*= ((?:help|note): .*)$/.exec(text);
+    if (m) {
+      this.closeSource();
+      // Said for the first diagnostic of each lint that `-D warnings` made an error.
+      if (!this.inSub && !/implied by `-D warnings`|^help: to override `-D warnings`/.test(m[1]!)) d.more.push(m[1]!);
+      return;
+    }
+    if (SNIPPET.test(text) || /^\s*\d+\s*[-+~]/.test(text)) {
+      // The primary label: the text after the carets.
+      const label = !this.inSub ? /\^+ +([^\s^].*)$/.exec(text) : null;
+      if (label && /^\s*(?:\d+\s*)?\|/.test(text)) d.more.push(label[1]!);
+      this.source.add([text]);
+      return;
+    }
+    this.closeSource();
+    this.others.add(text);
+  }
+
+  private closeSource(): void {
+    const lines = this.source.flush((n) => `${noun(n, "line")} of source`, this.ctx.recall);
+    // Shown instead (shorter than their marker): the gutter alone (`|`) says nothing.
+    if (this.current) this.current.more.push(...lines.map((l) => l.trim()).filter((l) => l !== "" && l !== "|"));
+  }
+
+  private place(): void {
+    this.closeSource();
+    if (this.pending) this.list.add(this.pending);
+    this.pending = null;
+  }
+}

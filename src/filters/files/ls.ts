@@ -29,7 +29,7 @@
 // is counted, with a recall handle.
 import { limitsOf } from "../budget.js";
 import { ErrorLines, fitCount } from "../kit.js";
-import { omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
+import { omitted, type CompactOutput, type Filter, type FilterContext, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
 import { given, humanSize, parseArgs, toolArgs, type ParsedArgs } from "./common.js";
 
 /** Characters of lines held; past it, entries are counted only (memory stays bounded). */
@@ -79,96 +79,110 @@ export const ls: Filter = {
   id: "ls",
   // A CR is part of a name.
   lineForm: () => "text",
-  start(input, ctx): FilterRun {
-    const { recall } = ctx;
-    const mode = modeOf(parseArgs(toolArgs(input), SPEC));
-    const err = new ErrorLines();
-    /** The output in order: kept lines, and the entries of listings (rendered at the end, when the usual values are known). */
-    const items: Item[] = [];
-    let listing = 0;
-    let heldChars = 0;
-    let unheld = 0;
-    let changed = false;
-    let inListing = false;
-    let previous: string | null = null;
-
-    const keep = (line: string, isEntry: boolean, isHeader: boolean) => {
-      if (heldChars > HELD_CHARS) {
-        if (isEntry) unheld++;
-        changed = true;
-        return;
-      }
-      heldChars += line.length + 1;
-      items.push({ line, isEntry, isHeader });
-    };
-
-    return {
-      line(stream, text) {
-        if (stream === "err") return err.add(text);
-        if (mode.passThrough) return;
-        const isHeader = mode.headers && text.endsWith(":") && (previous === null || previous === "");
-        previous = text;
-        if (text === "") return keep(text, false, false);
-        if (isHeader) {
-          inListing = false;
-          return keep(text, false, true);
-        }
-        if (!mode.long) return keep(text, !/^total \S+$/.test(text), false);
-        if (/^total \S+$/.test(text)) {
-          inListing = true;
-          listing++;
-          if (mode.keepTotal) return keep(text, false, false);
-          changed = true;
-          return;
-        }
-        const entry = parseLongLine(text);
-        if (!entry || !inListing) return keep(text, true, false);
-        const bare = mode.indicators ? entry.name.replace(/\/$/, "") : entry.name;
-        if (bare === "." || bare === "..") {
-          changed = true;
-          return;
-        }
-        if (heldChars > HELD_CHARS) {
-          unheld++;
-          changed = true;
-          return;
-        }
-        heldChars += text.length + 1;
-        items.push({ entry, raw: text, listing });
-      },
-      end() {
-        if (mode.passThrough) return null;
-        const usual = usualValues(items);
-        let dropped = 0;
-        const lines: { text: string; isEntry: boolean; isHeader: boolean }[] = items.map((it) => {
-          if (!("entry" in it)) return { text: it.line, isEntry: it.isEntry, isHeader: it.isHeader };
-          const u = usual.get(it.listing)!;
-          const r = compactEntry(it.entry, mode, u);
-          if (r === null) return { text: it.raw, isEntry: true, isHeader: false };
-          if (r.dropped) dropped++;
-          if (r.text !== it.raw) changed = true;
-          return { text: r.text, isEntry: true, isHeader: false };
-        });
-        // Every line while the whole fits the budget; else the first that do, the rest counted.
-        const budget = limitsOf(ctx).list;
-        const chars = lines.reduce((n, l) => n + l.text.length + 1, 0);
-        const over = chars > budget || unheld > 0;
-        // Nothing to change and nothing to cut: the tool's own output is the compact form.
-        if (!changed && !over) return null;
-        const shown = over ? fitCount(lines, budget - MARKER_ROOM, (l) => l.text.length + 1) : lines.length;
-        const out = lines.slice(0, shown).map((l) => l.text);
-        const hiddenEntries = unheld + lines.slice(shown).filter((l) => l.isEntry).length;
-        const hiddenListings = lines.slice(shown).filter((l) => l.isHeader).length;
-        if (hiddenEntries || hiddenListings) {
-          const where = hiddenListings ? ` (and ${hiddenListings} more directory ${hiddenListings === 1 ? "listing" : "listings"})` : "";
-          out.push(omitted(hiddenEntries, `entries${where}`, recall));
-        }
-        if (dropped) out.push(droppedMarker(dropped, mode, recall));
-        return { stdout: out.length ? out.join("\n") + "\n" : "", stderr: err.text(recall) };
-      },
-    };
-  },
+  start: (input, ctx) => new LsRun(input, ctx),
 };
+
+class LsRun implements FilterRun {
+  private readonly mode: LsMode;
+  private readonly err = new ErrorLines();
+  /** The output in order: kept lines, and the entries of listings (rendered at the end, when the usual values are known). */
+  private readonly items: Item[] = [];
+  private listing = 0;
+  private heldChars = 0;
+  private unheld = 0;
+  private changed = false;
+  private inListing = false;
+  private previous: string | null = null;
+
+  constructor(
+    input: FilterInput,
+    private readonly ctx: FilterContext,
+  ) {
+    this.mode = modeOf(parseArgs(toolArgs(input), SPEC));
+  }
+
+  line(stream: "out" | "err", text: string): void {
+    if (stream === "err") return this.err.add(text);
+    const mode = this.mode;
+    if (mode.passThrough) return;
+    const isHeader = mode.headers && text.endsWith(":") && (this.previous === null || this.previous === "");
+    this.previous = text;
+    if (text === "") return this.keep(text, false, false);
+    if (isHeader) {
+      this.inListing = false;
+      return this.keep(text, false, true);
+    }
+    if (!mode.long) return this.keep(text, !/^total \S+$/.test(text), false);
+    if (/^total \S+$/.test(text)) {
+      this.inListing = true;
+      this.listing++;
+      if (mode.keepTotal) return this.keep(text, false, false);
+      this.changed = true;
+      return;
+    }
+    const entry = parseLongLine(text);
+    if (!entry || !this.inListing) return this.keep(text, true, false);
+    const bare = mode.indicators ? entry.name.replace(/\/$/, "") : entry.name;
+    if (bare === "." || bare === "..") {
+      this.changed = true;
+      return;
+    }
+    if (this.heldChars > HELD_CHARS) {
+      this.unheld++;
+      this.changed = true;
+      return;
+    }
+    this.heldChars += text.length + 1;
+    this.items.push({ entry, raw: text, listing: this.listing });
+  }
+
+  end(): CompactOutput | null {
+    if (this.mode.passThrough) return null;
+    const { recall } = this.ctx;
+    const { lines, dropped } = this.rendered();
+    // Every line while the whole fits the budget; else the first that do, the rest counted.
+    const budget = limitsOf(this.ctx).list;
+    const chars = lines.reduce((n, l) => n + l.text.length + 1, 0);
+    const over = chars > budget || this.unheld > 0;
+    // Nothing to change and nothing to cut: the tool's own output is the compact form.
+    if (!this.changed && !over) return null;
+    const shown = over ? fitCount(lines, budget - MARKER_ROOM, (l) => l.text.length + 1) : lines.length;
+    const out = lines.slice(0, shown).map((l) => l.text);
+    const hiddenEntries = this.unheld + lines.slice(shown).filter((l) => l.isEntry).length;
+    const hiddenListings = lines.slice(shown).filter((l) => l.isHeader).length;
+    if (hiddenEntries || hiddenListings) {
+      const where = hiddenListings ? ` (and ${hiddenListings} more directory ${hiddenListings === 1 ? "listing" : "listings"})` : "";
+      out.push(omitted(hiddenEntries, `entries${where}`, recall));
+    }
+    if (dropped) out.push(droppedMarker(dropped, this.mode, recall));
+    return { stdout: out.length ? out.join("\n") + "\n" : "", stderr: this.err.text(recall) };
+  }
+
+  private keep(line: string, isEntry: boolean, isHeader: boolean): void {
+    if (this.heldChars > HELD_CHARS) {
+      if (isEntry) this.unheld++;
+      this.changed = true;
+      return;
+    }
+    this.heldChars += line.length + 1;
+    this.items.push({ line, isEntry, isHeader });
+  }
+
+  /** Every line held, its entries compacted against their listing's usual values; how many had columns dropped. */
+  private rendered(): { lines: { text: string; isEntry: boolean; isHeader: boolean }[]; dropped: number } {
+    const usual = usualValues(this.items);
+    let dropped = 0;
+    const lines = this.items.map((it) => {
+      if (!("entry" in it)) return { text: it.line, isEntry: it.isEntry, isHeader: it.isHeader };
+      const r = compactEntry(it.entry, this.mode, usual.get(it.listing)!);
+      if (r === null) return { text: it.raw, isEntry: true, isHeader: false };
+      if (r.dropped) dropped++;
+      if (r.text !== it.raw) this.changed = true;
+      return { text: r.text, isEntry: true, isHeader: false };
+    });
+    return { lines, dropped };
+  }
+}
 
 type Item = { line: string; isEntry: boolean; isHeader: boolean } | { entry: LongEntry; raw: string; listing: number };
 

@@ -7,7 +7,7 @@
 // the list budget (`[limits] list_tokens`); past it, each group shows as many
 // paths as fit with one cap for all, the rest of it counted with a recall handle.
 import { largestFit, limitsOf } from "../budget.js";
-import { omitted, type Filter, type FilterRun, type RecallRef } from "../types.js";
+import { omitted, type CompactOutput, type Filter, type FilterContext, type FilterInput, type FilterRun, type RecallRef } from "../types.js";
 import { HELD_BYTES, subcommandArgs } from "./shared.js";
 
 /** What a `… +N more paths [rtk recall id]` marker costs, about. */
@@ -54,104 +54,124 @@ const OTHER_FORMATS = /^(-s|--short|--porcelain(=.*)?|-z|--null|--column(=.*)?|-
 export const gitStatus: Filter = {
   id: "git.status",
   lineForm: () => "text",
-  start(input, ctx): FilterRun {
-    const { recall } = ctx;
-    const { args } = subcommandArgs(input);
-    const passThrough = args.some((a) => OTHER_FORMATS.test(a));
-    let branchLine: string | null = null;
-    const state: string[] = [];
-    // Only the shown entries of a group are held; the rest are counted.
-    const groups = new Map<Group, { shown: string[]; count: number }>();
-    let section: Group | null = null;
-    let recognised = false;
-    let clean = false;
-    const err: string[] = [];
-    // Other lines (state, `-v` patches, stderr) are held up to a budget; past it they are counted.
-    let heldBytes = 0;
-    let over = 0;
-    const hold = (into: string[], line: string) => {
-      if (heldBytes > HELD_BYTES) over++;
-      else into.push(line);
-      heldBytes += line.length + 1;
-    };
-    return {
-      line(stream, text) {
-        if (passThrough) return;
-        if (stream === "err") {
-          hold(err, text);
-          return;
-        }
-        const t = text.trimEnd();
-        if (t === "") return;
-        // Hints are indented with spaces (paths with a tab: a file may be called `(x)`).
-        if (/^ +\(.*\)$/.test(t) || /^\(use "git /.test(t)) return;
-        if (SECTIONS[t]) {
-          section = SECTIONS[t]!;
-          recognised = true;
-          return;
-        }
-        const branch = /^On branch (.+)$/.exec(t);
-        if (branch) {
-          branchLine = `* ${branch[1]}`;
-          recognised = true;
-          return;
-        }
-        const upstream = upstreamOf(t);
-        if (upstream !== null) {
-          branchLine = (branchLine ?? "*") + upstream;
-          return;
-        }
-        if (/^and have \d+ and \d+ different commits each, respectively\.$/.test(t)) {
-          const m = /(\d+) and (\d+)/.exec(t)!;
-          branchLine = (branchLine ?? "*") + ` [ahead ${m[1]}, behind ${m[2]}]`;
-          return;
-        }
-        if (/^nothing to commit, working tree clean$/.test(t)) {
-          clean = true;
-          recognised = true;
-          return;
-        }
-        if (/^(no changes added to commit|nothing added to commit but untracked files present)/.test(t)) return;
-        if (section && text.startsWith("\t")) {
-          const g = groups.get(section) ?? { shown: [], count: 0 };
-          // Paths are held within the memory bound; past it they are counted.
-          if (heldBytes <= HELD_BYTES) {
-            const e = entry(section, text.slice(1));
-            g.shown.push(e);
-            heldBytes += e.length + 1;
-          }
-          g.count++;
-          groups.set(section, g);
-          return;
-        }
-        // Anything else is a fact about the state (detached HEAD, a rebase in progress, …): kept.
-        section = null;
-        hold(state, t);
-      },
-      end() {
-        if (passThrough || !recognised) return null;
-        const out: string[] = [];
-        if (branchLine) out.push(branchLine);
-        out.push(...state);
-        const order = (["conflicts", "staged", "unstaged", "untracked", "ignored"] as Group[]).filter((g) => groups.get(g)?.count);
-        const lengths = order.map((g) => groups.get(g)!.shown.map((p) => p.length + 1));
-        const longest = Math.max(0, ...lengths.map((l) => l.length));
-        // The cost of the group lines with at most k paths each.
-        const cost = (k: number) =>
-          order.reduce((n, g, i) => {
-            const shown = lengths[i]!.slice(0, k);
-            return n + GROUP_TITLE[g].length + 10 + shown.reduce((a, b) => a + b, 0) + (shown.length < groups.get(g)!.count ? MARKER_COST : 0);
-          }, 0);
-        const budget = limitsOf(ctx).list - out.reduce((n, l) => n + l.length + 1, 0);
-        const perGroup = cost(longest) <= budget ? longest : Math.max(1, largestFit(longest, budget, cost));
-        for (const g of order) out.push(groupLine(g, groups.get(g)!, perGroup, recall));
-        if (clean) out.push("clean");
-        if (over) out.push(omitted(over, "lines", recall));
-        return { stdout: out.join("\n") + "\n", stderr: err.length ? err.join("\n") + "\n" : "" };
-      },
-    };
-  },
+  start: (input, ctx) => new GitStatusRun(input, ctx),
 };
+
+type Paths = { shown: string[]; count: number };
+
+class GitStatusRun implements FilterRun {
+  private readonly passThrough: boolean;
+  private branchLine: string | null = null;
+  private readonly state: string[] = [];
+  /** Only the shown entries of a group are held; the rest are counted. */
+  private readonly groups = new Map<Group, Paths>();
+  private section: Group | null = null;
+  private recognised = false;
+  private clean = false;
+  private readonly err: string[] = [];
+  /** Other lines (state, `-v` patches, stderr) are held up to a budget; past it they are counted. */
+  private heldBytes = 0;
+  private over = 0;
+
+  constructor(
+    input: FilterInput,
+    private readonly ctx: FilterContext,
+  ) {
+    const { args } = subcommandArgs(input);
+    this.passThrough = args.some((a) => OTHER_FORMATS.test(a));
+  }
+
+  line(stream: "out" | "err", text: string): void {
+    if (this.passThrough) return;
+    if (stream === "err") return this.hold(this.err, text);
+    const t = text.trimEnd();
+    if (t === "") return;
+    // Hints are indented with spaces (paths with a tab: a file may be called `(x)`).
+    if (/^ +\(.*\)$/.test(t) || /^\(use "git /.test(t)) return;
+    if (this.sentence(t)) return;
+    if (this.section && text.startsWith("\t")) return this.path(this.section, text.slice(1));
+    // Anything else is a fact about the state (detached HEAD, a rebase in progress, …): kept.
+    this.section = null;
+    this.hold(this.state, t);
+  }
+
+  end(): CompactOutput | null {
+    if (this.passThrough || !this.recognised) return null;
+    const { recall } = this.ctx;
+    const out: string[] = [];
+    if (this.branchLine) out.push(this.branchLine);
+    out.push(...this.state);
+    const order = (["conflicts", "staged", "unstaged", "untracked", "ignored"] as Group[]).filter((g) => this.groups.get(g)?.count);
+    const budget = limitsOf(this.ctx).list - out.reduce((n, l) => n + l.length + 1, 0);
+    const perGroup = this.pathsPerGroup(order, budget);
+    for (const g of order) out.push(groupLine(g, this.groups.get(g)!, perGroup, recall));
+    if (this.clean) out.push("clean");
+    if (this.over) out.push(omitted(this.over, "lines", recall));
+    return { stdout: out.join("\n") + "\n", stderr: this.err.length ? this.err.join("\n") + "\n" : "" };
+  }
+
+  private hold(into: string[], line: string): void {
+    if (this.heldBytes > HELD_BYTES) this.over++;
+    else into.push(line);
+    this.heldBytes += line.length + 1;
+  }
+
+  /** One of git's own sentences (a section title, the branch, its upstream, a clean tree), read; false for any other line. */
+  private sentence(t: string): boolean {
+    if (SECTIONS[t]) {
+      this.section = SECTIONS[t]!;
+      this.recognised = true;
+      return true;
+    }
+    const branch = /^On branch (.+)$/.exec(t);
+    if (branch) {
+      this.branchLine = `* ${branch[1]}`;
+      this.recognised = true;
+      return true;
+    }
+    const upstream = upstreamOf(t);
+    if (upstream !== null) {
+      this.branchLine = (this.branchLine ?? "*") + upstream;
+      return true;
+    }
+    if (/^and have \d+ and \d+ different commits each, respectively\.$/.test(t)) {
+      const m = /(\d+) and (\d+)/.exec(t)!;
+      this.branchLine = (this.branchLine ?? "*") + ` [ahead ${m[1]}, behind ${m[2]}]`;
+      return true;
+    }
+    if (/^nothing to commit, working tree clean$/.test(t)) {
+      this.clean = true;
+      this.recognised = true;
+      return true;
+    }
+    return /^(no changes added to commit|nothing added to commit but untracked files present)/.test(t);
+  }
+
+  private path(section: Group, line: string): void {
+    const g = this.groups.get(section) ?? { shown: [], count: 0 };
+    // Paths are held within the memory bound; past it they are counted.
+    if (this.heldBytes <= HELD_BYTES) {
+      const e = entry(section, line);
+      g.shown.push(e);
+      this.heldBytes += e.length + 1;
+    }
+    g.count++;
+    this.groups.set(section, g);
+  }
+
+  /** Every path of each group while they all fit `budget`; else the largest cap for all groups that fits (one at least). */
+  private pathsPerGroup(order: readonly Group[], budget: number): number {
+    const lengths = order.map((g) => this.groups.get(g)!.shown.map((p) => p.length + 1));
+    const longest = Math.max(0, ...lengths.map((l) => l.length));
+    // The cost of the group lines with at most k paths each.
+    const cost = (k: number) =>
+      order.reduce((n, g, i) => {
+        const shown = lengths[i]!.slice(0, k);
+        return n + GROUP_TITLE[g].length + 10 + shown.reduce((a, b) => a + b, 0) + (shown.length < this.groups.get(g)!.count ? MARKER_COST : 0);
+      }, 0);
+    return cost(longest) <= budget ? longest : Math.max(1, largestFit(longest, budget, cost));
+  }
+}
 
 /** The upstream part of the branch line, from git's "Your branch …" sentence, or null. */
 function upstreamOf(t: string): string | null {
@@ -202,7 +222,7 @@ function quoted(path: string): string {
   return `"${path.replace(/["\\]/g, "\\$&")}"`;
 }
 
-function groupLine(g: Group, items: { shown: string[]; count: number }, max: number, recall: RecallRef): string {
+function groupLine(g: Group, items: Paths, max: number, recall: RecallRef): string {
   const shown = items.shown.slice(0, max);
   const more = items.count - shown.length;
   return `${GROUP_TITLE[g]} (${items.count}): ${shown.join(" ")}${more ? ` ${omitted(more, g === "untracked" ? "untracked paths" : "paths", recall)}` : ""}`;

@@ -12,7 +12,7 @@
 // count of layers it handled. `-q`, `--progress=rawjson` and the like pass
 // through.
 import { counted } from "../kit.js";
-import { linesText, type Filter, type FilterRun } from "../types.js";
+import { linesText, type CompactOutput, type Filter, type FilterContext, type FilterInput, type FilterRun } from "../types.js";
 import { argsAfterSub, hasOption, optionValue } from "./common.js";
 
 const STEP = /^#(\d+) (.*)$/;
@@ -31,95 +31,109 @@ interface Step {
 
 export const dockerBuild: Filter = {
   id: "docker.build",
-  start(input, ctx): FilterRun {
+  start: (input, ctx) => new DockerBuildRun(input, ctx),
+};
+
+class DockerBuildRun implements FilterRun {
+  private readonly pull: boolean;
+  private readonly passThrough: boolean;
+  private readonly steps = new Map<string, Step>();
+  private readonly order: Step[] = [];
+  private readonly other: string[] = [];
+  private report: string[] | null = null;
+  private readonly layers = new Set<string>();
+  private chars = 0;
+  private readonly streamChars = { out: 0, err: 0 };
+
+  constructor(
+    input: FilterInput,
+    private readonly ctx: FilterContext,
+  ) {
     const args = argsAfterSub(input);
     const words = input.argv.slice(input.subIndex);
-    const pull = words.slice(0, 2).includes("pull");
+    this.pull = words.slice(0, 2).includes("pull");
     const progress = optionValue(args, ["--progress"]);
-    const passThrough = hasOption(args, ["-q", "--quiet", "--print", "--metadata-file"]) || (progress !== null && progress !== "plain" && progress !== "auto");
-    const steps = new Map<string, Step>();
-    const order: Step[] = [];
-    const other: string[] = [];
-    let report: string[] | null = null;
-    const layers = new Set<string>();
-    let chars = 0;
-    const streamChars = { out: 0, err: 0 };
+    this.passThrough = hasOption(args, ["-q", "--quiet", "--print", "--metadata-file"]) || (progress !== null && progress !== "plain" && progress !== "auto");
+  }
 
-    const line = (text: string) => {
-      chars += text.length + 1;
-      if (passThrough) return;
-      if (report) return void report.push(text);
-      if (pull) {
-        const l = LAYER.exec(text);
-        if (l) return void layers.add(text.slice(0, 12));
-        if (text.trim() !== "") other.push(text);
-        return;
-      }
-      // BuildKit's error report: everything from its first rule on.
-      if (text === "------") {
-        report = [text];
-        return;
-      }
-      const m = STEP.exec(text);
-      if (!m) {
-        if (/^ ---> |^Removing intermediate container |^\s*$|^Sending build context to Docker daemon/.test(text)) return;
-        return void other.push(text);
-      }
-      const [, id, rest] = m as unknown as [string, string, string];
-      let step = steps.get(id);
-      if (!step) {
-        step = { title: rest, end: "", kept: [], dropped: 0, internal: /^\[internal\]|^building with |^\[auth\]/.test(rest) || id === "0" };
-        steps.set(id, step);
-        order.push(step);
-        return;
-      }
-      if (STEP_END.test(rest)) {
-        step.end = rest;
-        return;
-      }
-      const out = RUN_OUTPUT.exec(rest);
-      const body = out ? out[1]! : rest;
-      if (SEVERE.test(body) || /^(?:writing image|naming to|exporting manifest list|pushing)/.test(rest)) step.kept.push(`  ${body}`);
-      else step.dropped++;
-    };
+  line(stream: "out" | "err", text: string): void {
+    this.streamChars[stream] += text.length + 1;
+    this.chars += text.length + 1;
+    if (this.passThrough) return;
+    if (this.report) return void this.report.push(text);
+    if (this.pull) {
+      const l = LAYER.exec(text);
+      if (l) return void this.layers.add(text.slice(0, 12));
+      if (text.trim() !== "") this.other.push(text);
+      return;
+    }
+    // BuildKit's error report: everything from its first rule on.
+    if (text === "------") {
+      this.report = [text];
+      return;
+    }
+    const m = STEP.exec(text);
+    if (!m) {
+      if (/^ ---> |^Removing intermediate container |^\s*$|^Sending build context to Docker daemon/.test(text)) return;
+      return void this.other.push(text);
+    }
+    this.stepLine(m[1]!, m[2]!);
+  }
 
-    return {
-      line(stream, text) {
-        streamChars[stream] += text.length + 1;
-        line(text);
-      },
-      end() {
-        if (passThrough) return null;
-        const out: string[] = [];
-        if (pull) {
-          out.push(...other);
-          if (layers.size) out.splice(/: Pulling from /.test(other[0] ?? "") ? 1 : 0, 0, `(${counted(layers.size, "layer")} pulled or present)`);
-        } else {
-          let dropped = 0;
-          let internal = 0;
-          for (const s of order) {
-            if (s.internal && !s.end.startsWith("ERROR")) {
-              internal++;
-              continue;
-            }
-            out.push(`${s.title}${s.end ? `: ${s.end}` : ""}`);
-            // A failed step's output is in BuildKit's report below.
-            const failed = s.end.startsWith("ERROR");
-            if (!(failed && report)) out.push(...s.kept);
-            if (!failed) dropped += s.dropped;
-          }
-          out.push(...other);
-          if (report) out.push(...(report as string[]));
-          if (dropped || internal)
-            out.push(
-              `(${[internal ? counted(internal, "internal step") : "", dropped ? counted(dropped, "output line") : ""].filter(Boolean).join(" and ")} of passing steps left out [rtk recall ${ctx.recall.id()}])`,
-            );
-        }
-        const text = linesText(out);
-        if (text.length >= chars) return null;
-        // On the stream the tool wrote to (BuildKit: stderr; the legacy builder and pull: stdout).
-        return streamChars.err > streamChars.out ? { stdout: "", stderr: text } : { stdout: text, stderr: "" };
-      },
-    };
-  },
-};
+  end(): CompactOutput | null {
+    if (this.passThrough) return null;
+    const text = linesText(this.pull ? this.pullLines() : this.buildLines());
+    if (text.length >= this.chars) return null;
+    // On the stream the tool wrote to (BuildKit: stderr; the legacy builder and pull: stdout).
+    return this.streamChars.err > this.streamChars.out ? { stdout: "", stderr: text } : { stdout: text, stderr: "" };
+  }
+
+  /** A line of BuildKit's step `id`: its title the first time, then its end or a line of its output. */
+  private stepLine(id: string, rest: string): void {
+    const step = this.steps.get(id);
+    if (!step) {
+      const added: Step = { title: rest, end: "", kept: [], dropped: 0, internal: /^\[internal\]|^building with |^\[auth\]/.test(rest) || id === "0" };
+      this.steps.set(id, added);
+      this.order.push(added);
+      return;
+    }
+    if (STEP_END.test(rest)) {
+      step.end = rest;
+      return;
+    }
+    const out = RUN_OUTPUT.exec(rest);
+    const body = out ? out[1]! : rest;
+    if (SEVERE.test(body) || /^(?:writing image|naming to|exporting manifest list|pushing)/.test(rest)) step.kept.push(`  ${body}`);
+    else step.dropped++;
+  }
+
+  private pullLines(): string[] {
+    const out = [...this.other];
+    if (this.layers.size) out.splice(/: Pulling from /.test(this.other[0] ?? "") ? 1 : 0, 0, `(${counted(this.layers.size, "layer")} pulled or present)`);
+    return out;
+  }
+
+  private buildLines(): string[] {
+    const out: string[] = [];
+    let dropped = 0;
+    let internal = 0;
+    for (const s of this.order) {
+      if (s.internal && !s.end.startsWith("ERROR")) {
+        internal++;
+        continue;
+      }
+      out.push(`${s.title}${s.end ? `: ${s.end}` : ""}`);
+      // A failed step's output is in BuildKit's report below.
+      const failed = s.end.startsWith("ERROR");
+      if (!(failed && this.report)) out.push(...s.kept);
+      if (!failed) dropped += s.dropped;
+    }
+    out.push(...this.other);
+    if (this.report) out.push(...this.report);
+    if (dropped || internal)
+      out.push(
+        `(${[internal ? counted(internal, "internal step") : "", dropped ? counted(dropped, "output line") : ""].filter(Boolean).join(" and ")} of passing steps left out [rtk recall ${this.ctx.recall.id()}])`,
+      );
+    return out;
+  }
+}

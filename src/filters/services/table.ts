@@ -90,9 +90,7 @@ export function tableFilter(spec: TableFilterSpec): Filter {
       const passThrough = spec.shaped(input);
       const rules = spec.rules(input);
       const errors = new ErrorLines();
-      const tables: Table[] = [];
-      const other: string[] = [];
-      let current: Table | null = null;
+      const reader = new TableReader();
       let broken = false;
       let chars = 0;
       return {
@@ -100,26 +98,14 @@ export function tableFilter(spec: TableFilterSpec): Filter {
           if (stream === "err") return errors.add(text);
           if (passThrough || broken) return;
           chars += text.length + 1;
-          if (text.trim() === "") {
-            current = null;
-            return;
-          }
-          if (!current && HEADER.test(text)) {
-            current = { header: text, cols: columnsOf(text), rows: [] };
-            tables.push(current);
-            return;
-          }
-          const cells = current && cellsOf(text, current.cols);
-          if (current && cells) return void current.rows.push(cells);
           // A line that is not a row of a table: the output is not what this filter reads.
-          if (current || tables.length) broken = true;
-          else other.push(text);
+          if (!reader.add(text)) broken = true;
         },
         end() {
           // An empty table is its header: nothing to compact.
-          if (passThrough || broken || other.length || !tables.some((t) => t.rows.length)) return null;
+          if (passThrough || broken || !reader.tables.some((t) => t.rows.length)) return null;
           const out = render(
-            tables,
+            reader.tables,
             rules,
             limitsOf(ctx).list,
             (n) => omitted(n, n === 1 ? spec.rowWord : `${spec.rowWord}s`, ctx.recall),
@@ -262,23 +248,32 @@ export const helmTable = tableFilter({
  * tools' own tables are; null when a line of it is not a table's row.
  */
 export function compactTables(lines: readonly string[], rules: TableRules, budget: number, marker: (n: number) => string, recall: () => string): string[] | null {
-  const tables: Table[] = [];
-  let current: Table | null = null;
-  for (const text of lines) {
+  const reader = new TableReader();
+  for (const text of lines) if (!reader.add(text)) return null;
+  return reader.tables.some((t) => t.rows.length) ? render(reader.tables, rules, budget, marker, recall) : null;
+}
+
+/** Column tables, each a header and its rows, apart by blank lines. */
+class TableReader {
+  readonly tables: Table[] = [];
+  private current: Table | null = null;
+
+  /** Reads one line; false when it is neither a header, a row of the table above it, nor blank. */
+  add(text: string): boolean {
     if (text.trim() === "") {
-      current = null;
-      continue;
+      this.current = null;
+      return true;
     }
-    if (!current && HEADER.test(text)) {
-      current = { header: text, cols: columnsOf(text), rows: [] };
-      tables.push(current);
-      continue;
+    if (!this.current && HEADER.test(text)) {
+      this.current = { header: text, cols: columnsOf(text), rows: [] };
+      this.tables.push(this.current);
+      return true;
     }
-    const cells = current && cellsOf(text, current.cols);
-    if (!current || !cells) return null;
-    current.rows.push(cells);
+    const cells = this.current && cellsOf(text, this.current.cols);
+    if (!this.current || !cells) return false;
+    this.current.rows.push(cells);
+    return true;
   }
-  return tables.some((t) => t.rows.length) ? render(tables, rules, budget, marker, recall) : null;
 }
 
 /** kubectl's rules for its resource tables (`helm status` shows the same). */

@@ -8,7 +8,7 @@
 // library frames, the expect() call count, times. A reporter chosen by the user
 // passes through; a watch run is the tool's own.
 import { omitted, type FilterContext } from "../types.js";
-import { capturedHead, Frames, jsFrame, Kept, markRecall, runnerFilter } from "./common.js";
+import { capturedHead, Frames, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^--reporter(=.*)?$|^--reporter-outfile(=.*)?$/;
 const SUMMARY = /^\s*\d+ (pass|fail|skip|todo|error|errors|filtered out)$|^snapshots: |^Ran \d+ tests? across /;
@@ -60,10 +60,7 @@ function bunReader(ctx: FilterContext, results: Kept) {
         frames.close();
         return keep(t.replace(TIME, ""));
       }
-      const frame = jsFrame(t);
-      if (frame === "user") frames.add(t);
-      else if (frame === "library") frames.skip();
-      if (frame) return;
+      if (frames.js(t)) return;
       // What the tests printed themselves goes to stdout: its head is shown.
       if (stream === "out") {
         if (consoleCap.take()) consoleOut.push(t);

@@ -16,102 +16,109 @@ const PROGRESS = /^\s*(Compiling|Finished|Running|Doc-tests|Fresh|Checking|Block
 const MACHINE = /^(--format(=json)?|--message-format(=.*json.*)?|-Zunstable-options|json)$/;
 
 /** libtest's output: `out`, what stdout keeps; cargo's and rustc's lines on stderr go before the tests' report, or after it once the tests have failed. */
-function libtestReader(ctx: FilterContext, out: Kept) {
-  const before = new Kept();
-  const after = new Kept();
-  const totals = { passed: 0, failed: 0, ignored: 0, measured: 0, filtered: 0, targets: 0 };
-  let failedTarget = false;
-  let afterTests = false;
-  // stdout: where in libtest's output we are.
-  let section: "tests" | "blocks" | "list" = "tests";
-  let inBlock = false;
-  const block = new PanicBlock(out, ctx.recall);
-  const failedLines: string[] = [];
-  const blockNames = new Set<string>();
+class LibtestReader {
+  readonly before = new Kept();
+  readonly after = new Kept();
+  readonly totals = { passed: 0, failed: 0, ignored: 0, measured: 0, filtered: 0, targets: 0 };
+  readonly failedLines: string[] = [];
+  readonly blockNames = new Set<string>();
+  private failed = false;
+  private afterTests = false;
+  /** stdout: where in libtest's output we are. */
+  private section: "tests" | "blocks" | "list" = "tests";
+  private inBlock = false;
+  private readonly block: PanicBlock;
+  private readonly diagnostics = new CompilerOutput();
 
-  const closeBlock = () => {
-    block.close();
-    inBlock = false;
-  };
+  constructor(
+    ctx: FilterContext,
+    private readonly out: Kept,
+  ) {
+    this.block = new PanicBlock(out, ctx.recall);
+  }
 
-  const diagnostics = new CompilerOutput();
-  const stderrLine = (t: string) => {
-    if (/^error: (test failed|doctest failed|\d+ targets failed)/.test(t)) afterTests = true;
-    diagnostics.line(t, afterTests ? after : before);
-  };
+  /** A test target's result line said FAILED. */
+  get failedTarget(): boolean {
+    return this.failed;
+  }
 
-  const stdoutLine = (t: string) => {
+  line(t: string, stream: "out" | "err"): void {
+    if (stream === "err") this.stderrLine(t);
+    else this.stdoutLine(t);
+  }
+
+  close(): void {
+    if (this.inBlock) this.closeBlock();
+  }
+
+  private closeBlock(): void {
+    this.block.close();
+    this.inBlock = false;
+  }
+
+  private stderrLine(t: string): void {
+    if (/^error: (test failed|doctest failed|\d+ targets failed)/.test(t)) this.afterTests = true;
+    this.diagnostics.line(t, this.afterTests ? this.after : this.before);
+  }
+
+  private stdoutLine(t: string): void {
+    const out = this.out;
     const result = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out/.exec(t);
-    if (result) {
-      if (inBlock) closeBlock();
-      totals.passed += Number(result[2]);
-      totals.failed += Number(result[3]);
-      totals.ignored += Number(result[4]);
-      totals.measured += Number(result[5]);
-      totals.filtered += Number(result[6]);
-      totals.targets++;
-      if (result[1] === "FAILED") {
-        failedTarget = true;
-        out.push(t);
-      }
-      section = "tests";
-      return;
-    }
+    if (result) return this.targetResult(t, result);
     if (t === "failures:" || t === "successes:") {
-      if (inBlock) closeBlock();
-      if (section === "blocks") {
-        section = "list";
+      if (this.inBlock) this.closeBlock();
+      if (this.section === "blocks") {
+        this.section = "list";
         out.push(t);
-      } else section = "blocks";
+      } else this.section = "blocks";
       return;
     }
     const header = /^---- (.+) (stdout|stderr) ----$/.exec(t);
-    if (header && section === "blocks") {
-      if (inBlock) closeBlock();
-      inBlock = true;
-      blockNames.add(header[1]!);
+    if (header && this.section === "blocks") {
+      if (this.inBlock) this.closeBlock();
+      this.inBlock = true;
+      this.blockNames.add(header[1]!);
       out.push(t);
       return;
     }
-    if (inBlock) return block.line(t);
-    if (section === "list") {
+    if (this.inBlock) return this.block.line(t);
+    if (this.section === "list") {
       if (t.trim() !== "") out.push(t);
       return;
     }
     if (t.trim() === "" || /^running \d+ tests?$/.test(t)) return;
     const test = /^test (.+) \.\.\. (ok|ignored(?:, .*)?|FAILED)$/.exec(t);
     if (test) {
-      if (test[2] === "FAILED") failedLines.push(t);
+      if (test[2] === "FAILED") this.failedLines.push(t);
       return;
     }
     // `cargo test -q`: a line of progress characters, maybe with a count.
     if (/^[.Fi]+( \d+\/\d+)?$/.test(t)) return;
     out.push(t);
-  };
+  }
 
-  return {
-    before,
-    after,
-    totals,
-    failedLines,
-    blockNames,
-    get failedTarget() {
-      return failedTarget;
-    },
-    line(t: string, stream: "out" | "err"): void {
-      if (stream === "err") stderrLine(t);
-      else stdoutLine(t);
-    },
-    close(): void {
-      if (inBlock) closeBlock();
-    },
-  };
+  /** `test result: …` of one target: its counts added up, the line kept when it failed. */
+  private targetResult(t: string, result: RegExpExecArray): void {
+    if (this.inBlock) this.closeBlock();
+    const totals = this.totals;
+    totals.passed += Number(result[2]);
+    totals.failed += Number(result[3]);
+    totals.ignored += Number(result[4]);
+    totals.measured += Number(result[5]);
+    totals.filtered += Number(result[6]);
+    totals.targets++;
+    if (result[1] === "FAILED") {
+      this.failed = true;
+      this.out.push(t);
+    }
+    this.section = "tests";
+  }
 }
 
 const libtest = runnerFilter({
   id: "test.cargo",
   machine: MACHINE,
-  reader: libtestReader,
+  reader: (ctx, out) => new LibtestReader(ctx, out),
   stderr: "same",
   finish(ctx, { out }, [r]) {
     const stdout = out.withMarker("lines", ctx.recall);

@@ -70,6 +70,14 @@ export class Frames {
     this.hidden.add(lines);
   }
 
+  /** A JavaScript stack frame (see jsFrame), kept or counted; false for another line. */
+  js(t: string): boolean {
+    const frame = jsFrame(t);
+    if (frame === "user") this.add(t);
+    else if (frame === "library") this.skip();
+    return frame !== null;
+  }
+
   close(): void {
     if (this.hidden.count) this.kept.push(`${this.indent}${omitted(this.hidden.count, noun(this.hidden.count, "frame"), this.recall, this.hidden.range)}`);
     this.hidden.reset();

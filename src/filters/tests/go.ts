@@ -12,97 +12,117 @@ import { capturedHead, Frames, Kept, runnerFilter } from "./common.js";
 
 const MACHINE = /^(-json|--json|-test\.v=test2json)$/;
 
-function goTestReader(ctx: FilterContext, kept: Kept) {
-  const packages = { ok: 0, failed: 0, noTests: 0 };
-  const tests = { passed: 0, failed: 0, skipped: 0 };
+class GoTestReader {
+  readonly packages = { ok: 0, failed: 0, noTests: 0 };
+  readonly tests = { passed: 0, failed: 0, skipped: 0 };
   /** -v: every test's result is printed, so passes and skips can be counted; without it only failures are. */
-  let verbose = false;
-  // -v: the lines since the last `=== RUN`, kept only if the test fails.
-  let running: string[] | null = null;
-  const head = capturedHead(50);
-  let goroutine = false;
-  const frames = new Frames(kept, "\t", ctx.recall, ctx.rawLine);
-  let pendingFunc: string | null = null;
-  const closeFrames = () => {
-    frames.close();
-    goroutine = false;
-    pendingFunc = null;
-  };
-  const flushRunning = (keep: boolean) => {
-    if (running && keep) {
-      for (const l of running) kept.push(l);
-      if (head.hidden) kept.push(`    ${omitted(head.hidden, "lines of the test's output", ctx.recall)}`);
+  private sawVerbose = false;
+  /** -v: the lines since the last `=== RUN`, kept only if the test fails. */
+  private running: string[] | null = null;
+  private readonly head = capturedHead(50);
+  private goroutine = false;
+  private readonly frames: Frames;
+  private pendingFunc: string | null = null;
+
+  constructor(
+    private readonly ctx: FilterContext,
+    private readonly kept: Kept,
+  ) {
+    this.frames = new Frames(kept, "\t", ctx.recall, ctx.rawLine);
+  }
+
+  get verbose(): boolean {
+    return this.sawVerbose;
+  }
+
+  line(t: string): void {
+    const kept = this.kept;
+    if (/^=== (RUN|PAUSE|CONT|NAME) /.test(t)) {
+      this.sawVerbose = true;
+      // A subtest's lines are held with its parent's, until the parent's result.
+      this.running ??= [];
+      return;
     }
-    running = null;
-    head.reset();
-  };
-  return {
-    packages,
-    tests,
-    get verbose() {
-      return verbose;
-    },
-    line(t: string): void {
-      if (/^=== (RUN|PAUSE|CONT|NAME) /.test(t)) {
-        verbose = true;
-        // A subtest's lines are held with its parent's, until the parent's result.
-        running ??= [];
-        return;
-      }
-      const result = /^\s*--- (PASS|FAIL|SKIP): /.exec(t);
-      if (result) {
-        closeFrames();
-        if (result[1] === "PASS") tests.passed++;
-        else if (result[1] === "SKIP") tests.skipped++;
-        else tests.failed++;
-        flushRunning(result[1] === "FAIL");
-        if (result[1] === "FAIL") kept.push(t);
-        return;
-      }
-      if (running !== null) {
-        if (head.take()) running.push(t);
-        return;
-      }
-      if (/^ok\s+\S+/.test(t)) {
-        closeFrames();
-        packages.ok++;
-        if (/coverage: /.test(t)) kept.push(t);
-        return;
-      }
-      if (/^\?\s+\S+\s+\[no test files\]/.test(t)) {
-        packages.noTests++;
-        return;
-      }
-      if (/^FAIL\s+\S+/.test(t)) {
-        closeFrames();
-        packages.failed++;
-        return kept.push(t);
-      }
-      if (t === "PASS" || t.trim() === "" || /^go: downloading /.test(t)) return;
-      if (/^goroutine \d+ \[.*\]:$/.test(t)) {
-        goroutine = true;
-        return kept.push(t);
-      }
-      if (goroutine) {
-        const at = /^\t(\S+\.go):\d+/.exec(t);
-        if (!at) {
-          pendingFunc = t;
-          return;
-        }
-        if (pendingFunc && !/\/src\/(runtime|testing|reflect|internal)\/|^\/usr\/(local\/)?(lib\/)?go[-\d.]*\//.test(at[1]!)) frames.add(pendingFunc, t);
-        pendingFunc = null;
-        return;
-      }
-      kept.push(t);
-    },
-    close(): void {
-      closeFrames();
-      flushRunning(true);
-    },
-  };
+    const result = /^\s*--- (PASS|FAIL|SKIP): /.exec(t);
+    if (result) return this.testResult(t, result[1]!);
+    if (this.running !== null) {
+      if (this.head.take()) this.running.push(t);
+      return;
+    }
+    if (this.packageLine(t)) return;
+    if (t === "PASS" || t.trim() === "" || /^go: downloading /.test(t)) return;
+    if (/^goroutine \d+ \[.*\]:$/.test(t)) {
+      this.goroutine = true;
+      return kept.push(t);
+    }
+    if (this.goroutine) return this.goroutineLine(t);
+    kept.push(t);
+  }
+
+  close(): void {
+    this.closeFrames();
+    this.flushRunning(true);
+  }
+
+  private closeFrames(): void {
+    this.frames.close();
+    this.goroutine = false;
+    this.pendingFunc = null;
+  }
+
+  private flushRunning(keep: boolean): void {
+    if (this.running && keep) {
+      for (const l of this.running) this.kept.push(l);
+      if (this.head.hidden) this.kept.push(`    ${omitted(this.head.hidden, "lines of the test's output", this.ctx.recall)}`);
+    }
+    this.running = null;
+    this.head.reset();
+  }
+
+  /** `--- PASS|FAIL|SKIP: name`: counted; a failure kept with the lines it printed. */
+  private testResult(t: string, verdict: string): void {
+    this.closeFrames();
+    if (verdict === "PASS") this.tests.passed++;
+    else if (verdict === "SKIP") this.tests.skipped++;
+    else this.tests.failed++;
+    this.flushRunning(verdict === "FAIL");
+    if (verdict === "FAIL") this.kept.push(t);
+  }
+
+  /** `ok pkg`, `? pkg [no test files]`, `FAIL pkg`: counted (coverage and failures kept); false for any other line. */
+  private packageLine(t: string): boolean {
+    if (/^ok\s+\S+/.test(t)) {
+      this.closeFrames();
+      this.packages.ok++;
+      if (/coverage: /.test(t)) this.kept.push(t);
+      return true;
+    }
+    if (/^\?\s+\S+\s+\[no test files\]/.test(t)) {
+      this.packages.noTests++;
+      return true;
+    }
+    if (/^FAIL\s+\S+/.test(t)) {
+      this.closeFrames();
+      this.packages.failed++;
+      this.kept.push(t);
+      return true;
+    }
+    return false;
+  }
+
+  /** A goroutine's frame: its function line, then its `file.go:line`, kept when the file is the user's. */
+  private goroutineLine(t: string): void {
+    const at = /^\t(\S+\.go):\d+/.exec(t);
+    if (!at) {
+      this.pendingFunc = t;
+      return;
+    }
+    if (this.pendingFunc && !/\/src\/(runtime|testing|reflect|internal)\/|^\/usr\/(local\/)?(lib\/)?go[-\d.]*\//.test(at[1]!)) this.frames.add(this.pendingFunc, t);
+    this.pendingFunc = null;
+  }
 }
 
-function goTestSummary(ctx: FilterContext, r: ReturnType<typeof goTestReader>): string {
+function goTestSummary(ctx: FilterContext, r: GoTestReader): string {
   const p = r.packages;
   const parts = [`${p.failed} failed`, `${p.ok} ok`];
   if (p.noTests) parts.push(`${p.noTests} without test files`);
@@ -116,7 +136,7 @@ function goTestSummary(ctx: FilterContext, r: ReturnType<typeof goTestReader>): 
 export const goTest = runnerFilter({
   id: "test.go",
   machine: MACHINE,
-  reader: goTestReader,
+  reader: (ctx, kept) => new GoTestReader(ctx, kept),
   stderr: (t) => !/^go: downloading /.test(t),
   finish(ctx, { out, err }, [reader]) {
     const stdout = out.withMarker("lines", ctx.recall);

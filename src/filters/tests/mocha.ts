@@ -6,7 +6,7 @@
 // the run listing (the failures after the counts restate each), library frames,
 // blank lines. A reporter chosen by the user passes through; a watch run streams.
 import type { FilterContext } from "../types.js";
-import { Frames, jsFrame, Kept, markRecall, runnerFilter } from "./common.js";
+import { Frames, Kept, markRecall, runnerFilter } from "./common.js";
 
 const MACHINE = /^(-R|--reporter(=.*)?|--reporter-option(=.*)?|-O)$/;
 const SUMMARY = /^ {2}\d+ (passing|pending|failing)\b/;
@@ -36,10 +36,7 @@ function mochaReader(ctx: FilterContext, kept: Kept) {
         return kept.push(t);
       }
       if (/^ {2}\d+\) /.test(t)) frames.close();
-      const frame = jsFrame(t);
-      if (frame === "user") frames.add(t);
-      else if (frame === "library") frames.skip();
-      if (frame) return;
+      if (frames.js(t)) return;
       kept.push(t);
     },
     close: () => frames.close(),

@@ -8,7 +8,7 @@
 // each), source excerpts, library frames, the ─ rules, durations. A reporter
 // chosen by the user or a listing passes through; the UI mode runs with rtk's own stdio.
 import { omitted, type Filter, type FilterContext } from "../types.js";
-import { capturedHead, Frames, jsFrame, Kept, markRecall, runnerFilter, toolArgs } from "./common.js";
+import { capturedHead, Frames, Kept, markRecall, runnerFilter, toolArgs } from "./common.js";
 
 const MACHINE = /^(--reporter(=.*)?|--list|--only-changed(=.*)?)$/;
 const COUNTS = /^ {2}\d+ (failed|flaky|skipped|passed|did not run|interrupted)\b/;
@@ -56,10 +56,7 @@ function playwrightReader(ctx: FilterContext, kept: Kept) {
       }
       // Source excerpts: `    > 10 |   code`, `      11 |`, the caret line.
       if (/^\s*>?\s*\d+ \|/.test(t) || /^\s+\|\s*\^?\s*$/.test(t)) return;
-      const frame = jsFrame(t);
-      if (frame === "user") frames.add(t);
-      else if (frame === "library") frames.skip();
-      if (frame) return;
+      if (frames.js(t)) return;
       kept.push(t.replace(RULE, ""));
     },
     close(): void {

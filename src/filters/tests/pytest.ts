@@ -10,7 +10,7 @@
 // padding (`=== FAILURES ===`). Machine output (--junitxml to stdout, a JSON
 // report) is not changed: those go to files, and the terminal output is the same.
 import { DroppedRun, noun } from "../kit.js";
-import { omitted, type Filter, type FilterRun } from "../types.js";
+import { omitted, type CompactOutput, type Filter, type FilterContext, type FilterRun } from "../types.js";
 import { capturedHead, finish, Kept, RawSize } from "./common.js";
 
 /** Lines of pytest's session header (before collection): its environment, not results. */
@@ -26,103 +26,113 @@ const CAPTURED = /^-{3,} (Captured (?:stdout|stderr|log) (?:call|setup|teardown)
 
 export const pytest: Filter = {
   id: "test.pytest",
-  start(_input, ctx): FilterRun {
-    const raw = new RawSize();
-    const out = new Kept();
-    const err = new Kept();
-    let phase: "header" | "progress" | "sections" = "header";
-    // Within a section: reading a traceback, a captured output, or other lines.
-    let inCaptured = false;
-    let afterFrame = false;
-    const captured = capturedHead();
-    let resultsDropped = 0;
+  start: (_input, ctx) => new PytestRun(ctx),
+};
 
-    // The test's source around the failing line: marked where it stood.
-    const source = new DroppedRun(ctx.rawLine);
-    const closeSource = () => {
-      for (const l of source.flush((n) => `${noun(n, "line")} of source`, ctx.recall)) out.push(l);
-    };
-    const closeCaptured = () => {
-      if (captured.hidden) out.push(omitted(captured.hidden, "lines of captured output", ctx.recall));
-      captured.reset();
-      inCaptured = false;
-    };
+class PytestRun implements FilterRun {
+  private readonly raw = new RawSize();
+  private readonly out = new Kept();
+  private readonly err = new Kept();
+  private phase: "header" | "progress" | "sections" = "header";
+  // Within a section: reading a traceback, a captured output, or other lines.
+  private inCaptured = false;
+  private afterFrame = false;
+  private readonly captured = capturedHead();
+  private resultsDropped = 0;
+  /** The test's source around the failing line: marked where it stood. */
+  private readonly source: DroppedRun;
 
-    const sectionLine = (t: string) => {
-      const title = TITLE.exec(t);
-      if (title) {
-        closeSource();
-        closeCaptured();
-        afterFrame = false;
-        return out.push(`___ ${title[1]} ___`);
-      }
-      const cap = CAPTURED.exec(t);
-      if (cap) {
-        closeSource();
-        closeCaptured();
-        inCaptured = true;
-        return out.push(`--- ${cap[1]} ---`);
-      }
-      if (inCaptured) {
-        if (captured.take()) out.push(t);
+  constructor(private readonly ctx: FilterContext) {
+    this.source = new DroppedRun(ctx.rawLine);
+  }
+
+  line(stream: "out" | "err", t: string): void {
+    this.raw.add(t);
+    if (stream === "err") return this.err.push(t);
+    const banner = BANNER.exec(t);
+    if (banner) {
+      if (/^test session starts/.test(banner[3]!)) return;
+      this.closeSource();
+      this.closeCaptured();
+      this.afterFrame = false;
+      this.phase = "sections";
+      const mark = (banner[1] ?? banner[2]!).repeat(3);
+      return this.out.push(`${mark} ${banner[3]} ${mark}`);
+    }
+    // -q prints no header: its first line is progress.
+    if (this.phase === "header" && (PROGRESS.test(t) || VERBOSE.test(t))) this.phase = "progress";
+    if (this.phase === "header") return this.headerLine(t);
+    if (this.phase === "progress") {
+      if (t.trim() === "") return;
+      if (PROGRESS.test(t) || VERBOSE.test(t)) {
+        this.resultsDropped++;
         return;
       }
-      if (t.trim() === "" || /^(_ )+_?\s*$/.test(t) || /^-- Docs: https:\/\/docs\.pytest\.org/.test(t)) return;
-      // The test's source around the failing line and caret underlines go, marked; after a `file:line: in func` frame (--tb=short) the line is the frame's own.
-      if ((/^ {4}/.test(t) && !afterFrame) || /^\s+\^+\s*$/.test(t)) {
-        afterFrame = false;
-        return source.add([t]);
-      }
-      closeSource();
-      afterFrame = /^\S+:\d+: in /.test(t);
-      out.push(t);
-    };
+      return this.out.push(t);
+    }
+    this.sectionLine(t);
+  }
 
-    return {
-      line(stream, t) {
-        raw.add(t);
-        if (stream === "err") return err.push(t);
-        const banner = BANNER.exec(t);
-        if (banner) {
-          if (/^test session starts/.test(banner[3]!)) return;
-          closeSource();
-          closeCaptured();
-          afterFrame = false;
-          phase = "sections";
-          const mark = (banner[1] ?? banner[2]!).repeat(3);
-          return out.push(`${mark} ${banner[3]} ${mark}`);
-        }
-        // -q prints no header: its first line is progress.
-        if (phase === "header" && (PROGRESS.test(t) || VERBOSE.test(t))) phase = "progress";
-        if (phase === "header") {
-          if (/^(collecting|collected) /.test(t)) {
-            phase = "progress";
-            // The collected count says nothing the verdict line does not, unless it names errors.
-            if (/error/.test(t)) out.push(t);
-            return;
-          }
-          if (HEADER.test(t) || t.trim() === "") return;
-          return out.push(t);
-        }
-        if (phase === "progress") {
-          if (t.trim() === "") return;
-          if (PROGRESS.test(t) || VERBOSE.test(t)) {
-            resultsDropped++;
-            return;
-          }
-          return out.push(t);
-        }
-        sectionLine(t);
-      },
-      end() {
-        closeSource();
-        closeCaptured();
-        const stdout = out.withMarker("lines", ctx.recall);
-        // The passing tests are in the recall entry: the verdict line names it.
-        const last = stdout.length - 1;
-        if (resultsDropped && last >= 0 && /^(===|\d+ (passed|failed))/.test(stdout[last]!) && /\d+ passed/.test(stdout[last]!)) stdout[last] += ` [rtk recall ${ctx.recall.id()}]`;
-        return finish(raw, { stdout, stderr: err.lines });
-      },
-    };
-  },
-};
+  end(): CompactOutput | null {
+    this.closeSource();
+    this.closeCaptured();
+    const stdout = this.out.withMarker("lines", this.ctx.recall);
+    // The passing tests are in the recall entry: the verdict line names it.
+    const last = stdout.length - 1;
+    if (this.resultsDropped && last >= 0 && /^(===|\d+ (passed|failed))/.test(stdout[last]!) && /\d+ passed/.test(stdout[last]!)) stdout[last] += ` [rtk recall ${this.ctx.recall.id()}]`;
+    return finish(this.raw, { stdout, stderr: this.err.lines });
+  }
+
+  private closeSource(): void {
+    for (const l of this.source.flush((n) => `${noun(n, "line")} of source`, this.ctx.recall)) this.out.push(l);
+  }
+
+  private closeCaptured(): void {
+    if (this.captured.hidden) this.out.push(omitted(this.captured.hidden, "lines of captured output", this.ctx.recall));
+    this.captured.reset();
+    this.inCaptured = false;
+  }
+
+  /** A line of the session header: the environment goes, collection errors and what is not recognised stay. */
+  private headerLine(t: string): void {
+    if (/^(collecting|collected) /.test(t)) {
+      this.phase = "progress";
+      // The collected count says nothing the verdict line does not, unless it names errors.
+      if (/error/.test(t)) this.out.push(t);
+      return;
+    }
+    if (HEADER.test(t) || t.trim() === "") return;
+    this.out.push(t);
+  }
+
+  private sectionLine(t: string): void {
+    const out = this.out;
+    const title = TITLE.exec(t);
+    if (title) {
+      this.closeSource();
+      this.closeCaptured();
+      this.afterFrame = false;
+      return out.push(`___ ${title[1]} ___`);
+    }
+    const cap = CAPTURED.exec(t);
+    if (cap) {
+      this.closeSource();
+      this.closeCaptured();
+      this.inCaptured = true;
+      return out.push(`--- ${cap[1]} ---`);
+    }
+    if (this.inCaptured) {
+      if (this.captured.take()) out.push(t);
+      return;
+    }
+    if (t.trim() === "" || /^(_ )+_?\s*$/.test(t) || /^-- Docs: https:\/\/docs\.pytest\.org/.test(t)) return;
+    // The test's source around the failing line and caret underlines go, marked; after a `file:line: in func` frame (--tb=short) the line is the frame's own.
+    if ((/^ {4}/.test(t) && !this.afterFrame) || /^\s+\^+\s*$/.test(t)) {
+      this.afterFrame = false;
+      return this.source.add([t]);
+    }
+    this.closeSource();
+    this.afterFrame = /^\S+:\d+: in /.test(t);
+    out.push(t);
+  }
+}
