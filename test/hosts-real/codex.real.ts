@@ -85,10 +85,13 @@ interface Run {
   commands: readonly string[];
 }
 
+/** Every approval policy and sandbox without rules; CI's sample takes each policy and each sandbox once. */
+const MODES = FULL
+  ? ["on-request/workspace-write", "never/read-only", "never/workspace-write", "never/danger-full-access", "on-request/read-only", "on-request/danger-full-access", "untrusted/workspace-write"]
+  : ["on-request/workspace-write", "never/read-only", "never/danger-full-access", "untrusted/workspace-write"];
+
 const RUNS: Run[] = [
-  ...["on-request/workspace-write", "never/read-only", "never/workspace-write", "never/danger-full-access", "on-request/read-only", "on-request/danger-full-access", "untrusted/workspace-write"].map(
-    (mode) => ({ rules: NONE, mode, commands: sample }),
-  ),
+  ...MODES.map((mode) => ({ rules: NONE, mode, commands: sample })),
   ...RULE_SETS.map((r) => ({ rules: r, mode: "on-request/workspace-write", commands: sample })),
   { rules: RULE_SETS[1]!, mode: "never/workspace-write", commands: sample },
   { rules: RULE_SETS[2]!, mode: "untrusted/workspace-write", commands: sample },
