@@ -104,7 +104,7 @@ function explainText(r: RewriteResult): string {
 const RULES_TITLE: Readonly<Record<RuleFamily, string>> = {
   claude: "Claude Code settings",
   cursor: "Cursor CLI permissions",
-  gemini: "Gemini CLI settings",
+  gemini: "Gemini CLI settings and policy files",
   factory: "Factory settings",
   copilot: "Claude Code settings and Copilot CLI's --deny-tool/--allow-tool",
   opencode: "OpenCode permissions",

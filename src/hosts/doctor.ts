@@ -8,6 +8,7 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { VERSION } from "../version.js";
+import { geminiDecide } from "../permissions/gemini-match.js";
 import { allows } from "../permissions/pattern.js";
 import { OPENED_BY_RTK_RULES } from "../permissions/replacement.js";
 import { loadRules } from "../permissions/sources.js";
@@ -165,8 +166,13 @@ function sampleEnv(host: Host, sample: string, cwd: string, env: Env): Record<st
  */
 function broadRtkRules(host: Host, where: Where): Check[] {
   const { rules } = loadRules(host.rules, where.cwd, where.env, () => {});
-  return rules.allow.flatMap((rule): Check[] => {
-    const opened = OPENED_BY_RTK_RULES.filter((c) => allows(rule, c));
+  const gemini = rules.gemini;
+  // Gemini CLI's rules decide by priority: a command is opened by the allow rule that decides it.
+  const allowRules = gemini
+    ? [...new Set(gemini.rules.filter((r) => r.decision === "allow").map((r) => r.rule))].map((rule) => ({ rule, allows: (c: string) => geminiDecide(gemini, c)?.rule === rule }))
+    : rules.allow.map((rule) => ({ rule, allows: (c: string) => allows(rule, c) }));
+  return allowRules.flatMap(({ rule, allows }): Check[] => {
+    const opened = OPENED_BY_RTK_RULES.filter((c) => allows(c));
     if (!opened.length) return [];
     return [
       {

@@ -65,7 +65,7 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
       // Unread, an agent-typed `rtk` could hide a denied command from the host's rules: padding must not be a way past them.
       if (mentionsRtk(decoded.command)) {
         const { rules } = loadRules(host.rules, decoded.cwd ?? process.cwd(), env, warn);
-        if (rules.deny.length || rules.ask.length) {
+        if (rules.deny.length || rules.ask.length || rules.gemini?.rules.some((r) => r.decision !== "allow")) {
           const reason = `rtk: the command is too long for rtk to check against your rules (${result.parse.error.message}); run it without the \`rtk\` prefix so that ${host.title} can check it`;
           const deny: Outcome = { kind: "active-deny", reason };
           return { answer: adapter.encode(deny, decoded.ctx), result, decision: { command: decoded.command, cwd: decoded.cwd, outcome: deny, event, config } };

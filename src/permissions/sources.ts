@@ -10,10 +10,10 @@ import type { RuleSet } from "./verdict.js";
 /** The name a rule source is reported by (`explain --json`'s `rules`). */
 export type RuleFamily = string;
 
-/** Where one family of hosts keeps its rules: read into `rules` through `add`, or returned when they are not lists (OpenCode's, in order). */
+/** Where one family of hosts keeps its rules: read into `rules` through `add`, or returned when they are not lists (OpenCode's, in order; Gemini CLI's, by priority). */
 export interface RuleLoader {
   family: RuleFamily;
-  read(ctx: RuleCtx, add: RuleAdder): void | Pick<RuleSet, "opencode">;
+  read(ctx: RuleCtx, add: RuleAdder): void | Pick<RuleSet, "opencode" | "gemini">;
 }
 
 /** Adds a file's entries to one list; `tool` names the host's shell tool in `Tool(pattern)` entries (null: bare patterns). */
@@ -111,23 +111,6 @@ export const CURSOR_RULES: RuleLoader = {
   },
 };
 
-export const GEMINI_RULES: RuleLoader = {
-  family: "gemini",
-  read(ctx, add) {
-    const project = projectRoot(ctx.cwd, ".gemini", home(ctx.env));
-    const file = project && geminiTrusted(project, ctx) ? join(project, ".gemini", "settings.json") : join(home(ctx.env), ".gemini", "settings.json");
-    const doc = obj(readJson(file, ctx));
-    const tools = obj(doc?.["tools"]);
-    for (const tool of ["run_shell_command", "ShellTool"]) {
-      add("allow", tools?.["allowed"], tool);
-      add("ask", tools?.["confirmationRequired"], tool);
-      // Gemini matches its excluded commands against the command it runs: `rtk …` would slip past them.
-      add("deny", tools?.["exclude"], tool);
-      add("deny", doc?.["excludeTools"], tool);
-    }
-  },
-};
-
 export const FACTORY_RULES: RuleLoader = {
   family: "factory",
   read(ctx, add) {
@@ -171,7 +154,7 @@ export function copilotCommandLine(env: Env, start = process.ppid): { source: st
 }
 
 /** The command line of the nearest ancestor process `isHost` recognises (Linux `/proc`, or `RTK_PROC_ROOT`). */
-function ancestorCommandLine(env: Env, isHost: (argv: string[]) => boolean, start = process.ppid): { source: string; argv: string[] } | null {
+export function ancestorCommandLine(env: Env, isHost: (argv: string[]) => boolean, start = process.ppid): { source: string; argv: string[] } | null {
   const proc = env["RTK_PROC_ROOT"] || "/proc";
   let pid = start;
   for (let depth = 0; depth < 12 && pid > 1; depth++) {
@@ -195,7 +178,7 @@ function ancestorCommandLine(env: Env, isHost: (argv: string[]) => boolean, star
 }
 
 /** The values of each `--name value` / `--name=value` option in `argv`. */
-function optionValues(argv: readonly string[], names: readonly string[]): Record<string, string[]> {
+export function optionValues(argv: readonly string[], names: readonly string[]): Record<string, string[]> {
   const out: Record<string, string[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let i = 0; i < argv.length; i++) {
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(argv[i]!);
@@ -379,20 +362,6 @@ export function projectRoot(cwd: string, folder: string, home?: string): string 
     if (gitTop === null && exists(join(dir, ".git"))) gitTop = dir;
     if (dirname(dir) === dir) return gitTop;
   }
-}
-
-function geminiTrusted(project: string, ctx: RuleCtx): boolean {
-  const doc = obj(readJson(join(home(ctx.env), ".gemini", "trustedFolders.json"), ctx));
-  if (!doc) return false;
-  let trusted = false;
-  for (const [path, level] of Object.entries(doc)) {
-    const p = resolve(path);
-    const inside = (root: string) => project === root || project.startsWith(root.endsWith("/") ? root : root + "/");
-    if (level === "DO_NOT_TRUST" && project === p) return false;
-    if (level === "TRUST_FOLDER" && inside(p)) trusted = true;
-    if (level === "TRUST_PARENT" && inside(dirname(p))) trusted = true;
-  }
-  return trusted;
 }
 
 /** A JSON (or JSONC) settings file, or null when it is missing or invalid (recorded in `ctx.files`); `text` sees its text first. */

@@ -5,6 +5,7 @@ import type * as A from "../ast/nodes.js";
 import { inputFacts, type InputFacts } from "../rewrite/facts.js";
 import type { Verdict } from "../rewrite/rewrite.js";
 import { parse } from "../../grammar/parse.js";
+import { geminiDecide, type GeminiDecision, type GeminiRules } from "./gemini-match.js";
 import { opencodeAction, opencodeJudges, opencodeText, type OpencodeRules } from "./opencode-match.js";
 import { commandParts, listTexts, rtkRuns, type Part, type PartOptions } from "./parts.js";
 import { allows, matchesPattern } from "./pattern.js";
@@ -17,6 +18,8 @@ export interface RuleSet {
   readDeny?: readonly string[];
   /** OpenCode's rules, taken in its order (the last that matches decides, opencode-rules.ts); when present, the lists above are not read. */
   opencode?: OpencodeRules;
+  /** Gemini CLI's rules, by priority (gemini-match.ts); when present, the lists above are not read. */
+  gemini?: GeminiRules;
 }
 
 export interface PartVerdict {
@@ -130,11 +133,33 @@ function opencodeMatcher(rules: OpencodeRules, src: string): Matcher {
   };
 }
 
+/**
+ * Gemini CLI's rules: each form is decided by the first rule, by priority, that
+ * meets it. A deny or an ask is looked for in every form, as with the lists; an
+ * allow in the text as written.
+ */
+function geminiMatcher(rules: GeminiRules): Matcher {
+  const meets = (forms: readonly string[], decision: GeminiDecision, implicit = true) => {
+    for (const form of forms) {
+      const r = geminiDecide(rules, form);
+      if (r?.decision === decision && (implicit || !r.implicit)) return { rule: r.rule, form };
+    }
+    return null;
+  };
+  return {
+    deny: (p, seen) => (seen === "direct" ? meets(p.denyForms, "deny") : meets(p.hiddenForms, "deny", false)),
+    ask: (p) => meets([...p.denyForms, ...p.hiddenForms], "ask")?.rule ?? null,
+    allow: (p) => meets([p.text], "allow")?.rule ?? null,
+    restrictive: rules.rules.some((r) => r.decision !== "allow"),
+    listDeny: [],
+  };
+}
+
 export function judge(script: A.Script, src: string, rules: RuleSet, facts: InputFacts = inputFacts(script), opts: JudgeOptions = {}): PermissionReport {
   const whole = src.trim();
   const raw = commandParts(script, src, opts);
   const hostVeto = opts.own?.whole?.(script, src, raw) ?? null;
-  const m = rules.opencode ? opencodeMatcher(rules.opencode, src) : listMatcher(rules);
+  const m = rules.opencode ? opencodeMatcher(rules.opencode, src) : rules.gemini ? geminiMatcher(rules.gemini) : listMatcher(rules);
   const parts: PartVerdict[] = raw.map((p) => {
     const direct = m.deny(p, "direct");
     const hidden = direct === null ? m.deny(p, "hidden") : null;

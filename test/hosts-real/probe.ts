@@ -1,7 +1,8 @@
 // node --import tsx test/hosts-real/probe.ts <host> [--rtk] [--mode M] [--settings JSON] [--files JSON] [--untrusted] cmd...
-// --settings is the project's rules file (Claude Code's .claude/settings.json, OpenCode's opencode.json); --files writes files under HOME.
+// --settings is the project's rules file (Claude Code's .claude/settings.json, OpenCode's opencode.json, Gemini CLI's .gemini/settings.json); --files writes files under HOME.
 import { claudeDriver } from "./hosts/claude.js";
 import { codexDriver } from "./hosts/codex.js";
+import { geminiDriver } from "./hosts/gemini.js";
 import { opencodeDriver } from "./hosts/opencode.js";
 import { session } from "./support/session.js";
 const args = process.argv.slice(2);
@@ -21,9 +22,10 @@ while (args.length) {
   else if (a === "--untrusted") trustHook = false;
   else cmds.push(a);
 }
-const d = host === "claude" ? claudeDriver() : host === "codex" ? codexDriver() : host === "opencode" ? opencodeDriver() : { error: "unknown host" };
+const d = host === "claude" ? claudeDriver() : host === "codex" ? codexDriver() : host === "opencode" ? opencodeDriver() : host === "gemini" ? geminiDriver() : { error: "unknown host" };
 if ("error" in d) throw new Error(d.error);
-if (settings) files[host === "opencode" ? "work/app/opencode.json" : "work/app/.claude/settings.json"] = settings;
+const rulesFile: Record<string, string> = { opencode: "work/app/opencode.json", gemini: "work/app/.gemini/settings.json" };
+if (settings) files[rulesFile[host!] ?? "work/app/.claude/settings.json"] = settings;
 const t = Date.now();
 const r = await session(d, cmds, { withRtk, mode, files, trustHook });
 for (const o of r.outcomes) console.log(`${o.fate.padEnd(7)} ${o.rewritten ? "R" : "-"}${o.recorded ? "r" : "-"} ${o.command.padEnd(40)} | ${JSON.stringify(o.received).slice(0, 90)}`);

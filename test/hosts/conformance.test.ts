@@ -58,8 +58,9 @@ const RULES = {
     permissions: { allow: ["Bash(git status)"], ask: ["Bash(git diff)"], deny: ["Bash(git push --force)"] },
   },
   ".cursor/cli-config.json": { permissions: { allow: ["Shell(git status)"], deny: ["Shell(git push --force)"] } },
+  // Gemini judges the rewritten command: its rules allow the `rtk` form too.
   ".gemini/settings.json": {
-    tools: { allowed: ["run_shell_command(git status)"], confirmationRequired: ["run_shell_command(git diff)"] },
+    tools: { allowed: ["run_shell_command(git status)", "run_shell_command(rtk git status)"], confirmationRequired: ["run_shell_command(git diff)"] },
   },
   ".factory/settings.json": { commandDenylist: ["git push --force"] },
 };
@@ -72,7 +73,7 @@ const CONTINUE_LISTS = 'allow:\n  - "Bash(git status)"\n  - "Bash(rtk git status
 const OPEN = {
   ".claude/settings.json": { permissions: { allow: ["Bash(git status:*)"] } },
   ".cursor/cli-config.json": { permissions: { allow: ["Shell(git status:*)"] } },
-  ".gemini/settings.json": { tools: { allowed: ["run_shell_command(git status:*)"] } },
+  ".gemini/settings.json": { tools: { allowed: ["run_shell_command(git status)", "run_shell_command(rtk git status)"] } },
 };
 
 let ruled: Home;
@@ -128,7 +129,7 @@ const ALL_HOSTS: Host[] = HOST_CASES.map((c) => c.id);
 /** The host judges the command it is handed back (src/hosts/types.ts `engine`): a rewrite only for what it would run unprompted. */
 const judgesRewrite = (h: Host): boolean => HOOK_HOSTS.get(cliName(h))?.engine !== undefined;
 /** It has its own read-only list rtk reads (Claude Code's, in its default mode). */
-const runsReadOnlyByItself = (h: Host): boolean => HOOK_HOSTS.get(cliName(h))?.engine?.own !== undefined;
+const runsReadOnlyByItself = (h: Host): boolean => caseOf(h).readOnlyByItself === true;
 
 /** What the host must get for a rewrite; null = no JSON (the host answers by exit code). */
 const rewriteAnswer = (host: Host, command: string, allow: boolean, toolInput: Record<string, unknown>): unknown => caseOf(host).rewriteAnswer(command, allow, toolInput);
@@ -496,26 +497,30 @@ describe("Codex's own rules: a command they forbid, prompt for or allow is left 
   });
 });
 
-describe("Gemini's excluded commands: rtk leaves them to Gemini, and denies them itself behind a typed rtk", { concurrency: true }, () => {
+// Gemini CLI 0.61 reads `tools.exclude` as tool names: an entry naming a command names no tool, and Gemini ignores it.
+// A policy file's deny rule is Gemini's way to deny a command.
+describe("Gemini's denied commands: rtk leaves them to Gemini, and denies them itself behind a typed rtk", { concurrency: true }, () => {
   let h: Home;
   before(() => {
-    h = makeHome({ ".gemini/settings.json": { tools: { exclude: ["run_shell_command(git push)"] }, excludeTools: ["ShellTool(git reset)"] } });
+    h = makeHome({ ".gemini/settings.json": { tools: { allowed: ["run_shell_command(rtk)"], exclude: ["run_shell_command(git reset)"] } } });
+    writeFile(join(h.home, ".gemini", "policies", "rules.toml"), '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git push"\ndecision = "deny"\npriority = 500\n');
   });
-  test("git push origin main → no answer: Gemini's own exclude sees the command as typed", async () => {
-    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git push origin main", h.project).event), h), "excluded");
+  test("git push origin main → no answer: Gemini's own policy sees the command as typed", async () => {
+    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git push origin main", h.project).event), h), "denied");
   });
-  test("git reset --hard (the older excludeTools key) → no answer", async () => {
-    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git reset --hard", h.project).event), h), "excludeTools");
-  });
-  test("rtk git push origin main, typed by the agent → rtk answers Gemini's deny (its exclude cannot see through the prefix)", async () => {
+  test("rtk git push origin main, typed by the agent → rtk answers Gemini's deny (its policy cannot see through the prefix)", async () => {
     const r = await hook("gemini", JSON.stringify(recorded("gemini", "rtk git push origin main", h.project).event), h);
     assert.equal(r.status, 0, r.stderr);
     const answer = JSON.parse(r.stdout) as { decision?: string; reason?: string };
     assert.equal(answer.decision, "deny");
     assert.match(answer.reason ?? "", /git push/);
   });
+  test("git reset --hard, named in tools.exclude (which Gemini ignores) → left as typed, and not denied behind a typed rtk", async () => {
+    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git reset --hard", h.project).event), h), "excluded");
+    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "rtk git reset --hard", h.project).event), h), "typed rtk");
+  });
   test("git status, which no rule allows → left to Gemini as typed (it would judge `rtk git status`)", async () => {
-    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git status", h.project).event), h), "not excluded");
+    assertPass("gemini", await hook("gemini", JSON.stringify(recorded("gemini", "git status", h.project).event), h), "not allowed");
   });
 });
 
@@ -565,11 +570,14 @@ test("an unknown host name: exit 0, nothing on stdout, one line on stderr", asyn
 
 // ---- pathological input: limits, stdin held open, bytes that are not text ----------------------
 
-/** A command of about `bytes` that rtk rewrites, and the host's rules allow whole, when it is short: `git status; git status; …`. */
+/**
+ * A command of about `bytes` that rtk rewrites, and the host's rules allow whole, when it is short: `git status ; git status ; …`
+ * (Gemini CLI meets the whole text with its prefixes first, and a `;` right after one is no boundary).
+ */
 function allowedCommand(bytes: number): string {
-  return Array<string>(Math.ceil(bytes / 12))
+  return Array<string>(Math.ceil(bytes / 13))
     .fill("git status")
-    .join("; ");
+    .join(" ; ");
 }
 
 // A few at a time: each hook reads a megabyte, and one starved of its stdin for a second on a busy

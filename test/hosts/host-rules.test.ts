@@ -1,6 +1,7 @@
 // Permission rules of hosts whose patterns would not see the rewritten `rtk …`
-// command: Copilot CLI's `--deny-tool` / `--allow-tool`, read from the command
-// line of the running `copilot` the hook descends from (OpenCode's
+// command: Copilot CLI's `--deny-tool` / `--allow-tool` (and Gemini CLI's
+// `--allowed-tools` / `--policy`), read from the command line of the running
+// host the hook descends from (OpenCode's
 // `permission.bash` is tested with its plugin, in opencode.test.ts). A real
 // process tree: a `copilot` stand-in started with the options runs the built
 // hook as its child, as Copilot CLI does.
@@ -76,6 +77,67 @@ describe("Copilot CLI's --deny-tool / --allow-tool", () => {
     }
     // Not every part allowed: Copilot would ask, about the command as typed.
     assert.equal(asCopilot(OPTIONS, "git status && git diff").stdout, "");
+  });
+});
+
+// Gemini CLI's `--allowed-tools`, `--policy` and `--admin-policy` take the place of the settings
+// they stand for (0.61.0), and its policy engine judges the command the hook hands back.
+describe("Gemini CLI's --allowed-tools and --policy", () => {
+  let gemini: string;
+  let geminiHome: string;
+  before(() => {
+    geminiHome = join(root, "gemini-home");
+    mkdirSync(join(geminiHome, ".gemini", "policies"), { recursive: true });
+    gemini = join(root, "bin", "gemini");
+    writeFileSync(gemini, `#!/bin/sh\n${JSON.stringify(RTK)} hook gemini\n`);
+    chmodSync(gemini, 0o755);
+  });
+
+  const denyRule = (prefix: string) => `[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "${prefix}"\ndecision = "deny"\npriority = 500\n`;
+  function asGemini(options: string[], command: string) {
+    const event = {
+      session_id: "s",
+      transcript_path: "",
+      cwd: project,
+      hook_event_name: "BeforeTool",
+      timestamp: "2026-01-15T10:04:12.345Z",
+      tool_name: "run_shell_command",
+      tool_input: { command, dir_path: "." },
+    };
+    return asHost(gemini, options, event, geminiHome);
+  }
+  const rewritten = (a: Record<string, any> | null) => a?.["hookSpecificOutput"]?.["tool_input"]?.["command"];
+
+  test("--allowed-tools: rewritten where it allows the command and its `rtk` form, the call's other arguments kept", () => {
+    assert.deepEqual(asGemini([], "git status").answer, {});
+    const { answer } = asGemini(["--allowed-tools", "run_shell_command(git status),run_shell_command(rtk git status)", "-p", "x"], "git status --short");
+    assert.deepEqual(answer, { hookSpecificOutput: { tool_input: { command: "rtk git status --short", dir_path: "." } } });
+    assert.deepEqual(asGemini(["--allowed-tools=run_shell_command(git status)"], "git status").answer, {});
+  });
+
+  test("the option replaces the settings' tools.allowed", () => {
+    writeFileSync(join(geminiHome, ".gemini", "settings.json"), JSON.stringify({ tools: { allowed: ["run_shell_command(git log)", "run_shell_command(rtk git log)"] } }));
+    try {
+      assert.equal(rewritten(asGemini([], "git log -n 1").answer), "rtk git log -n 1");
+      const options = ["--allowed-tools", "run_shell_command(git status)", "--allowed-tools", "run_shell_command(rtk git status)"];
+      assert.deepEqual(asGemini(options, "git log -n 1").answer, {});
+      assert.equal(rewritten(asGemini(options, "git status").answer), "rtk git status");
+    } finally {
+      rmSync(join(geminiHome, ".gemini", "settings.json"));
+    }
+  });
+
+  test("--policy replaces ~/.gemini/policies: its deny rules hold, behind an `rtk` the agent typed too", () => {
+    writeFileSync(join(geminiHome, ".gemini", "policies", "user.toml"), denyRule("git status"));
+    writeFileSync(join(root, "other.toml"), denyRule("git log"));
+    const allowed = ["--allowed-tools", "run_shell_command(git),run_shell_command(rtk)"];
+    assert.deepEqual(asGemini(allowed, "git status").answer, {});
+    const options = [...allowed, "--policy", join(root, "other.toml")];
+    assert.equal(rewritten(asGemini(options, "git status").answer), "rtk git status");
+    assert.deepEqual(asGemini(options, "git log").answer, {});
+    const typed = asGemini(options, "rtk git log -n 1").answer;
+    assert.equal(typed?.["decision"], "deny");
+    assert.match(typed?.["reason"], /git log/);
   });
 });
 

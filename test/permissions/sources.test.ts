@@ -409,90 +409,212 @@ describe("Cursor rules", () => {
 });
 
 // ─────────────────────────────── Gemini CLI ──────────────────────────────────
+// Gemini CLI 0.61: the settings of the folder it runs in count once that folder is trusted, merged over the
+// user's; policy files add rules by priority; the command it runs (after a rewrite, `rtk …`) is what its rules judge.
 describe("Gemini CLI rules", () => {
-  const projectFile = (sb: Sandbox) => join(sb.proj, ".gemini", "settings.json");
+  const workspaceFile = (sb: Sandbox) => join(sb.cwd, ".gemini", "settings.json");
   const homeFile = (sb: Sandbox) => join(sb.home, ".gemini", "settings.json");
+  const policy = (sb: Sandbox, name: string, text: string) => sb.write(join(sb.home, ".gemini", "policies", name), text);
   const trust = (sb: Sandbox, entries: Record<string, string>) => sb.write(join(sb.home, ".gemini", "trustedFolders.json"), entries);
+  const allowed = (...ps: string[]) => ({ tools: { allowed: ps.map((p) => `run_shell_command(${p})`) } });
+  const rule = (decision: string, prefix: string, priority: number, extra = "") =>
+    `[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ${JSON.stringify(prefix)}\ndecision = "${decision}"\npriority = ${priority}\n${extra}`;
 
-  /** Project rules allow `git status`, home rules allow `git log`. */
+  /** The workspace allows `git status`, the user `git log`. */
   function twoFiles(): Sandbox {
     const sb = sandbox();
-    sb.write(projectFile(sb), { tools: { allowed: ["run_shell_command(git status)"] } });
-    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command(git log)"] } });
+    sb.write(workspaceFile(sb), allowed("git status"));
+    sb.write(homeFile(sb), allowed("git log"));
     return sb;
   }
+  /** Whose `tools.allowed` Gemini uses: the workspace's (it replaces the user's) or the user's. */
+  const listOf = (sb: Sandbox, env?: Record<string, string>) => {
+    const status = verdictOf(sb, "gemini", "git status", { env }).verdict;
+    const log = verdictOf(sb, "gemini", "git log", { env }).verdict;
+    return status === "allow" && log !== "allow" ? "workspace" : log === "allow" && status !== "allow" ? "user" : `${status}/${log}`;
+  };
 
-  test("a trusted project (TRUST_FOLDER): the project's .gemini/settings.json", () => {
+  test("a trusted folder: its .gemini/settings.json, whose tools.allowed replaces the user's", () => {
     const sb = twoFiles();
-    trust(sb, { [sb.proj]: "TRUST_FOLDER" });
-    const r = verdictOf(sb, "gemini", "git status");
-    assert.deepEqual([r.verdict, r.warnings], ["allow", []]);
-    assert.equal(rewriteIn(sb, "gemini", "git status").exitCode, 0);
+    trust(sb, { [sb.cwd]: "TRUST_FOLDER" });
+    assert.equal(listOf(sb), "workspace");
+    assert.deepEqual(verdictOf(sb, "gemini", "git status").warnings, []);
   });
 
-  test("TRUST_FOLDER on an ancestor of the project", () => {
-    const sb = twoFiles();
-    trust(sb, { [sb.root]: "TRUST_FOLDER" });
-    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "allow");
-  });
-
-  test("TRUST_PARENT: the parent of the listed folder is trusted", () => {
-    const sb = twoFiles();
-    trust(sb, { [join(sb.proj, "a")]: "TRUST_PARENT" });
-    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "allow");
-    const sb2 = twoFiles();
-    trust(sb2, { [join(sb2.root, "elsewhere")]: "TRUST_PARENT" });
-    assert.equal(verdictOf(sb2, "gemini", "git status").verdict, "allow");
-  });
-
-  test("an untrusted project: ~/.gemini/settings.json, not the project's file", () => {
-    for (const kind of ["no trustedFolders.json", "no entries", "a sibling folder trusted"]) {
+  test("trust: an ancestor's TRUST_FOLDER, a child's TRUST_PARENT, the longest entry deciding", () => {
+    const cases: [string, (sb: Sandbox) => Record<string, string>, string][] = [
+      ["TRUST_FOLDER on an ancestor", (sb) => ({ [sb.root]: "TRUST_FOLDER" }), "workspace"],
+      ["TRUST_PARENT on a folder inside", (sb) => ({ [join(sb.cwd, "x")]: "TRUST_PARENT" }), "workspace"],
+      ["TRUST_PARENT on a sibling", (sb) => ({ [join(sb.proj, "a", "c")]: "TRUST_PARENT" }), "workspace"],
+      ["no entries", () => ({}), "user"],
+      ["a sibling trusted", (sb) => ({ [join(sb.root, "other")]: "TRUST_FOLDER" }), "user"],
+      ["a folder inside trusted", (sb) => ({ [join(sb.cwd, "x")]: "TRUST_FOLDER" }), "user"],
+      ["DO_NOT_TRUST", (sb) => ({ [sb.cwd]: "DO_NOT_TRUST" }), "user"],
+      ["an ancestor trusted, the folder not", (sb) => ({ [sb.root]: "TRUST_FOLDER", [sb.cwd]: "DO_NOT_TRUST" }), "user"],
+      ["an ancestor not trusted, the folder trusted", (sb) => ({ [sb.root]: "DO_NOT_TRUST", [sb.cwd]: "TRUST_FOLDER" }), "workspace"],
+    ];
+    for (const [what, entries, expected] of cases) {
       const sb = twoFiles();
-      const entries = kind === "no entries" ? {} : kind === "a sibling folder trusted" ? { [join(sb.root, "other")]: "TRUST_FOLDER" } : null;
-      if (entries) trust(sb, entries);
-      assert.equal(verdictOf(sb, "gemini", "git status").verdict, "default", kind);
-      assert.equal(verdictOf(sb, "gemini", "git log").verdict, "allow", kind);
+      trust(sb, entries(sb));
+      assert.equal(listOf(sb), expected, what);
     }
-    const sb = twoFiles();
-    trust(sb, { [join(sb.root, "other")]: "TRUST_FOLDER", [join(sb.proj, "a", "b")]: "TRUST_FOLDER" });
-    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "default", "a trusted subfolder does not trust the project");
+    assert.equal(listOf(twoFiles()), "user", "no trustedFolders.json");
   });
 
-  test("DO_NOT_TRUST", () => {
+  test("trust from the environment (`--skip-trust` sets GEMINI_CLI_TRUST_WORKSPACE) and with folder trust switched off", () => {
+    assert.equal(listOf(twoFiles(), { GEMINI_CLI_TRUST_WORKSPACE: "true" }), "workspace");
     const sb = twoFiles();
-    trust(sb, { [sb.proj]: "DO_NOT_TRUST" });
+    trust(sb, { [sb.cwd]: "TRUST_FOLDER" });
+    assert.equal(listOf(sb, { GEMINI_CLI_TRUST_WORKSPACE: "false" }), "user");
+    assert.equal(listOf(sb, { GEMINI_RESTRICTED_MODE: "true" }), "user");
+    const off = twoFiles();
+    off.write(homeFile(off), { ...allowed("git log"), security: { folderTrust: { enabled: false } } });
+    assert.equal(listOf(off), "workspace");
+    // The workspace cannot switch trust off for itself.
+    const self = sandbox();
+    self.write(workspaceFile(self), { ...allowed("git status"), security: { folderTrust: { enabled: false } } });
+    self.write(homeFile(self), allowed("git log"));
+    assert.equal(listOf(self), "user");
+  });
+
+  test("only the folder Gemini runs in: a project folder above it is not read", () => {
+    const sb = sandbox();
+    sb.write(join(sb.proj, ".gemini", "settings.json"), allowed("git status"));
+    trust(sb, { [sb.proj]: "TRUST_FOLDER" });
     assert.equal(verdictOf(sb, "gemini", "git status").verdict, "default");
-    assert.equal(verdictOf(sb, "gemini", "git log").verdict, "allow");
   });
 
-  test("tools.allowed → allow, tools.confirmationRequired → ask, bare names are everything", () => {
+  test("tools.allowed: the prefix and what follows a space; `*` is literal; every other command denied", () => {
     const sb = sandbox();
-    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command"], confirmationRequired: ["run_shell_command(git push)", "ShellTool(rm:*)"] } });
-    assert.equal(verdictOf(sb, "gemini", "git status && ls").verdict, "allow");
-    assert.equal(verdictOf(sb, "gemini", "git push --force").verdict, "ask");
-    assert.equal(verdictOf(sb, "gemini", "rm -rf x").verdict, "ask");
-    // Gemini would ask about `rtk git push`: left as typed.
-    assert.equal(rewriteIn(sb, "gemini", "git push").exitCode, 1);
+    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command(git status)", "ShellTool(npm test)", "run_shell_command(git *)", "read_file"] } });
+    for (const c of ["git status", "git status --short", "npm test", "git status && npm test -- --watch"]) assert.equal(verdictOf(sb, "gemini", c).verdict, "allow", c);
+    // A tab is escaped in the JSON Gemini matches: not the boundary.
+    for (const c of ["git statusx", "git status\t-s", "git push", "git log", "cat x"]) assert.equal(verdictOf(sb, "gemini", c).verdict, "deny", c);
+    assert.match(verdictOf(sb, "gemini", "cat x").parts[0]!.deny!, /every command it does not name/);
+  });
+
+  test("a rewrite needs its `rtk` form allowed too: Gemini judges the command it runs", () => {
+    const sb = sandbox();
+    sb.write(homeFile(sb), allowed("git status", "git log"));
+    assert.deepEqual([rewriteIn(sb, "gemini", "git status").exitCode, rewriteIn(sb, "gemini", "git status").command], [1, null]);
     const sb2 = sandbox();
-    sb2.write(homeFile(sb2), { tools: { allowed: ["ShellTool(npm test)"], confirmationRequired: ["ShellTool"] } });
-    assert.equal(verdictOf(sb2, "gemini", "npm test").verdict, "ask");
-    const sb3 = sandbox();
-    sb3.write(homeFile(sb3), { tools: { allowed: ["ShellTool(npm test)", "read_file", "run_shell_command(git status)"] } });
-    assert.equal(verdictOf(sb3, "gemini", "npm test && git status").verdict, "allow");
-    assert.equal(verdictOf(sb3, "gemini", "cat x").verdict, "default", "read_file is not a shell rule");
+    sb2.write(homeFile(sb2), allowed("git status", "git log", "rtk git"));
+    assert.deepEqual([rewriteIn(sb2, "gemini", "git status --short").exitCode, rewriteIn(sb2, "gemini", "git status --short").command], [0, "rtk git status --short"]);
+    // `rtk git` opens no write: `git push` is denied as typed (every command tools.allowed does not name), and left to Gemini.
+    assert.deepEqual([rewriteIn(sb2, "gemini", "git push").verdict, rewriteIn(sb2, "gemini", "git push").exitCode], ["deny", 2]);
+    // Gemini meets the whole command first: `git status; …` starts with no allowed prefix (`;` is no boundary) and is refused, parts allowed or not.
+    assert.equal(rewriteIn(sb2, "gemini", "git status && git log -n 1").command, "rtk git status && rtk git log -n 1");
+    for (const c of ["git status; git log -1", "git status&&git log", " git status"]) assert.deepEqual([rewriteIn(sb2, "gemini", c).verdict, rewriteIn(sb2, "gemini", c).exitCode], ["ask", 1], c);
+    // A redirection makes Gemini ask (outside auto_edit and yolo): left as typed.
+    assert.equal(verdictOf(sb2, "gemini", "git status > s.txt").verdict, "ask");
+    assert.equal(rewriteIn(sb2, "gemini", "git status > s.txt").command, null);
   });
 
-  test("no deny list", () => {
+  test("an `rtk` the agent typed under an allow rule for `rtk`: what tools.allowed does not name is no deny rtk enforces", () => {
     const sb = sandbox();
-    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command(git push)"], deny: ["run_shell_command(git push)"] }, permissions: { deny: ["Bash(git push)"] } });
-    assert.notEqual(verdictOf(sb, "gemini", "git push").verdict, "deny");
+    sb.write(homeFile(sb), allowed("git status", "rtk git"));
+    const r = rewriteIn(sb, "gemini", "rtk git push origin main");
+    assert.deepEqual([r.verdict, r.activeDeny], ["allow", false]);
+    // Typed without rtk, Gemini denies it.
+    assert.equal(rewriteIn(sb, "gemini", "git push origin main").verdict, "deny");
   });
 
-  test("malformed trustedFolders.json: one warning, the project is not trusted", () => {
+  test("the bare tool: allowed, Gemini still asks about what it deems dangerous (an ask here); excluded, every command denied", () => {
+    const sb = sandbox();
+    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command"] } });
+    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "ask");
+    const sb2 = sandbox();
+    sb2.write(homeFile(sb2), { tools: { allowed: ["run_shell_command(git status)"], confirmationRequired: ["ShellTool"] } });
+    assert.equal(verdictOf(sb2, "gemini", "git status").verdict, "ask");
+    const sb3 = sandbox();
+    sb3.write(homeFile(sb3), { tools: { allowed: ["run_shell_command(git status)"], exclude: ["run_shell_command"] } });
+    assert.equal(verdictOf(sb3, "gemini", "git status").verdict, "deny");
+  });
+
+  test("tools.exclude and tools.confirmationRequired entries naming a command: Gemini ignores them; rtk leaves the command as typed, denies nothing", () => {
+    const sb = sandbox();
+    sb.write(homeFile(sb), {
+      tools: { allowed: ["run_shell_command(git)", "run_shell_command(rtk)"], exclude: ["run_shell_command(git push)"], confirmationRequired: ["run_shell_command(git log)"] },
+    });
+    for (const c of ["git push", "rtk git push", "git log -n 1"]) {
+      const r = rewriteIn(sb, "gemini", c);
+      assert.deepEqual([r.verdict, r.command, r.activeDeny], ["ask", null, false], c);
+    }
+    assert.equal(rewriteIn(sb, "gemini", "git status").command, "rtk git status");
+  });
+
+  test("tools.exclude gathers every file's entries; the other lists are the last file's", () => {
+    const sb = sandbox();
+    sb.write(workspaceFile(sb), { tools: { exclude: ["run_shell_command(git log)"] } });
+    sb.write(homeFile(sb), { tools: { allowed: ["run_shell_command(git)"], exclude: ["run_shell_command(git push)"] } });
+    const env = { GEMINI_CLI_TRUST_WORKSPACE: "true" };
+    assert.equal(verdictOf(sb, "gemini", "git push", { env }).verdict, "ask");
+    assert.equal(verdictOf(sb, "gemini", "git log", { env }).verdict, "ask");
+    assert.equal(verdictOf(sb, "gemini", "git status", { env }).verdict, "allow");
+  });
+
+  test("policy files: commandPrefix rules by priority, over and under the settings' rules", () => {
+    const sb = sandbox();
+    sb.write(homeFile(sb), allowed("git status", "rtk"));
+    policy(sb, "a.toml", rule("deny", "git", 100) + rule("allow", "git log", 200) + rule("ask_user", "git log -p", 300) + rule("deny", "git status --porcelain", 500));
+    policy(sb, "b.toml", `[[rule]]\ntoolName = ["read_file", "run_shell_command"]\ncommandPrefix = ["ls", "cat"]\ndecision = "allow"\npriority = 600\n`);
+    const v = (c: string) => verdictOf(sb, "gemini", c).verdict;
+    // tools.allowed (4.3) over the deny of `git` (4.1); a deny of 500 (4.5) over tools.allowed.
+    assert.equal(v("git status"), "allow");
+    assert.equal(v("git status --porcelain"), "deny");
+    assert.equal(v("git log -n 1"), "deny", "the narrowing of tools.allowed (4.29) over the allow of 200 (4.2)");
+    assert.equal(v("git log -p"), "ask");
+    assert.equal(v("ls src && cat f"), "allow");
+    assert.equal(rewriteIn(sb, "gemini", "ls src").command, "rtk ls src");
+    // The agent typed `rtk` before a command a policy denies: Gemini's rules cannot see through it, rtk denies it.
+    const typed = rewriteIn(sb, "gemini", "rtk git status --porcelain");
+    assert.deepEqual([typed.verdict, typed.activeDeny], ["deny", true]);
+    assert.equal(verdictOf(sb, "gemini", "rtk git status --porcelain").parts[0]!.deny, `${join(sb.home, ".gemini", "policies", "a.toml")}: deny commandPrefix "git status --porcelain" (priority 500)`);
+  });
+
+  test("policy rules rtk cannot apply for certain ask at their priority: a regex, modes, interactive, a subagent", () => {
+    for (const extra of ['commandRegex = "git (push|pull)"\n', 'modes = ["yolo"]\n', "interactive = false\n", 'subagent = "x"\n']) {
+      const sb = sandbox();
+      sb.write(homeFile(sb), allowed("git status", "git push", "rtk"));
+      policy(sb, "p.toml", `[[rule]]\ntoolName = "run_shell_command"\n${extra.startsWith("commandRegex") ? "" : 'commandPrefix = "git push"\n'}decision = "deny"\npriority = 500\n${extra}`);
+      const r = rewriteIn(sb, "gemini", "git push");
+      assert.deepEqual([r.verdict, r.command], ["ask", null], extra);
+      assert.equal(rewriteIn(sb, "gemini", "rtk git push").activeDeny, false, extra);
+      if (extra.startsWith("commandRegex")) assert.equal(verdictOf(sb, "gemini", "git status").verdict, "ask", "a regex may name any command");
+      else assert.equal(rewriteIn(sb, "gemini", "git status").command, "rtk git status", extra);
+    }
+    // Under a rule of higher priority, they decide nothing.
+    const sb = sandbox();
+    sb.write(homeFile(sb), allowed("git status", "rtk"));
+    policy(sb, "p.toml", `[[rule]]\ntoolName = "*"\ncommandRegex = ".*"\ndecision = "deny"\npriority = 100\n`);
+    assert.equal(rewriteIn(sb, "gemini", "git status").command, "rtk git status");
+  });
+
+  test("a policy file rtk cannot read (TOML, Gemini's schema): one warning, every command left to Gemini", () => {
+    for (const text of ["[[rule]\n", rule("allow", "git", 1000), '[[rule]]\ntoolName = "run_shell_command"\ndecision = "maybe"\npriority = 1\n']) {
+      const sb = sandbox();
+      sb.write(homeFile(sb), allowed("git status", "rtk"));
+      policy(sb, "p.toml", text);
+      const r = verdictOf(sb, "gemini", "git status");
+      assert.equal(r.verdict, "ask", text);
+      assert.equal(r.warnings.length, 1, r.warnings.join("\n"));
+    }
+  });
+
+  test("policyPaths replaces the user's policy folder", () => {
+    const sb = sandbox();
+    policy(sb, "p.toml", rule("deny", "git status", 500));
+    sb.write(join(sb.root, "elsewhere", "q.toml"), rule("deny", "git log", 500));
+    sb.write(homeFile(sb), { ...allowed("git status", "git log", "rtk"), policyPaths: ["~/../elsewhere"] });
+    assert.equal(verdictOf(sb, "gemini", "git status").verdict, "allow");
+    assert.equal(verdictOf(sb, "gemini", "git log").verdict, "deny");
+  });
+
+  test("malformed trustedFolders.json: one warning, the folder is not trusted", () => {
     const sb = twoFiles();
-    sb.write(join(sb.home, ".gemini", "trustedFolders.json"), `{ "${sb.proj}": "TRUST_FOLDER", `);
+    sb.write(join(sb.home, ".gemini", "trustedFolders.json"), `{ "${sb.cwd}": "TRUST_FOLDER", `);
     const r = verdictOf(sb, "gemini", "git status");
-    assert.equal(r.verdict, "default");
+    assert.equal(r.verdict, "deny");
     assert.equal(r.warnings.length, 1, r.warnings.join("\n"));
     assert.equal(verdictOf(sb, "gemini", "git log").verdict, "allow");
   });
@@ -688,7 +810,9 @@ describe("rtk rewrite --host (built CLI)", () => {
   test("Cursor, Gemini, Factory and a rules-only host through the CLI", () => {
     const sb = sandbox();
     sb.write(join(sb.home, ".cursor", "cli-config.json"), { permissions: { allow: ["Shell(git status)"], deny: ["Shell(git push)"] } });
-    sb.write(join(sb.proj, ".gemini", "settings.json"), { tools: { allowed: ["run_shell_command(git status)"], confirmationRequired: ["run_shell_command(git log)"] } });
+    sb.write(join(sb.cwd, ".gemini", "settings.json"), {
+      tools: { allowed: ["run_shell_command(git status)", "run_shell_command(rtk git status)"], confirmationRequired: ["run_shell_command(git log)"] },
+    });
     sb.write(join(sb.home, ".gemini", "trustedFolders.json"), { [sb.proj]: "TRUST_FOLDER" });
     sb.write(join(sb.home, ".factory", "settings.json"), { commandDenylist: ["git push"] });
     sb.write(join(sb.home, ".claude", "settings.json"), claude({ deny: bash("*") }));

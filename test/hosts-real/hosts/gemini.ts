@@ -20,7 +20,8 @@ export function geminiDriver(): HostDriver | { error: string } {
   if ("error" in pkg) return pkg;
   return {
     name: "gemini",
-    dialect: geminiApi,
+    // Ten calls a turn: Gemini CLI runs a turn's shell calls side by side, which saves a model round trip per command.
+    dialect: geminiApi(10),
     run(s, baseUrl, opts) {
       // rtk's hooks are already in ~/.gemini/settings.json (rtk init): the rest is merged in beside them.
       const file = `${s.home}/.gemini/settings.json`;
@@ -43,21 +44,43 @@ export function geminiDriver(): HostDriver | { error: string } {
       // stream-json: a tool_result event per call, with its status; its tool_id is `<tool>__<the call's id>`.
       const byId = new Map<string, Fate>();
       for (const line of stdout.split("\n")) {
-        let m: { type?: string; tool_id?: string; status?: string; error?: { type?: string } };
+        let m: { type?: string; tool_id?: string; status?: string; error?: { type?: string; message?: string } };
         try {
           m = JSON.parse(line);
         } catch {
           continue;
         }
         if (m.type !== "tool_result" || !m.tool_id) continue;
-        byId.set(m.tool_id.replace(/^.*__/, ""), m.status === "success" ? "ran" : /denied|policy|reject/i.test(m.error?.type ?? "") ? "denied" : "error");
+        byId.set(m.tool_id.replace(/^.*__/, ""), m.status === "success" ? "ran" : fateOfError(m.error));
       }
       const fates = new Map<string, Fate>();
       for (const r of results) fates.set(r.id, byId.get(r.id) ?? "error");
       return fates;
     },
     hookErrors(stdout, stderr) {
-      return [...stdout.split("\n"), ...stderr.split("\n")].filter((l) => /hook/i.test(l) && /fail|error/i.test(l));
+      // Not the events of the conversation: a command's output may say anything.
+      const notes = stdout.split("\n").filter((l) => !/^\{"type":"(tool_use|tool_result|message)"/.test(l));
+      return [...notes, ...stderr.split("\n")].filter((l) => /hook/i.test(l) && /fail|error/i.test(l));
     },
   };
+}
+
+/**
+ * A refused call's fate. Headless, Gemini CLI cannot ask: a call its policy
+ * would ask about fails with "requires user confirmation" (asked); one its
+ * policy denies fails as a policy violation, and one whose tool the policy
+ * withholds altogether (a rule that denies the whole tool) is not found
+ * (denied). A command that started and failed in the shell ran.
+ */
+function fateOfError(error: { type?: string; message?: string } | undefined): Fate {
+  if (/requires user confirmation/.test(error?.message ?? "")) return "asked";
+  switch (error?.type) {
+    case "policy_violation":
+    case "tool_not_registered":
+      return "denied";
+    case "shell_execute_error":
+      return "ran";
+    default:
+      return "error";
+  }
 }

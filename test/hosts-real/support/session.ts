@@ -121,10 +121,17 @@ export async function session(driver: HostDriver, commands: readonly string[], o
     // A rewritten command's runs are recorded in order: one record per `rtk` the rewrite inserted. Where the host's
     // output says what ran (calls run side by side, records interleaved), at least one record per command that ran.
     const toldAll = !!driver.commandsRun;
+    // A host whose hook events carry no call id (Gemini CLI's): its records are claimed by the command, once each.
+    const claimed = new Set<Record<string, unknown>>();
+    const unclaimed = (command: string) => {
+      const h = hooks.find((r) => (r["toolUseId"] ?? null) === null && r["command"] === command && !claimed.has(r));
+      if (h) claimed.add(h);
+      return h;
+    };
     let runAt = 0;
     const outcomes: CommandOutcome[] = commands.map((command, i) => {
       const { id, got, fate, ran } = asked[i]!;
-      const hook = id && !toldAll ? hooks.find((h) => h["toolUseId"] === id) : undefined;
+      const hook = id && !toldAll ? (hooks.find((h) => h["toolUseId"] === id) ?? unclaimed(command)) : undefined;
       const rewritten = toldAll ? (ran !== undefined && ran !== command ? ran : null) : hook && typeof hook["rewritten"] === "string" ? (hook["rewritten"] as string) : null;
       let recorded = false;
       if (rewritten !== null && fate === "ran") {

@@ -4,6 +4,7 @@ import { claudeAsk, claudeDeny, claudeRewrite, claudeSessionAnswer, type HostCas
 export const claude: HostCase = {
   id: "claude",
   cli: "claude",
+  readOnlyByItself: true,
   lists: { allow: true, ask: true, deny: true },
   recorded(command, cwd) {
     const toolInput = { command, description: "Show the working tree status", timeout: 120000 };

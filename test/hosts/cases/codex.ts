@@ -3,6 +3,7 @@ import { claudeDeny, claudeRewrite, claudeSessionAnswer, type HostCase } from ".
 export const codex: HostCase = {
   id: "codex",
   cli: "codex",
+  readOnlyByItself: true,
   lists: { allow: true, ask: true, deny: true },
   recorded(command, cwd) {
     const toolInput = { command };

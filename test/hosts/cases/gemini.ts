@@ -20,7 +20,8 @@ export const gemini: HostCase = {
       },
     };
   },
-  rewriteAnswer: (command, allow) => (allow ? { decision: "allow", hookSpecificOutput: { tool_input: { command } } } : { hookSpecificOutput: { tool_input: { command } } }),
+  // Gemini replaces the call's arguments by `tool_input` whole, then judges the command by its own rules: no decision, every argument back.
+  rewriteAnswer: (command, _allow, toolInput) => ({ hookSpecificOutput: { tool_input: { ...toolInput, command } } }),
   passAnswer: {},
   otherTool: (e, cwd) => ({ ...e, tool_name: "read_file", tool_input: { absolute_path: join(cwd, "README.md") } }),
   inputField: "tool_input",

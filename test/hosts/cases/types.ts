@@ -36,6 +36,8 @@ export interface HostCase {
   /** The event field holding the tool input, and whether it is a JSON string. */
   inputField: string;
   inputAsString?: boolean;
+  /** The host runs some read-only commands unprompted with no rule naming them (Claude Code's list, Codex's sandbox): rtk reads that list. */
+  readOnlyByItself?: boolean;
   /**
    * The host's session-start event, as its documentation gives it, and the answer that adds `text` to the session
    * (hosts with one): a JSON value, or a string for a host that adds a hook's plain stdout; `silent` null: nothing on stdout.
