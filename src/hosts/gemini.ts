@@ -80,7 +80,7 @@ export const gemini: Host = {
     },
     scopes: dotFolder(".gemini", ["settings.json"]),
     defaultScope: "global",
-    note: "Gemini CLI judges the command rtk hands back with its own rules: a command is rewritten where they allow it and its `rtk` form, so next to `run_shell_command(git status)` in tools.allowed put `run_shell_command(rtk git status)`. Anything else runs as typed.",
+    note: "Gemini CLI judges the command rtk hands back with its own rules: a command is rewritten where they allow it and its `rtk` form, so beside each `run_shell_command(<command>)` in tools.allowed put `run_shell_command(rtk <command>)`. Anything else runs as typed.",
   },
   session: GEMINI_SESSION,
   doctor: {
