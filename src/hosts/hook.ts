@@ -84,10 +84,18 @@ export function runHook(host: Host, input: Uint8Array, env: Env, warn: (msg: str
         outcome = { kind: "pass" };
       }
     }
-    return decided(adapter.encode(outcome, decoded.ctx));
+    const answer = adapter.encode(outcome, decoded.ctx);
+    // An adapter may leave a rewrite to the host after all (Codex's own rules name the command):
+    // what is recorded is what was answered.
+    if (outcome.kind === "rewrite" && sameAnswer(answer, adapter.passThrough)) outcome = { kind: "pass" };
+    return decided(answer);
   } catch (e) {
     return fail(`internal error: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+function sameAnswer(a: HookAnswer, b: HookAnswer): boolean {
+  return a.stdout === b.stdout && a.exitCode === b.exitCode && (a.stderr ?? "") === (b.stderr ?? "");
 }
 
 /** A session's start: rtk's context, unless `hooks.session_context` is off in the config of the session's folder. */

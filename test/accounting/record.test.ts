@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { HookRecord, RunRecord } from "../../src/accounting/types.js";
 import { ensureBuilt } from "../support/build.js";
-import { launchSync } from "../support/launch.js";
+import { launchSync, loginProfile } from "../support/launch.js";
 import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
 
 before(() => ensureBuilt());
@@ -218,5 +218,24 @@ describe("hook records", () => {
     assert.equal(rw!.rewritten, "rtk git log --password=****");
     assert.equal(pass!.verdict, "pass");
     assert.equal(pass!.rewritten, null);
+  });
+
+  test("a rewrite the host's adapter leaves to the host after all (a Codex rule names the command) is recorded as what was answered: no rewrite", () => {
+    const box = world();
+    // Codex runs the command in the login shell: rtk must be on its PATH for a rewrite.
+    loginProfile(box.home);
+    const codexHome = join(box.cwd, "codex-home");
+    mkdirSync(join(codexHome, "rules"), { recursive: true });
+    writeFileSync(join(codexHome, "rules", "default.rules"), 'prefix_rule(pattern = ["git", "status"], decision = "allow")\n');
+    const event = (command: string) =>
+      JSON.stringify({ hook_event_name: "PreToolUse", permission_mode: "default", session_id: "s", tool_use_id: command, tool_name: "Bash", tool_input: { command }, cwd: box.repo });
+    for (const command of ["git status", "git log"]) {
+      const h = launchSync(["hook", "codex"], { cwd: box.repo, env: { ...box.env, CODEX_HOME: codexHome }, input: event(command) });
+      assert.equal(h.status, 0, h.stderr);
+      assert.equal(h.stdout !== "", command === "git log", `${command}: ${h.stdout}`);
+    }
+    const [named, free] = records(box) as HookRecord[];
+    assert.deepEqual([named!.command, named!.rewritten, named!.verdict], ["git status", null, "pass"]);
+    assert.deepEqual([free!.command, free!.rewritten, free!.verdict], ["git log", "rtk git log", "rewrite-allow"]);
   });
 });
