@@ -61,21 +61,23 @@ export function hookCommand(bin: string, host: string, scope: Scope = "global"):
 
 /** The call inside a guarded hook command (for a host that runs it without a POSIX shell), or the command as it is. */
 export function unguarded(command: string): string {
-  const m = GUARDED.exec(command);
-  return m ? m[2]! : command;
+  return GUARDED.exec(command)?.groups!["call"] ?? command;
 }
 
-const GUARDED = /^(test -x .+|command -v rtk >\/dev\/null 2>&1) && exec (.+); true$/;
+/** The guard hookCommand writes: `test -x <launcher>`, or `command -v rtk` (no launcher: the one on PATH). */
+const GUARDED = /^(?:test -x (?<launcher>.+)|command -v rtk >\/dev\/null 2>&1) && exec (?<call>.+); true$/;
 
 /**
  * The rtk a hook command starts, where the command is rtk's for this host: `…/rtk hook <host>`
  * (read with rtk's own parser), bare as an earlier rtk wrote it or inside its guard.
  */
 export function hookBinary(command: string, host: string): string | null {
-  const m = GUARDED.exec(command);
-  const bin = binaryOf(m ? m[2]! : command, host);
-  if (!m || bin === null) return bin;
-  return m[1]!.startsWith("command") ? (bin === "rtk" ? bin : null) : binaryOf(`${m[1]!.slice("test -x ".length)} hook ${host}`, host) === bin ? bin : null;
+  const guard = GUARDED.exec(command)?.groups;
+  const bin = binaryOf(guard?.["call"] ?? command, host);
+  if (!guard || bin === null) return bin;
+  // The guard tests the rtk the call starts.
+  const tested = guard["launcher"] === undefined ? "rtk" : binaryOf(`${guard["launcher"]} hook ${host}`, host);
+  return tested === bin ? bin : null;
 }
 
 /** Whether a hook command is rtk's for this host. */

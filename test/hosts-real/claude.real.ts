@@ -8,7 +8,7 @@ import { ensureBuilt } from "../support/build.js";
 import { launchSync } from "../support/launch.js";
 import { parityCommands } from "./corpus.js";
 import { claudeDriver, CLAUDE_PACKAGE } from "./hosts/claude.js";
-import { assertParity, assertSameHost, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
+import { assertParity, assertSameHost, ciShare, FULL, parityRow, reportRows, type ParityRow, type RuleSet } from "./parity.js";
 import type { HostDriver } from "./support/session.js";
 
 const settings = (permissions: object) => ({ "work/app/.claude/settings.json": JSON.stringify({ permissions }) });
@@ -44,14 +44,10 @@ const all = parityCommands();
  * rows, every write and network command in each (and the command behind each
  * agent-typed `rtk`), plan mode's first 16.
  */
-const WRITES = /git (push|commit|add)|npm|curl/;
 const corpusFor = (rules: RuleSet, mode: string): string[] => {
-  const full = process.env["RTK_REAL_HOSTS_FULL"] === "1";
-  if (mode === "plan") return all.slice(0, full ? 40 : 16);
-  if (full) return all;
-  const share = rules.name === "none" && mode === "default" ? 4 : 12;
+  if (mode === "plan") return all.slice(0, FULL ? 40 : 16);
   // The command behind each agent-typed `rtk` comes along: what rtk runs is judged by it.
-  return all.filter((c, i) => i % share === 0 || WRITES.test(c) || all.includes(`rtk ${c}`));
+  return ciShare(all, rules.name === "none" && mode === "default" ? 4 : 12, (c) => all.includes(`rtk ${c}`));
 };
 
 before(() => {
@@ -60,9 +56,7 @@ before(() => {
 });
 
 after(() => {
-  if (!rows.length) return;
-  const path = saveRows("claude", rows);
-  process.stdout.write(`\nClaude Code ${CLAUDE_PACKAGE.version} (${path}):\n${parityTable(rows)}\n`);
+  reportRows("claude", `Claude Code ${CLAUDE_PACKAGE.version}`, rows);
 });
 
 // Two rows at a time: a session waits on its hook and its commands, one at a time.

@@ -17,7 +17,7 @@ import { codexHookTrust } from "../../src/hosts/codex-trust.js";
 import { ensureBuilt } from "../support/build.js";
 import { parityCommands } from "./corpus.js";
 import { CODEX_PACKAGE, codexDriver, listHooks } from "./hosts/codex.js";
-import { assertParity, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
+import { assertParity, FULL, parityRow, reportRows, type ParityRow, type RuleSet } from "./parity.js";
 import type { Scratch } from "./support/sandbox.js";
 import type { CommandOutcome, HostDriver } from "./support/session.js";
 
@@ -76,7 +76,6 @@ const SAMPLE = [
   "git status && rm -rf build",
 ];
 
-const FULL = process.env["RTK_REAL_HOSTS_FULL"] === "1";
 const sample = FULL ? parityCommands() : SAMPLE;
 
 interface Run {
@@ -109,9 +108,7 @@ after(() => {
   // Something of a Codex session (an app server's pipe) can outlive its process and hold
   // this file's event loop: once every test has reported, the file ends regardless.
   setTimeout(() => process.exit(), 5000).unref();
-  if (!rows.length) return;
-  const path = saveRows("codex", rows);
-  process.stdout.write(`\nCodex CLI ${CODEX_PACKAGE.version} (${path}):\n${parityTable(rows)}\n`);
+  reportRows("codex", `Codex CLI ${CODEX_PACKAGE.version}`, rows);
 });
 
 /** A command that could not start: the shell did not find it (rtk, say), or could not run it. */

@@ -14,7 +14,7 @@ import { rewrite } from "../../src/api.js";
 import { ensureBuilt } from "../support/build.js";
 import { parityCommands } from "./corpus.js";
 import { geminiDriver, GEMINI_PACKAGE } from "./hosts/gemini.js";
-import { assertParity, assertSameHost, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
+import { assertParity, assertSameHost, ciShare, FULL, parityRow, reportRows, type ParityRow, type RuleSet } from "./parity.js";
 import { scratch } from "./support/sandbox.js";
 import { session, type HostDriver } from "./support/session.js";
 
@@ -62,9 +62,6 @@ const HOOK_ENV = { GEMINI_CLI_TRUST_WORKSPACE: "true" };
 let driver: HostDriver | { error: string };
 const rows: ParityRow[] = [];
 const all = parityCommands();
-const FULL = process.env["RTK_REAL_HOSTS_FULL"] === "1";
-/** What a row runs: every command with RTK_REAL_HOSTS_FULL=1; otherwise, as CI runs it, a share of the corpus and every write and network command. */
-const corpusFor = (share: number) => all.filter((c, i) => FULL || i % share === 0 || /git (push|commit|add)|npm|curl/.test(c));
 
 before(() => {
   ensureBuilt();
@@ -72,9 +69,7 @@ before(() => {
 });
 
 after(() => {
-  if (!rows.length) return;
-  const path = saveRows("gemini", rows);
-  process.stdout.write(`\nGemini CLI ${GEMINI_PACKAGE.version} (${path}):\n${parityTable(rows)}\n`);
+  reportRows("gemini", `Gemini CLI ${GEMINI_PACKAGE.version}`, rows);
 });
 
 describe(`Gemini CLI ${GEMINI_PACKAGE.version} with and without rtk`, () => {
@@ -82,7 +77,7 @@ describe(`Gemini CLI ${GEMINI_PACKAGE.version} with and without rtk`, () => {
     test(`${rules.name} × ${mode}: every command meets the same fate`, async (t) => {
       if ("error" in driver) return t.skip(`Gemini CLI cannot run here: ${driver.error}`);
       if (share === null && !FULL) return t.skip("with RTK_REAL_HOSTS_FULL=1 only");
-      const row = await parityRow(driver, corpusFor(share ?? 1), rules, mode);
+      const row = await parityRow(driver, ciShare(all, share ?? 1), rules, mode);
       rows.push(row);
       assertSameHost(`gemini-cli-${GEMINI_PACKAGE.version}`, `${rules.name} × ${mode}`, row.without);
       assertParity(row);

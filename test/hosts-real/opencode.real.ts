@@ -12,7 +12,7 @@ import { rewrite } from "../../src/api.js";
 import { ensureBuilt } from "../support/build.js";
 import { parityCommands } from "./corpus.js";
 import { opencodeDriver, OPENCODE_PACKAGE } from "./hosts/opencode.js";
-import { assertParity, assertSameHost, parityRow, parityTable, saveRows, type ParityRow, type RuleSet } from "./parity.js";
+import { assertParity, assertSameHost, ciShare, parityRow, reportRows, type ParityRow, type RuleSet } from "./parity.js";
 import { scratch } from "./support/sandbox.js";
 import { session, type HostDriver } from "./support/session.js";
 
@@ -64,8 +64,8 @@ const ROWS: readonly Row[] = [
 
 let driver: HostDriver | { error: string };
 const rows: ParityRow[] = [];
-/** Every command with RTK_REAL_HOSTS_FULL=1; otherwise, as CI runs it, an eighth of the corpus and every write and network command. */
-const commands = parityCommands().filter((c, i) => process.env["RTK_REAL_HOSTS_FULL"] === "1" || i % 8 === 0 || /git (push|commit|add)|npm|curl/.test(c));
+/** As CI runs it, an eighth of the corpus (ciShare). */
+const commands = ciShare(parityCommands(), 8);
 
 before(() => {
   ensureBuilt();
@@ -73,9 +73,7 @@ before(() => {
 });
 
 after(() => {
-  if (!rows.length) return;
-  const path = saveRows("opencode", rows);
-  process.stdout.write(`\nOpenCode ${OPENCODE_PACKAGE.version}, ${commands.length} commands per session (${path}):\n${parityTable(rows)}\n`);
+  reportRows("opencode", `OpenCode ${OPENCODE_PACKAGE.version}, ${commands.length} commands per session`, rows);
 });
 
 describe(`OpenCode ${OPENCODE_PACKAGE.version} with and without rtk`, () => {

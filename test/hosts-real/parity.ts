@@ -95,13 +95,25 @@ export function parityTable(rows: readonly ParityRow[]): string {
   return [head, sep, ...body].join("\n");
 }
 
-/** Writes the rows (without the per-command detail) beside the test results, for a reader to compare runs. */
-export function saveRows(host: string, rows: readonly (ParityRow & { without?: unknown; with?: unknown })[]): string {
+/** RTK_REAL_HOSTS_FULL=1: every row runs the whole corpus. */
+export const FULL = process.env["RTK_REAL_HOSTS_FULL"] === "1";
+
+/** The commands that write or reach the network: every row of every host runs them. */
+export const WRITES = /git (push|commit|add)|npm|curl/;
+
+/** A row's commands: all with RTK_REAL_HOSTS_FULL=1; otherwise, as CI runs it, every `share`th, every write and network command, and those `also` takes. */
+export function ciShare(all: readonly string[], share: number, also: (command: string) => boolean = () => false): string[] {
+  return all.filter((c, i) => FULL || i % share === 0 || WRITES.test(c) || also(c));
+}
+
+/** Writes the rows (without the per-command detail) beside the test results, for a reader to compare runs, and prints their table under `title`. */
+export function reportRows(host: string, title: string, rows: readonly (ParityRow & { without?: unknown; with?: unknown })[]): void {
+  if (!rows.length) return;
   const dir = join(repoRoot, "test", "hosts-real", "results");
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${host}.json`);
   writeFileSync(path, JSON.stringify(rows, null, 2) + "\n");
-  return path;
+  process.stdout.write(`\n${title} (${path}):\n${parityTable(rows)}\n`);
 }
 
 /**
