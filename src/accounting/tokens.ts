@@ -9,7 +9,7 @@ import { gunzipSync } from "node:zlib";
 import { F, FEATURE_COUNT } from "./features.js";
 
 /** Tokens per unit of each feature (in F's order), fitted by weighted least squares on the token corpus (bench/fit-tokens.ts). */
-export const COEFFICIENTS: readonly number[] = [1.51462, -1.51919, -1.77908, -1.48733, -0.4743, -1.19387, -4.02629, 1.20803, 2.1868, 0.40716, 1.09326];
+export const COEFFICIENTS: readonly number[] = [1.52191, -1.58224, -1.74257, -1.53835, -0.42037, -1.12861, -4.0654, 1.46044, 1.93117, 0.21099, 1.56421];
 
 /** Estimated o200k tokens of a text with these features, scaled to `bytes` when the features covered only its start. */
 export function estimateTokens(f: readonly number[] | undefined, bytes: number): number {
