@@ -79,6 +79,16 @@ const results = await Promise.all([
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", format: "esm" }),
 ]);
 chmodSync("dist/rtk.cjs", 0o755);
+// The hot path's bundle is all ASCII: one other character makes V8 hold the whole source
+// as two bytes a character, and the startup snapshot restores that string at every hook call.
+{
+  const hot = readFileSync("dist/rtk-hot.cjs", "utf8");
+  const at = hot.search(/[^\x00-\x7f]/);
+  if (at >= 0) {
+    process.stderr.write(`build: dist/rtk-hot.cjs holds a character outside ASCII (write it as an escape in the source): …${hot.slice(Math.max(0, at - 60), at + 20)}…\n`);
+    process.exit(1);
+  }
+}
 // SQLite as WebAssembly, for the reports on a Node without node:sqlite: found beside the bundle that loads it.
 copyFileSync(
   createRequire(import.meta.url)

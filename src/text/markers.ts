@@ -76,14 +76,16 @@ const ID = String.raw`(?:[0-9a-f]{6,}|unavailable|<id>)`;
 const HANDLE_TEXT = String.raw`\[rtk recall (${ID})(?: --lines (\d+)-(\d+))?\]`;
 const HANDLE = new RegExp(HANDLE_TEXT, "g");
 const N = String.raw`(\d[\d,]*)`;
+// The ellipsis and the dash are written as escapes: one character outside ASCII in a
+// bundle makes V8 hold its whole source as two bytes a character (in the startup snapshot too).
 // Line forms, after the indentation. A list's `what` holds no handle; after the handle a tail may say where (`: a.ts (3), …`) or what (`(no-console 2)`).
-const LIST = new RegExp(String.raw`^… \+${N} ([^\[\]…]*[^\s\[\]…])(?: ${HANDLE_TEXT}(?:(?::| \().*)?)?$`);
-const LINES = new RegExp(String.raw`^… lines ${N}–${N} \(${N}\) omitted ${HANDLE_TEXT}$`);
+const LIST = new RegExp(String.raw`^\u2026 \+${N} ([^\[\]\u2026]*[^\s\[\]\u2026])(?: ${HANDLE_TEXT}(?:(?::| \().*)?)?$`);
+const LINES = new RegExp(String.raw`^\u2026 lines ${N}\u2013${N} \(${N}\) omitted ${HANDLE_TEXT}$`);
 // Elided context: unchanged lines of a diff, a compiler's source lines, a linter's detail; a handle may follow.
-const CONTEXT = new RegExp(String.raw`^… ${N} (?:unchanged lines?|lines? of [^\[\]…]*[^\s\[\]…])(?: ${HANDLE_TEXT})?$`);
+const CONTEXT = new RegExp(String.raw`^\u2026 ${N} (?:unchanged lines?|lines? of [^\[\]\u2026]*[^\s\[\]\u2026])(?: ${HANDLE_TEXT})?$`);
 // Within a line.
-const CHARS_START = new RegExp(String.raw`… \+${N} chars … `, "g");
-const CHARS_END = new RegExp(String.raw`… \+${N} more chars ${HANDLE_TEXT}$`);
+const CHARS_START = new RegExp(String.raw`\u2026 \+${N} chars \u2026 `, "g");
+const CHARS_END = new RegExp(String.raw`\u2026 \+${N} more chars ${HANDLE_TEXT}$`);
 const COLUMNS = new RegExp(String.raw`\((?:${N}; )?([^()\[\]]*[^\s()\[\]]) left out ${HANDLE_TEXT}\)`, "g");
 
 const count = (s: string | undefined) => (s === undefined ? null : Number(s.replace(/,/g, "")));
