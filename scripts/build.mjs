@@ -6,6 +6,7 @@
 //   --no-snapshot  bundles only (what the package ships: an installed rtk makes
 //                  its snapshots in the user's cache, for the Node binary that runs it)
 //   --types        also the library's type declarations (dist/lib.d.ts, dist/lib.d.cts)
+import { tokenizer } from "acorn";
 import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -79,15 +80,17 @@ const results = await Promise.all([
   build({ ...common, entryPoints: ["src/lib.ts"], outfile: "dist/lib.mjs", format: "esm" }),
 ]);
 chmodSync("dist/rtk.cjs", 0o755);
-// The hot path's bundle is all ASCII: one other character makes V8 hold the whole source
-// as two bytes a character, and the startup snapshot restores that string at every hook call.
-{
-  const hot = readFileSync("dist/rtk-hot.cjs", "utf8");
-  const at = hot.search(/[^\x00-\x7f]/);
+// The snapshots' bundles are all ASCII: one other character makes V8 hold the whole source
+// as two bytes a character, and a startup snapshot restores that string at every start.
+// esbuild escapes strings but not regular expressions: their characters are escaped here.
+for (const f of ["dist/rtk-hot.cjs", "dist/rtk-run.cjs"]) {
+  const text = asciiRegexps(readFileSync(f, "utf8"));
+  const at = text.search(/[^\x00-\x7f]/);
   if (at >= 0) {
-    process.stderr.write(`build: dist/rtk-hot.cjs holds a character outside ASCII (write it as an escape in the source): …${hot.slice(Math.max(0, at - 60), at + 20)}…\n`);
+    process.stderr.write(`build: ${f} holds a character outside ASCII (write it as an escape in the source): …${text.slice(Math.max(0, at - 60), at + 20)}…\n`);
     process.exit(1);
   }
+  writeFileSync(f, text);
 }
 // SQLite as WebAssembly, for the reports on a Node without node:sqlite: found beside the bundle that loads it.
 copyFileSync(
@@ -150,6 +153,32 @@ if (built) {
   spawnSync("touch", ["-r", process.execPath, "dist/rtk.blob.node"]);
 } else {
   for (const [blob] of blobs) rmSync(blob, { force: true });
+}
+
+/**
+ * The source with every character outside ASCII in a regular expression literal written as
+ * `\uXXXX`, one UTF-16 unit at a time: the same pattern with or without the `u` flag
+ * (`\uD83D\uDE00` is one code point there). An escaped one (`\✖`) means the character itself.
+ */
+function asciiRegexps(source) {
+  const hex = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  let out = "";
+  let last = 0;
+  for (const token of tokenizer(source, { ecmaVersion: "latest", sourceType: "script", allowHashBang: true })) {
+    const literal = source.slice(token.start, token.end);
+    if (token.type.label !== "regexp" || !/[^\x00-\x7f]/.test(literal)) continue;
+    let ascii = "";
+    for (let i = 0; i < literal.length; i++) {
+      const c = literal[i];
+      if (c === "\\") {
+        const next = literal[++i];
+        ascii += next > "\x7f" ? hex(next) : c + next;
+      } else ascii += c > "\x7f" ? hex(c) : c;
+    }
+    out += source.slice(last, token.start) + ascii;
+    last = token.end;
+  }
+  return out + source.slice(last);
 }
 
 /** The ids of the filters in src/filters/catalog.ts. */
