@@ -32,47 +32,51 @@ export function parseJson(text: string): JNode {
   const fail = (msg: string): never => {
     throw new JsonSyntaxError(i, msg);
   };
+  /** `"key": value`. */
+  const property = (): JMember => {
+    ws();
+    if (text[i] !== '"') fail("expected a property name");
+    const k = value() as Extract<JNode, { t: "str" }>;
+    ws();
+    if (text[i++] !== ":") fail("expected `:`");
+    const v = value();
+    return { key: k.value, start: k.start, end: v.end, value: v };
+  };
+  /** The items of an object or an array up to its `close`, separated by commas; past the `close`. */
+  const list = <T>(close: "}" | "]", item: () => T): T[] => {
+    const items: T[] = [];
+    ws();
+    if (text[i] === close) {
+      i++;
+      return items;
+    }
+    for (;;) {
+      items.push(item());
+      ws();
+      if (text[i] === ",") {
+        i++;
+        continue;
+      }
+      if (text[i] === close) {
+        i++;
+        return items;
+      }
+      fail(`expected \`,\` or \`${close}\``);
+    }
+  };
   const value = (): JNode => {
     ws();
     const c = text[i];
     const start = i;
     if (c === "{") {
       i++;
-      const members: JMember[] = [];
-      ws();
-      if (text[i] === "}") return { t: "obj", start, end: ++i, members };
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail("expected a property name");
-        const k = value() as Extract<JNode, { t: "str" }>;
-        ws();
-        if (text[i++] !== ":") fail("expected `:`");
-        const v = value();
-        members.push({ key: k.value, start: k.start, end: v.end, value: v });
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "}") return { t: "obj", start, end: ++i, members };
-        fail("expected `,` or `}`");
-      }
+      const members = list("}", property);
+      return { t: "obj", start, end: i, members };
     }
     if (c === "[") {
       i++;
-      const items: JNode[] = [];
-      ws();
-      if (text[i] === "]") return { t: "arr", start, end: ++i, items };
-      for (;;) {
-        items.push(value());
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "]") return { t: "arr", start, end: ++i, items };
-        fail("expected `,` or `]`");
-      }
+      const items = list("]", value);
+      return { t: "arr", start, end: i, items };
     }
     if (c === '"') {
       i++;
@@ -107,6 +111,11 @@ export function plain(n: JNode): unknown {
 
 export function member(n: JNode | undefined, key: string): JNode | undefined {
   return n?.t === "obj" ? n.members.find((m) => m.key === key)?.value : undefined;
+}
+
+interface Span {
+  start: number;
+  end: number;
 }
 
 export interface Edit {
@@ -158,16 +167,17 @@ export function appendMember(text: string, o: Extract<JNode, { t: "obj" }>, key:
 
 /** Remove item `i` of `arr` with its separator; an array left empty becomes `[]`. */
 export function removeItem(arr: Extract<JNode, { t: "arr" }>, i: number): Edit {
-  const items = arr.items;
-  if (items.length === 1) return { start: arr.start, end: arr.end, text: "[]" };
-  if (i > 0) return { start: items[i - 1]!.end, end: items[i]!.end, text: "" };
-  return { start: items[0]!.start, end: items[1]!.start, text: "" };
+  return removeFrom(arr, arr.items, i, "[]");
 }
 
 /** Remove member `i` of `o` with its separator; an object left empty becomes `{}`. */
 export function removeMember(o: Extract<JNode, { t: "obj" }>, i: number): Edit {
-  const ms = o.members;
-  if (ms.length === 1) return { start: o.start, end: o.end, text: "{}" };
-  if (i > 0) return { start: ms[i - 1]!.end, end: ms[i]!.end, text: "" };
-  return { start: ms[0]!.start, end: ms[1]!.start, text: "" };
+  return removeFrom(o, o.members, i, "{}");
+}
+
+/** Remove entry `i` of a container's `entries` with the separator before it (after it, for the first); `empty` when it was the only one. */
+function removeFrom(container: Span, entries: readonly Span[], i: number, empty: string): Edit {
+  if (entries.length === 1) return { start: container.start, end: container.end, text: empty };
+  if (i > 0) return { start: entries[i - 1]!.end, end: entries[i]!.end, text: "" };
+  return { start: entries[0]!.start, end: entries[1]!.start, text: "" };
 }

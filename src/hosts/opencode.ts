@@ -69,7 +69,13 @@ if [ -n "\${RTK_OPENCODE_RUN+x}" ]; then
 fi
 `;
 
+/** The plugin's text: its imports and rtk's paths, the rewrite, the shell's startup file, and OpenCode's hooks. */
 export function opencodePlugin(paths: RtkPaths): string {
+  return [pluginHead(paths), pluginRewrite(), pluginStartupFile(), pluginShell(), pluginHooks()].join("\n\n");
+}
+
+/** The plugin's marker line, its imports, and where rtk's library and launcher are. */
+function pluginHead(paths: RtkPaths): string {
   return `// rtk:opencode-plugin — written by \`rtk init --agent opencode\`; \`rtk init --agent opencode --uninstall\` removes it.
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -77,31 +83,37 @@ import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 
 const RTK_LIB = ${JSON.stringify(paths.lib)};
-const RTK_BIN = ${JSON.stringify(paths.bin)};
+const RTK_BIN = ${JSON.stringify(paths.bin)};`;
+}
 
-${rewriteCore({
-  host: '"opencode"',
-  mode: true,
-  answerFields: "; verdict?: string; activeDeny?: boolean",
-  declarations: `
+/** The rewrite through rtk's library or launcher, with OpenCode's mode and its deny. */
+function pluginRewrite(): string {
+  return rewriteCore({
+    host: '"opencode"',
+    mode: true,
+    answerFields: "; verdict?: string; activeDeny?: boolean",
+    declarations: `
 /** Thrown to stop a command OpenCode's own rules cannot see. */
 class RtkDenied extends Error {}
 `,
-  onAnswer: `    if (r.verdict === "deny" && r.activeDeny) {
+    onAnswer: `    if (r.verdict === "deny" && r.activeDeny) {
       throw new RtkDenied("rtk: your OpenCode permissions deny this command; the \`rtk\` prefix does not change what it runs, so OpenCode cannot see it: run it without \`rtk\`");
     }
     // Run in the shell, a rewrite waits for OpenCode to allow the command as typed, even where one of its rules asks first.
     if (r.exitCode === 3 && mode?.startsWith("shell")) return r.command;
 `,
-  spawn: `  const r = spawnSync(RTK_BIN, ["rewrite", "--json", "--host", "opencode", ...(mode ? ["--mode", mode] : []), command], { cwd, encoding: "utf8", timeout: 5000 });
+    spawn: `  const r = spawnSync(RTK_BIN, ["rewrite", "--json", "--host", "opencode", ...(mode ? ["--mode", mode] : []), command], { cwd, encoding: "utf8", timeout: 5000 });
 `,
-  replyFields: "; activeDeny?: unknown",
-  onReply: `  if (out.verdict === "deny" && out.activeDeny === true) throw new RtkDenied("rtk: your OpenCode permissions deny this command; run it without \`rtk\`");
+    replyFields: "; activeDeny?: unknown",
+    onReply: `  if (out.verdict === "deny" && out.activeDeny === true) throw new RtkDenied("rtk: your OpenCode permissions deny this command; run it without \`rtk\`");
   if (r.status === 3 && mode?.startsWith("shell") && typeof out.rewritten === "string") return out.rewritten;
 `,
-})}
+  });
+}
 
-/** The startup file that runs the rewrite in the shell OpenCode starts (see rtk's src/hosts/opencode.ts). */
+/** The startup file's text and \`startupFile()\`, which writes it where the shell can read it. */
+function pluginStartupFile(): string {
+  return `/** The startup file that runs the rewrite in the shell OpenCode starts (see rtk's src/hosts/opencode.ts). */
 const BASH_ENV_TEXT = ${JSON.stringify(OPENCODE_BASH_ENV)};
 
 /** Writes the startup file into rtk's own cache folder (owner-only) when it is not there as it should be; null when it cannot. */
@@ -130,9 +142,12 @@ function startupFile(): string | null {
   } catch {
     return null;
   }
+}`;
 }
 
-/** The shell OpenCode's bash tool starts, by its rule: the configured \`shell\`, else \`$SHELL\`; fish, nu, or one that is not there: bash. */
+/** \`toolShell()\`, the shell OpenCode starts, and \`bounded()\`, which keeps the plugin's maps small. */
+function pluginShell(): string {
+  return `/** The shell OpenCode's bash tool starts, by its rule: the configured \`shell\`, else \`$SHELL\`; fish, nu, or one that is not there: bash. */
 function toolShell(configured: unknown): string {
   const chosen = typeof configured === "string" && configured ? configured : process.env.SHELL;
   const name = chosen ? basename(chosen).toLowerCase().replace(/\\.exe$/, "") : "";
@@ -145,9 +160,12 @@ function toolShell(configured: unknown): string {
 function bounded<K, V>(map: Map<K, V>, max = 256): Map<K, V> {
   while (map.size > max) map.delete(map.keys().next().value as K);
   return map;
+}`;
 }
 
-type Client = { config?: { get?: () => Promise<{ data?: { shell?: unknown } }> } };
+/** The plugin's export: OpenCode's hooks, which rewrite a bash call and hand its shell the startup file. */
+function pluginHooks(): string {
+  return `type Client = { config?: { get?: () => Promise<{ data?: { shell?: unknown } }> } };
 
 export const RtkPlugin = async ({ directory, client }: { directory?: string; client?: Client } = {}) => {
   /** The agent of each session, which its permissions depend on. */

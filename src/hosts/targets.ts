@@ -28,16 +28,32 @@ export function dotFolder(folder: string, file: readonly string[], moved?: strin
 /** The rules block of rules-only hosts, generated from the active routes when it is written. */
 export const RULES_TARGET: BlockTarget = { kind: "block", content: rulesBlock };
 
-/** A host with no hook: rtk's rules block in an instructions file of the project (`file`, from the project folder). */
-export function rulesOnlyHost(h: { name: string; title: string; aliases?: readonly string[]; file: (root: string) => string }): Host {
+export interface RulesHostRow {
+  name: string;
+  title: string;
+  aliases?: readonly string[];
+}
+
+/** A host with no hook: rtk's rules block where its `scopes` say. */
+export function rulesHost(h: RulesHostRow, scopes: HostInstall["scopes"], defaultScope: HostInstall["defaultScope"]): Host {
   return {
     name: h.name,
     title: h.title,
     tier: "rules-only",
     ...(h.aliases ? { aliases: h.aliases } : {}),
     rules: NO_RULES,
-    install: { target: RULES_TARGET, scopes: { project: (w) => h.file(project(w, ".git")) }, defaultScope: "project" },
+    install: { target: RULES_TARGET, scopes, defaultScope },
   };
+}
+
+/** A host with no hook: rtk's rules block in an instructions file of the project (`file`, from the project folder). */
+export function rulesOnlyHost(h: RulesHostRow & { file: (root: string) => string }): Host {
+  return rulesHost(h, { project: (w) => h.file(project(w, ".git")) }, "project");
+}
+
+/** A host with no hook that reads every file of the `rules` folder in its dot folder: rtk's own `rtk.md` there, in the project unless asked. */
+export function rulesFolderHost(h: RulesHostRow & { folder: string }): Host {
+  return rulesHost(h, dotFolder(h.folder, ["rules", "rtk.md"]), "project");
 }
 
 /** A rules file that may also be a folder of rule files (`.clinerules/`): then rtk's own file inside it. */

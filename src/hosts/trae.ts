@@ -4,18 +4,6 @@
 // says so), asks the model to type `rtk …` itself. Trae's personal rules are
 // kept by its settings, not in a file, so only the project scope.
 import { join } from "node:path";
-import { NO_RULES } from "../permissions/sources.js";
-import { project, RULES_TARGET } from "./targets.js";
-import type { Host } from "./types.js";
+import { project, rulesHost } from "./targets.js";
 
-export const trae: Host = {
-  name: "trae",
-  title: "Trae",
-  tier: "rules-only",
-  rules: NO_RULES,
-  install: {
-    target: RULES_TARGET,
-    scopes: { project: (w) => join(project(w, ".trae"), ".trae", "rules", "project_rules.md") },
-    defaultScope: "project",
-  },
-};
+export const trae = rulesHost({ name: "trae", title: "Trae" }, { project: (w) => join(project(w, ".trae"), ".trae", "rules", "project_rules.md") }, "project");

@@ -46,6 +46,20 @@ const GIT_STAT = "--stat --numstat --shortstat --name-only --name-status";
 const GIT_COLOR = "--color --no-color";
 const GIT_PATCH = "-p --patch --no-patch -s";
 
+/** The options with a value grep and rg share: context lines, the most matches, and a pattern given by option. */
+const GREP_VALUED: Readonly<Record<string, Kind>> = {
+  "-A": "number",
+  "-B": "number",
+  "-C": "number",
+  "--after-context": "number",
+  "--before-context": "number",
+  "--context": "number",
+  "-m": "number",
+  "--max-count": "number",
+  "-e": "string",
+  "--regexp": "string",
+};
+
 /** `--format`/`--pretty` values Claude Code takes: a builtin name, or a format without signature fields. */
 const PRETTY_NAMES = new Set(["oneline", "short", "medium", "full", "fuller", "email", "raw"]);
 
@@ -147,16 +161,7 @@ const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
       flags: flags(
         "-a -b -c --count -E --extended-regexp -F --fixed-strings -G -H -h -I -i --ignore-case -L -l --files-with-matches --files-without-match -n --line-number -o --only-matching -P -q --quiet -R -r --recursive -s --no-messages -v --invert-match -w --word-regexp -x --line-regexp -Z -z --null --no-filename --with-filename",
         {
-          "-A": "number",
-          "-B": "number",
-          "-C": "number",
-          "--after-context": "number",
-          "--before-context": "number",
-          "--context": "number",
-          "-m": "number",
-          "--max-count": "number",
-          "-e": "string",
-          "--regexp": "string",
+          ...GREP_VALUED,
           "--include": "string",
           "--exclude": "string",
           "--exclude-dir": "string",
@@ -176,17 +181,8 @@ const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
       flags: flags(
         "-a -c --count --column -F --fixed-strings --follow -H -h --heading --no-heading --hidden -i --ignore-case -v --invert-match --json -L -l --files-with-matches --files-without-match -n --line-number --no-ignore -o --only-matching -q --quiet -S --smart-case --stats --text -u -w --word-regexp",
         {
-          "-A": "number",
-          "-B": "number",
-          "-C": "number",
-          "--after-context": "number",
-          "--before-context": "number",
-          "--context": "number",
-          "-m": "number",
-          "--max-count": "number",
+          ...GREP_VALUED,
           "--max-depth": "number",
-          "-e": "string",
-          "--regexp": "string",
           "-g": "string",
           "--glob": "string",
           "-t": "string",

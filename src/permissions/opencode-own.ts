@@ -7,7 +7,7 @@
 // does not reproduce (`time`, a here-document, a coprocess), or rules rtk
 // cannot read for certain, keep the command as typed.
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { literalValue } from "../ast/literal.js";
+import { literalValue, partsText, STOP, type OtherPart } from "../ast/literal.js";
 import type * as A from "../ast/nodes.js";
 import { walk } from "../ast/walk.js";
 import { PATH_COMMANDS, type OpencodeRules } from "./opencode-match.js";
@@ -60,7 +60,7 @@ function outsidePaths(cmd: A.SimpleCommand, cwd: string, rules: OpencodeRules, u
   const inside = (p: string) => contains(rules.directory, p) || (rules.worktree !== null && contains(rules.worktree, p));
   const out: string[] = [];
   for (const w of cmd.words.slice(1)) {
-    let path = pathText(w.parts);
+    let path = partsText(w.parts, pathPart);
     if (path === null || path.startsWith("-") || (name === "chmod" && path.startsWith("+"))) continue;
     if (path === "~") path = userHome;
     else if (path.startsWith("~/")) path = join(userHome, path.slice(2));
@@ -71,37 +71,12 @@ function outsidePaths(cmd: A.SimpleCommand, cwd: string, rules: OpencodeRules, u
   return out;
 }
 
-/** A word's text up to its first glob piece, quotes removed; null when it expands (OpenCode skips a word with `$` or a backquote). */
-function pathText(parts: readonly A.WordPart[]): string | null {
-  let out = "";
-  for (const p of parts) {
-    switch (p.kind) {
-      case "Lit":
-      case "SingleQuoted":
-      case "Escaped":
-        out += p.value;
-        break;
-      case "BraceExp":
-        out += p.value;
-        break;
-      case "Tilde":
-        out += "~" + p.user;
-        break;
-      case "Glob":
-        return out;
-      case "DoubleQuoted":
-      case "LocaleQuoted": {
-        const v = pathText(p.parts);
-        if (v === null) return null;
-        out += v;
-        break;
-      }
-      default:
-        return null;
-    }
-  }
-  return out;
-}
+/**
+ * A path word's parts as OpenCode reads them: brace text and `~user` as
+ * written, the path ending at its first glob piece; a part that expands leaves
+ * the word out (OpenCode skips a word with `$` or a backquote).
+ */
+const pathPart: OtherPart = (p) => (p.kind === "BraceExp" ? p.value : p.kind === "Tilde" ? "~" + p.user : p.kind === "Glob" ? STOP : null);
 
 function contains(dir: string, p: string): boolean {
   const rel = relative(dir, p);

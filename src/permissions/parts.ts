@@ -149,109 +149,157 @@ const basename = (w: string) => w.slice(w.lastIndexOf("/") + 1);
 
 function partOf(cmd: A.SimpleCommand, src: string, opts: PartOptions, nesting: number): Part {
   const text = withoutRedirects(cmd, src);
-  const words = cmd.words.map((w) => src.slice(w.span.start, w.span.end));
-  const values = cmd.words.map(literalValue);
-  const tools = opts.tools ?? {};
-  const prefixes = opts.transparentPrefixes ?? [];
-  const forms = new Set<string>([text]);
-  const hidden = new Set<string>();
-  let opaque = false;
-  const nested = (script: string) => {
-    const f = nestedForms(script, opts, nesting);
-    if (f === null) opaque = true;
-    else for (const x of f) hidden.add(x);
-  };
-  /** The forms of the words at `idx`: as written, with quotes removed where the words are literal, with the basename. */
-  const add = (idx: readonly number[], into: Set<string>) => {
-    if (!idx.length) return;
-    const rest = idx.map((k) => words[k]!);
-    const unquoted = idx.map((k) => values[k] ?? words[k]!);
-    into.add(rest.join(" "));
-    into.add(unquoted.join(" "));
-    const v = values[idx[0]!];
-    if (v && v.includes("/")) {
-      into.add([basename(v), ...rest.slice(1)].join(" "));
-      into.add([basename(v), ...unquoted.slice(1)].join(" "));
-    }
-  };
-  const range = (from: number, end = words.length) => Array.from({ length: Math.max(0, end - from) }, (_, k) => from + k);
-  /** Every start a deny rule is tried from: the words, after wrappers, after runners like `nohup` and `sudo`. */
-  const starts = (i: number, into: Set<string>, depth = 0, end = words.length): number => {
-    add(range(i, end), into);
-    const peeled = i + peelWrappers(values.slice(i, end)).commandIndex;
-    add(range(peeled, end), into);
-    if (depth >= MAX_DEPTH) {
-      opaque = true;
-      return peeled;
-    }
-    // The config's transparent prefixes, which the host does not know.
-    const through = i + peelWrappers(values.slice(i, end), prefixes).commandIndex;
-    if (through !== peeled) starts(through, hidden, depth + 1, end);
-    const w = values[peeled];
-    if (!w) return peeled;
-    const name = basename(w);
-    // An agent-typed `rtk` (also behind sudo, timeout, …) runs the rest as it is.
-    if (name === "rtk") {
-      let k = peeled + 1;
-      while (values[k] && RTK_OPTIONS.has(values[k]!)) k++;
-      if (values[k] === "--" || values[k] === "proxy") k++;
-      starts(k, hidden, depth + 1, end);
-      return peeled;
-    }
-    // `git -C . push` runs `git push`: the tool's global options, as the router skips them.
-    const spec = Object.hasOwn(tools, name) ? tools[name]! : undefined;
-    if (spec) {
-      const sub = skipOptions(values.slice(0, end), peeled + 1, spec);
-      if (sub > peeled + 1) add([peeled, ...range(sub, end)], hidden);
-    }
-    // `bash -c 'git push'` runs git push; so does `trap 'git push' EXIT`, later.
-    if (SHELLS.has(name) || name === "trap") {
-      const c =
-        name === "trap"
-          ? values.findIndex((x, k) => k > peeled && k < end && x !== null && !x.startsWith("-")) - 1
-          : values.findIndex((x, k) => k > peeled && k < end && x !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x));
-      const script = c >= peeled && c + 1 < end ? values[c + 1] : null;
-      if (script) nested(script);
-    }
-    // `watch git push` runs the words joined as a shell command.
-    if (name === "watch") {
-      let k = peeled + 1;
-      while (values[k]?.startsWith("-")) k += ["-n", "--interval", "-q", "--equexit"].includes(values[k]!) ? 2 : 1;
-      const rest = values.slice(k, end);
-      if (rest.length && rest.every((x) => x !== null)) nested(rest.join(" "));
-    }
-    // `find … -exec rm {} \;` runs rm.
-    if (name === "find" || name === "fd" || name === "fdfind") {
-      for (let k = peeled + 1; k < end; k++) {
-        if (values[k] === null || !FIND_ACTIONS.has(values[k]!)) continue;
-        // The command runs up to `;` or `+` (fd: to the end).
-        let stop = k + 1;
-        while (stop < end && values[stop] !== ";" && values[stop] !== "+") stop++;
-        starts(k + 1, hidden, depth + 1, stop);
-        k = stop;
-      }
-    }
-    const runner = Object.hasOwn(RUNNERS, name) ? RUNNERS[name]! : undefined;
-    if (runner) {
-      let k = peeled + 1;
-      while (k < end && values[k]?.startsWith("-") && values[k] !== "-") {
-        if (values[k] === "--") {
-          k++;
-          break;
-        }
-        k += runner.value.includes(values[k]!) ? 2 : 1;
-      }
-      k += runner.operands ?? 0;
-      if (runner.assigns) while (values[k] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(values[k]!)) k++;
-      if (k < end) starts(k, runner.known ? into : hidden, depth + 1, end);
-    }
-    return peeled;
-  };
-  if (words.length) starts(0, forms);
+  const reader = new FormReader(cmd, src, opts, nesting);
+  reader.forms.add(text);
+  if (reader.words.length) reader.starts(0, reader.forms);
+  const { forms, hidden, opaque } = reader;
   forms.delete("");
   for (const f of forms) hidden.delete(f);
   hidden.delete("");
   return { span: cmd.span, cmd, text, denyForms: [...forms], hiddenForms: [...hidden], opaque };
+}
+
+/** The forms one simple command is read into, from every start a deny rule is tried from. */
+class FormReader {
+  /** The words as written. */
+  readonly words: string[];
+  /** The words' literal values (null where a word expands). */
+  readonly values: (string | null)[];
+  /** Forms the host's own matcher may also try. */
+  readonly forms = new Set<string>();
+  /** Forms only rtk sees. */
+  readonly hidden = new Set<string>();
+  opaque = false;
+  private readonly tools: Readonly<Record<string, ToolSpec>>;
+  private readonly prefixes: readonly (readonly string[])[];
+
+  constructor(
+    cmd: A.SimpleCommand,
+    src: string,
+    private readonly opts: PartOptions,
+    private readonly nesting: number,
+  ) {
+    this.words = cmd.words.map((w) => src.slice(w.span.start, w.span.end));
+    this.values = cmd.words.map(literalValue);
+    this.tools = opts.tools ?? {};
+    this.prefixes = opts.transparentPrefixes ?? [];
+  }
+
+  /** Every start a deny rule is tried from: the words, after wrappers, after runners like `nohup` and `sudo`. */
+  starts(i: number, into: Set<string>, depth = 0, end = this.words.length): void {
+    const values = this.values;
+    this.add(this.range(i, end), into);
+    const peeled = i + peelWrappers(values.slice(i, end)).commandIndex;
+    this.add(this.range(peeled, end), into);
+    if (depth >= MAX_DEPTH) {
+      this.opaque = true;
+      return;
+    }
+    // The config's transparent prefixes, which the host does not know.
+    const through = i + peelWrappers(values.slice(i, end), this.prefixes).commandIndex;
+    if (through !== peeled) this.starts(through, this.hidden, depth + 1, end);
+    const w = values[peeled];
+    if (!w) return;
+    const name = basename(w);
+    // An agent-typed `rtk` (also behind sudo, timeout, …) runs the rest as it is.
+    if (name === "rtk") return this.afterRtk(peeled, depth, end);
+    this.withoutToolOptions(name, peeled, end);
+    if (SHELLS.has(name) || name === "trap") this.shellString(name, peeled, end);
+    if (name === "watch") this.watched(peeled, end);
+    if (name === "find" || name === "fd" || name === "fdfind") this.findActions(peeled, depth, end);
+    const runner = Object.hasOwn(RUNNERS, name) ? RUNNERS[name]! : undefined;
+    if (runner) this.afterRunner(runner, peeled, into, depth, end);
+  }
+
+  /** The forms of the words at `idx`: as written, with quotes removed where the words are literal, with the basename. */
+  private add(idx: readonly number[], into: Set<string>): void {
+    if (!idx.length) return;
+    const rest = idx.map((k) => this.words[k]!);
+    const unquoted = idx.map((k) => this.values[k] ?? this.words[k]!);
+    into.add(rest.join(" "));
+    into.add(unquoted.join(" "));
+    const v = this.values[idx[0]!];
+    if (v && v.includes("/")) {
+      into.add([basename(v), ...rest.slice(1)].join(" "));
+      into.add([basename(v), ...unquoted.slice(1)].join(" "));
+    }
+  }
+
+  private range(from: number, end = this.words.length): number[] {
+    return Array.from({ length: Math.max(0, end - from) }, (_, k) => from + k);
+  }
+
+  /** The forms of a command string the command runs (`bash -c '…'`): hidden, or opaque past the depth rtk reads. */
+  private nested(script: string): void {
+    const f = nestedForms(script, this.opts, this.nesting);
+    if (f === null) this.opaque = true;
+    else for (const x of f) this.hidden.add(x);
+  }
+
+  /** `rtk git push` runs `git push`: the words after rtk's own options (and `--` or `proxy`). */
+  private afterRtk(peeled: number, depth: number, end: number): void {
+    const values = this.values;
+    let k = peeled + 1;
+    while (values[k] && RTK_OPTIONS.has(values[k]!)) k++;
+    if (values[k] === "--" || values[k] === "proxy") k++;
+    this.starts(k, this.hidden, depth + 1, end);
+  }
+
+  /** `git -C . push` runs `git push`: the tool's global options, as the router skips them. */
+  private withoutToolOptions(name: string, peeled: number, end: number): void {
+    const spec = Object.hasOwn(this.tools, name) ? this.tools[name]! : undefined;
+    if (!spec) return;
+    const sub = skipOptions(this.values.slice(0, end), peeled + 1, spec);
+    if (sub > peeled + 1) this.add([peeled, ...this.range(sub, end)], this.hidden);
+  }
+
+  /** `bash -c 'git push'` runs git push; so does `trap 'git push' EXIT`, later. */
+  private shellString(name: string, peeled: number, end: number): void {
+    const values = this.values;
+    const c =
+      name === "trap"
+        ? values.findIndex((x, k) => k > peeled && k < end && x !== null && !x.startsWith("-")) - 1
+        : values.findIndex((x, k) => k > peeled && k < end && x !== null && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(x));
+    const script = c >= peeled && c + 1 < end ? values[c + 1] : null;
+    if (script) this.nested(script);
+  }
+
+  /** `watch git push` runs the words joined as a shell command. */
+  private watched(peeled: number, end: number): void {
+    const values = this.values;
+    let k = peeled + 1;
+    while (values[k]?.startsWith("-")) k += ["-n", "--interval", "-q", "--equexit"].includes(values[k]!) ? 2 : 1;
+    const rest = values.slice(k, end);
+    if (rest.length && rest.every((x) => x !== null)) this.nested(rest.join(" "));
+  }
+
+  /** `find … -exec rm {} \;` runs rm, up to `;` or `+` (fd: to the end). */
+  private findActions(peeled: number, depth: number, end: number): void {
+    const values = this.values;
+    for (let k = peeled + 1; k < end; k++) {
+      if (values[k] === null || !FIND_ACTIONS.has(values[k]!)) continue;
+      let stop = k + 1;
+      while (stop < end && values[stop] !== ";" && values[stop] !== "+") stop++;
+      this.starts(k + 1, this.hidden, depth + 1, stop);
+      k = stop;
+    }
+  }
+
+  /** `sudo -u root nohup git push` runs what follows the runner's options, operands and assignments. */
+  private afterRunner(runner: Runner, peeled: number, into: Set<string>, depth: number, end: number): void {
+    const values = this.values;
+    let k = peeled + 1;
+    while (k < end && values[k]?.startsWith("-") && values[k] !== "-") {
+      if (values[k] === "--") {
+        k++;
+        break;
+      }
+      k += runner.value.includes(values[k]!) ? 2 : 1;
+    }
+    k += runner.operands ?? 0;
+    if (runner.assigns) while (values[k] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(values[k]!)) k++;
+    if (k < end) this.starts(k, runner.known ? into : this.hidden, depth + 1, end);
+  }
 }
 
 /** The command's source text with its redirects cut out and trailing blanks trimmed. */
