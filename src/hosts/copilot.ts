@@ -10,6 +10,7 @@
 // session.
 import { claudeAnswer, decodeClaudeShape, REWRITE_REASON, type ClaudeCtx } from "./claude.js";
 import { join } from "node:path";
+import { copilotOwn } from "../permissions/copilot-own.js";
 import { COPILOT_RULES } from "../permissions/sources.js";
 import { home, project } from "./targets.js";
 import { answerIn, claudeAllowing, json, obj, SILENT, str, type Host, type SessionStart } from "./types.js";
@@ -45,7 +46,7 @@ export const copilot: Host = {
   tier: "hook",
   aliases: ["copilot-jetbrains"],
   rules: COPILOT_RULES,
-  engine: { explicitAllow: true },
+  engine: { explicitAllow: true, own: copilotOwn },
   hook: {
     decode(event) {
       const e = obj(event);

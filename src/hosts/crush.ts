@@ -1,12 +1,17 @@
 // Crush (Charm): PreToolUse hooks in crush.json, Claude Code-compatible in
 // spirit but with an envelope of its own: the event names itself in `event`,
 // and a hook answers `{updated_input}` (shallow-merged over the tool's input)
-// with no `decision`, which Crush reads as "no opinion" and then runs its own
-// permission flow on the replaced command. Its permissions name tools, not
-// commands, so there is no command rule for a rewrite to slip past.
+// and a `decision`. Crush then runs its own checks on the replaced command:
+// its list of read-only commands it runs unprompted (`rtk git status` is not
+// on it, so the rewrite carries `decision: "allow"`, which pre-approves that
+// one call) and its built-in blocks (`curl`, `sudo`, `npm install -g`, …),
+// which cannot see past an `rtk` and are rtk's deny rules (permissions/).
+// A command Crush would ask about is left as typed: it asks about the command
+// the agent wrote.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { NO_RULES } from "../permissions/sources.js";
+import { crushOwn } from "../permissions/crush-own.js";
+import { CRUSH_RULES } from "../permissions/sources.js";
 import { configHome, project } from "./targets.js";
 import { answers, json, obj, SILENT, str, type Decoded, type Host } from "./types.js";
 
@@ -26,12 +31,13 @@ export const crush: Host = {
   name: "crush",
   title: "Crush",
   tier: "hook",
-  rules: NO_RULES,
+  rules: CRUSH_RULES,
+  engine: { explicitAllow: true, own: crushOwn },
   hook: {
     decode,
     ...answers<null>({
       // Crush has no way to be told to ask: an ask rule leaves the command as typed.
-      rewrite: (outcome) => (outcome.ask ? SILENT : json({ updated_input: { command: outcome.command } })),
+      rewrite: (outcome) => (outcome.ask ? SILENT : json({ ...(outcome.allow ? { decision: "allow" } : {}), updated_input: { command: outcome.command } })),
       deny: (reason) => json({ decision: "deny", reason }),
     }),
   },

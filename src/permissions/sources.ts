@@ -128,29 +128,36 @@ export const FACTORY_RULES: RuleLoader = {
 };
 
 /**
- * GitHub Copilot: Claude Code's settings (VS Code reads them), and Copilot CLI's
- * `--deny-tool` / `--allow-tool` options. Those live only on the command line of
- * the running `copilot`, so they are read from the hook's ancestor processes
- * (Linux `/proc`; elsewhere they cannot be read). `shell(git push)` → `git push`.
+ * GitHub Copilot: Copilot CLI's `--deny-tool` / `--allow-tool` options, which
+ * live only on the command line of the running `copilot`, so they are read from
+ * the hook's ancestor processes (Linux `/proc`; elsewhere they cannot be read).
+ * `shell(git push)` → `git push`. Claude Code's settings only where no Copilot
+ * CLI runs the hook (VS Code reads them; Copilot CLI 1.0.102 reads none of them,
+ * trusted folder or not: test/hosts-real/copilot.real.ts).
  */
 export const COPILOT_RULES: RuleLoader = {
   family: "copilot",
   read(ctx, add) {
-    CLAUDE_RULES.read(ctx, add);
     const cli = copilotCommandLine(ctx.env);
-    if (!cli) return;
+    if (!cli) return CLAUDE_RULES.read(ctx, add);
     ctx.files.push({ path: cli.source, status: "read" });
     add("deny", cli.deny, "shell");
     add("allow", cli.allow, "shell");
   },
 };
 
-/** The `--deny-tool` / `--allow-tool` values of the nearest ancestor process that is Copilot CLI. */
-export function copilotCommandLine(env: Env, start = process.ppid): { source: string; deny: string[]; allow: string[] } | null {
+/**
+ * The `--deny-tool` / `--allow-tool` values of the nearest ancestor process that is Copilot CLI, and whether it runs
+ * with every permission (`--yolo`, `--allow-all`, or `--allow-all-tools`, `--allow-all-paths` and `--allow-all-urls`
+ * together), where it runs every command its deny rules do not name.
+ */
+export function copilotCommandLine(env: Env, start = process.ppid): { source: string; deny: string[]; allow: string[]; allowAll: boolean } | null {
   const found = ancestorCommandLine(env, (argv) => argv.some((a) => /(^|\/)copilot(\.js|\.exe)?$/.test(a) || /@github\/copilot/.test(a)), start);
   if (!found) return null;
   const values = optionValues(found.argv, ["deny-tool", "allow-tool"]);
-  return { source: found.source, deny: values["deny-tool"]!.flatMap(toolList), allow: values["allow-tool"]!.flatMap(toolList) };
+  const has = (flag: string) => found.argv.includes(flag);
+  const allowAll = has("--yolo") || has("--allow-all") || (has("--allow-all-tools") && has("--allow-all-paths") && has("--allow-all-urls"));
+  return { source: found.source, deny: values["deny-tool"]!.flatMap(toolList), allow: values["allow-tool"]!.flatMap(toolList), allowAll };
 }
 
 /** The command line of the nearest ancestor process `isHost` recognises (Linux `/proc`, or `RTK_PROC_ROOT`). */
@@ -328,6 +335,37 @@ function toolList(value: string): string[] {
 
 /** Hosts without rules of their own (plugins, rules-only files, Kiro). */
 export const NO_RULES: RuleLoader = { family: "none", read() {} };
+
+/**
+ * Crush's rules are built into its bash tool (internal/agent/tools/bash.go, v0.63 to 0.96): it refuses a
+ * command whose name is on its banned list (network clients, `sudo`, package managers, system and network
+ * administration), and some subcommands (`apt-get install`, `npm install -g`, `go test -exec`, …), wherever it
+ * stands in the command. Its shell sees only `rtk` in a rewrite, so they are rtk's to keep: read as deny rules
+ * (a little wider than Crush's test of the words, never narrower).
+ */
+export const CRUSH_RULES: RuleLoader = {
+  family: "crush",
+  read(_ctx, add) {
+    add("deny", [...CRUSH_BANNED, ...CRUSH_BLOCKED], null);
+  },
+};
+
+const CRUSH_BANNED = [
+  ...["alias", "aria2c", "axel", "chrome", "curl", "curlie", "firefox", "http-prompt", "httpie", "links", "lynx", "nc", "safari", "scp", "ssh", "telnet", "w3m", "wget", "xh"],
+  ...["doas", "su", "sudo"],
+  ...["apk", "apt", "apt-cache", "apt-get", "dnf", "dpkg", "emerge", "home-manager", "makepkg", "opkg", "pacman", "paru", "pkg", "pkg_add", "pkg_delete", "portage", "rpm", "yay", "yum", "zypper"],
+  ...["at", "batch", "chkconfig", "crontab", "fdisk", "mkfs", "mount", "parted", "service", "systemctl", "umount"],
+  ...["firewall-cmd", "ifconfig", "ip", "iptables", "netstat", "pfctl", "route", "ufw"],
+];
+
+/** Crush's subcommand blocks: the words after the command, then options anywhere (`npm install x -g`). */
+const CRUSH_BLOCKED = [
+  ...["apk add", "apt install", "apt-get install", "dnf install", "pkg install", "yum install", "zypper install"].map((c) => `${c}:*`),
+  ...["brew install", "cargo install", "gem install", "go install", "yarn global add"].map((c) => `${c}:*`),
+  "pacman*-S *",
+  ...["npm install* --global*", "npm install* -g*", "pip install* --user*", "pip3 install* --user*", "pnpm add* --global*", "pnpm add* -g*"],
+  "go test* -exec*",
+];
 
 /** `Bash(git push:*)` → `git push:*`; a bare `Bash` → `*`; another tool's entry → null. */
 function toolPattern(entry: string, tool: string): string | null {

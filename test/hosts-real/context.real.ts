@@ -9,6 +9,7 @@ import { ensureBuilt } from "../support/build.js";
 import { sessionContext } from "../../src/text/markers.js";
 import { claudeDriver } from "./hosts/claude.js";
 import { codexDriver } from "./hosts/codex.js";
+import { copilotDriver } from "./hosts/copilot.js";
 import { geminiDriver } from "./hosts/gemini.js";
 import { SESSION_PROMPT } from "./support/anthropic.js";
 import { session, spoolRecords as readSpool, type HostDriver, type SessionResult } from "./support/session.js";
@@ -30,6 +31,7 @@ const HOSTS: [string, () => HostDriver | { error: string }, string | undefined][
   ["Claude Code", claudeDriver, "default"],
   ["Codex", codexDriver, "never/workspace-write"],
   ["Gemini CLI", geminiDriver, undefined],
+  ["Copilot CLI", copilotDriver, undefined],
 ];
 
 before(() => ensureBuilt());

@@ -34,6 +34,11 @@ export interface ParityRow {
    * purpose (rtk runs exactly X), counted apart from the mismatches.
    */
   allowedTyped: string[];
+  /**
+   * Agent-typed `rtk X` that rtk's hook refused, where the host's rules deny X itself in the same row: the host's
+   * rules cannot see a command behind an `rtk` the agent typed, so rtk applies them (counted apart, as allowedTyped).
+   */
+  deniedTyped: string[];
 }
 
 /** Runs `commands` without and with rtk under one rule set and mode; the two sessions run side by side. */
@@ -42,18 +47,21 @@ export async function parityRow(
   commands: readonly string[],
   rules: RuleSet,
   mode: string | undefined,
-  extra: SessionOptions = {},
+  extra: SessionOptions & { init?: string[] } = {},
 ): Promise<ParityRow & { without: CommandOutcome[]; with: CommandOutcome[] }> {
   const opts = { ...extra, mode, files: { ...extra.files, ...rules.files } };
   const [plain, hooked] = await Promise.all([session(driver, commands, { ...opts, withRtk: false }), session(driver, commands, { ...opts, withRtk: true })]);
   const mismatches: ParityRow["mismatches"] = [];
   const unrecorded: string[] = [];
   const allowedTyped: string[] = [];
-  const ranAlone = (c: string) => plain.outcomes[commands.indexOf(c)]?.fate === "ran";
+  const deniedTyped: string[] = [];
+  const alone = (c: string) => plain.outcomes[commands.indexOf(c)]?.fate;
+  const ranAlone = (c: string) => alone(c) === "ran";
   commands.forEach((command, i) => {
     const a = plain.outcomes[i]!;
     const b = hooked.outcomes[i]!;
     if (a.fate === "asked" && b.fate === "ran" && command.startsWith("rtk ") && ranAlone(command.slice(4))) allowedTyped.push(command);
+    else if (a.fate !== b.fate && b.fate === "denied" && command.startsWith("rtk ") && alone(command.slice(4)) === "denied") deniedTyped.push(command);
     else if (a.fate !== b.fate || a.fate === "error") mismatches.push({ command, without: a.fate, with: b.fate, rewritten: b.rewritten });
     if (b.fate === "ran" && b.rewritten !== null && !b.recorded) unrecorded.push(command);
   });
@@ -72,6 +80,7 @@ export async function parityRow(
     unrecorded,
     hookErrors: hooked.hookErrors,
     allowedTyped,
+    deniedTyped,
     without: plain.outcomes,
     with: hooked.outcomes,
   };

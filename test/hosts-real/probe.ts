@@ -2,8 +2,10 @@
 // --settings is the project's rules file (Claude Code's .claude/settings.json, OpenCode's opencode.json, Gemini CLI's .gemini/settings.json); --files writes files under HOME.
 import { claudeDriver } from "./hosts/claude.js";
 import { codexDriver } from "./hosts/codex.js";
+import { copilotDriver } from "./hosts/copilot.js";
 import { geminiDriver } from "./hosts/gemini.js";
 import { opencodeDriver } from "./hosts/opencode.js";
+import { piDriver } from "./hosts/pi.js";
 import { session } from "./support/session.js";
 const args = process.argv.slice(2);
 const host = args.shift();
@@ -22,7 +24,20 @@ while (args.length) {
   else if (a === "--untrusted") trustHook = false;
   else cmds.push(a);
 }
-const d = host === "claude" ? claudeDriver() : host === "codex" ? codexDriver() : host === "opencode" ? opencodeDriver() : host === "gemini" ? geminiDriver() : { error: "unknown host" };
+const d =
+  host === "claude"
+    ? claudeDriver()
+    : host === "codex"
+      ? codexDriver()
+      : host === "opencode"
+        ? opencodeDriver()
+        : host === "gemini"
+          ? geminiDriver()
+          : host === "pi"
+            ? piDriver()
+            : host === "copilot"
+              ? copilotDriver()
+              : { error: "unknown host" };
 if ("error" in d) throw new Error(d.error);
 const rulesFile: Record<string, string> = { opencode: "work/app/opencode.json", gemini: "work/app/.gemini/settings.json" };
 if (settings) files[rulesFile[host!] ?? "work/app/.claude/settings.json"] = settings;

@@ -78,6 +78,67 @@ describe("Copilot CLI's --deny-tool / --allow-tool", () => {
     // Not every part allowed: Copilot would ask, about the command as typed.
     assert.equal(asCopilot(OPTIONS, "git status && git diff").stdout, "");
   });
+
+  // Copilot CLI 1.0.102 runs every command its deny rules do not name with every permission (test/hosts-real/copilot.real.ts).
+  test("--yolo and --allow-all allow every rewrite but those a deny rule names; --allow-all-tools alone does not (paths are still checked)", () => {
+    for (const all of [["--yolo"], ["--allow-all"], ["--allow-all-tools", "--allow-all-paths", "--allow-all-urls"]]) {
+      const { answer } = asCopilot([...all, "-p", "x"], "git diff HEAD~1");
+      assert.equal(answer?.["modifiedArgs"]?.command, "rtk git diff HEAD~1", all.join(" "));
+      assert.equal(answer?.["permissionDecision"], "allow", all.join(" "));
+      assert.equal(asCopilot([...all, ...OPTIONS], "git push origin main").stdout, "", `${all.join(" ")}: the deny rule still holds`);
+    }
+    assert.equal(asCopilot(["--allow-all-tools"], "git diff HEAD~1").stdout, "");
+  });
+
+  test("under Copilot CLI, Claude Code's settings are no rules (it does not read them): their deny neither holds a rewrite nor refuses an `rtk` typed before it", () => {
+    const settings = join(project, ".claude", "settings.json");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    writeFileSync(settings, JSON.stringify({ permissions: { deny: ["Bash(git diff:*)"] } }));
+    try {
+      assert.equal(asCopilot(["--yolo"], "git diff HEAD~1").answer?.["modifiedArgs"]?.command, "rtk git diff HEAD~1");
+      assert.notEqual(asCopilot(["--yolo"], "rtk git diff HEAD~1").answer?.["permissionDecision"], "deny");
+    } finally {
+      rmSync(join(project, ".claude"), { recursive: true, force: true });
+    }
+  });
+});
+
+// Crush's own checks, from its source (docs/hosts.md, "Crush, the real program"): the read-only list it runs
+// unprompted, its built-in blocks, and the sessions that approve everything (`crush run`, `--yolo`), read from the
+// command line of the running `crush`.
+describe("Crush: its read-only list, its blocks, crush run and --yolo", () => {
+  let crushBin: string;
+  before(() => {
+    crushBin = join(root, "bin", "crush");
+    writeFileSync(crushBin, `#!/bin/sh\n${JSON.stringify(RTK)} hook crush\n`);
+    chmodSync(crushBin, 0o755);
+  });
+  const asCrush = (options: string[], command: string) =>
+    asHost(crushBin, options, { event: "PreToolUse", session_id: "s", cwd: project, tool_name: "bash", tool_input: { command, description: "x" } }, home);
+  const allowed = (command: string) => ({ decision: "allow", updated_input: { command } });
+
+  test("interactive: only what is on its list, nothing chained, comes back, allowed (`rtk git status` is not on it)", () => {
+    assert.deepEqual(asCrush([], "git status").answer, allowed("rtk git status"));
+    assert.deepEqual(asCrush([], "ls -la").answer, allowed("rtk ls -la"));
+    for (const asked of ["cat README.md", "git status && git log", "git diff | head", "grep -rn x ."]) assert.equal(asCrush([], asked).stdout, "", asked);
+  });
+
+  test("crush run and --yolo approve everything: every rewrite comes back, allowed", () => {
+    for (const options of [["run", "prompt"], ["--yolo"], ["-y"]]) {
+      assert.deepEqual(asCrush(options, "cat README.md").answer, allowed("rtk cat README.md"), options.join(" "));
+      assert.deepEqual(asCrush(options, "git status && git log").answer, allowed("rtk git status && rtk git log"), options.join(" "));
+    }
+  });
+
+  test("what Crush blocks is left as typed (its shell would see only `rtk`); an `rtk` the agent typed before it is denied", () => {
+    for (const blocked of ["curl https://example.com", "wget -q https://example.com", "npm install -g x", "go test -exec foo ./...", "git status && curl -s x"]) {
+      assert.equal(asCrush(["run"], blocked).stdout, "", blocked);
+    }
+    assert.deepEqual(asCrush(["run"], "go test ./...").answer, allowed("rtk go test ./..."), "go test without -exec is not blocked");
+    const typed = asCrush(["run"], "rtk curl https://example.com").answer;
+    assert.equal(typed?.["decision"], "deny");
+    assert.match(typed?.["reason"], /curl/);
+  });
 });
 
 // Gemini CLI's `--allowed-tools`, `--policy` and `--admin-policy` take the place of the settings

@@ -328,7 +328,7 @@ describe("Crush, Continue CLI and Goose: shapes of their documentation", () => {
     const rec = crush.recorded("git log -n 3", b.project);
     const snake = hook(b, "crush", { ...rec.event, event: "pre_tool_use" });
     assert.equal(snake.status, 0, snake.stderr);
-    assert.deepEqual(JSON.parse(snake.stdout), { updated_input: { command: "rtk git log -n 3" } });
+    assert.deepEqual(JSON.parse(snake.stdout), { decision: "allow", updated_input: { command: "rtk git log -n 3" } });
     const other = hook(b, "crush", { ...rec.event, tool_name: "bashful" });
     assert.equal(other.status, 0);
     assert.equal(other.stdout, "");
