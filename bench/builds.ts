@@ -2,10 +2,10 @@
 // (test/fixtures/tools, `npm run fixtures`) replayed through bin/rtk with the
 // tool stood in on PATH. Per fixture: savings in exact tokens beside the
 // facts-alone bound, facts kept or recallable (read from the raw output by
-// test/filters/builds-facts.ts, not by the filters), the exit code; per family,
+// test/filters/builds/facts.ts, not by the filters), the exit code; per family,
 // the median savings over the medium passing runs against the issue's floors.
 import { isPackageRun, isTestRun, replay, toolCases, type ToolCase } from "../test/support/replay.js";
-import { factsOf, factsText, lostFacts, READERS } from "../test/filters/builds-facts.js";
+import { factsOf, factsText, lostFacts, READERS } from "../test/filters/builds/facts.js";
 import type { Area } from "./harness/report.js";
 import type { Tokenizer } from "./inputs/tokenizer.js";
 import { savingsGate } from "./gates.js";

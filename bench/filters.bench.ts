@@ -8,9 +8,9 @@ import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rea
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import * as filesFx from "../test/filters/files-fixtures.js";
-import * as gitFx from "../test/filters/git-fixtures.js";
-import { FACT_READERS, holds, replayRunner } from "../test/filters/runner-facts.js";
+import * as filesFx from "../test/filters/files/fixtures.js";
+import * as gitFx from "../test/filters/git/fixtures.js";
+import { FACT_READERS, holds, replayRunner } from "../test/filters/tests/facts.js";
 import { isTestRun, toolCases } from "../test/support/replay.js";
 import { buildsArea } from "./builds.js";
 import { servicesArea } from "./services.js";
@@ -484,7 +484,7 @@ function familyArea(area: Area, outcomes: readonly Outcome[]): void {
   area.note(
     "facts alone: the savings if the output were nothing but the fixture's facts, one per line (every path, hash, author, day, subject, hunk header, changed line …), median over the medium fixtures: about the most an output that shows every fact can save (putting several facts on a line saves only their line ends)",
   );
-  area.note("test/filters/git.test.ts (FLOORS) says why some git families stay below: every path, hash, hunk header and changed line is kept");
+  area.note("test/filters/git/git.test.ts (FLOORS) says why some git families stay below: every path, hash, hunk header and changed line is kept");
 }
 
 function medianOf(xs: readonly number[]): number {

@@ -2,11 +2,11 @@
 // fixtures`, or written from a tool's documented format where it cannot run
 // here) replayed through bin/rtk with the tool stood in on PATH. Per fixture:
 // savings in exact tokens beside the facts-alone bound, facts kept (read from
-// the raw output by test/filters/packages-facts.ts, not by the filters), the
+// the raw output by test/filters/packages/facts.ts, not by the filters), the
 // exit code; the median savings of the medium installs against the issue's
 // floor.
 import { isPackageRun, replay, toolCases, type ToolCase } from "../test/support/replay.js";
-import { factsOf, factsText, lostFacts, READERS } from "../test/filters/packages-facts.js";
+import { factsOf, factsText, lostFacts, READERS } from "../test/filters/packages/facts.js";
 import type { Area } from "./harness/report.js";
 import type { Tokenizer } from "./inputs/tokenizer.js";
 import { savingsGate } from "./gates.js";

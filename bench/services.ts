@@ -3,10 +3,10 @@
 // written from their documented formats) replayed through bin/rtk with the
 // tool stood in on PATH. Per fixture: savings in exact tokens beside the
 // facts-alone bound, the facts kept (read from the raw output by
-// test/filters/services-facts.ts, not by the filters), the exit code; per
+// test/filters/services/facts.ts, not by the filters), the exit code; per
 // family, the median savings over its medium fixtures against the floors.
 import { filterOf, replay, toolCases } from "../test/support/replay.js";
-import { factsOf, factsText, lostFacts } from "../test/filters/services-facts.js";
+import { factsOf, factsText, lostFacts } from "../test/filters/services/facts.js";
 import type { Area } from "./harness/report.js";
 import type { Tokenizer } from "./inputs/tokenizer.js";
 import { savingsGate } from "./gates.js";

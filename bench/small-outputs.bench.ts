@@ -13,11 +13,11 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import * as filesFx from "../test/filters/files-fixtures.js";
-import * as gitFx from "../test/filters/git-fixtures.js";
+import * as filesFx from "../test/filters/files/fixtures.js";
+import * as gitFx from "../test/filters/git/fixtures.js";
 import { isPackageRun, isTestRun, replay, TOOL_FIXTURES, toolCases } from "../test/support/replay.js";
 import { LINTERS } from "./builds.js";
-import { READERS as BUILD_READERS } from "../test/filters/builds-facts.js";
+import { READERS as BUILD_READERS } from "../test/filters/builds/facts.js";
 import { DEFAULT_PASSTHROUGH_TOKENS } from "../src/config/schema.js";
 import { loadBuiltLib, root, type Bench } from "./harness/context.js";
 import { loadTokenizer, type Tokenizer } from "./inputs/tokenizer.js";

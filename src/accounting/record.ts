@@ -1,7 +1,7 @@
 // The records of the hook path: one line per decision about an agent's command
 // (`rtk hook <host>`, `rtk rewrite`), and of `rtk recall` (a recall means an
 // omission cost the agent a second call). Written through the spool like runs.
-import { setting, tryLoadConfig, type EffectiveConfig } from "../config/load.js";
+import { tryLoadConfig, type EffectiveConfig } from "../config/load.js";
 import type { Env } from "../config/paths.js";
 import type { Outcome } from "../rewrite/outcome.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
@@ -11,7 +11,7 @@ import type { HookRecord, HookVerdict, RunRecord } from "./types.js";
 
 /** RTK_NO_TRACK=1, or `tracking.enabled = false` in the config that applies to `cwd` (read here unless the caller has it). */
 export function tracking(env: Env, cwd: string, config: EffectiveConfig | undefined = tryLoadConfig(env, cwd)): boolean {
-  return !trackingOff(env) && config !== undefined && setting(config, "tracking", "enabled");
+  return !trackingOff(env) && config !== undefined && config.tracking.enabled;
 }
 
 export function verdictOf(outcome: Outcome): HookVerdict {

@@ -8,7 +8,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tryLockDir } from "../fs/lock-dir.js";
-import { loadConfig, setting } from "../config/load.js";
+import { loadConfig } from "../config/load.js";
 import { dataDir, type Env } from "../config/paths.js";
 import { SPOOL_NAME } from "./spool.js";
 import { openDb, type Db, type Row } from "./sqlite.js";
@@ -501,7 +501,7 @@ export function hookDecisions(opts: { since?: number; project?: string; env?: En
 /** `tracking.database` of the config that applies here (default: history.db in rtk's data folder). */
 export function configuredDatabase(env: Env, cwd: string = process.cwd()): string {
   try {
-    return setting(loadConfig(env, cwd), "tracking", "database");
+    return loadConfig(env, cwd).tracking.database;
   } catch {
     return databasePath(env);
   }

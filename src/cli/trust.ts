@@ -46,7 +46,7 @@ export function trustCli(args: string[]): number {
   store.entries.set(key, { sha256: hash, trustedAt: new Date().toISOString() });
   const cfg = configFromToml(content.toString("utf8"), key);
   const lines = [`trusted ${key}`, `  sha256 ${hash}`];
-  const keys = [...cfg.values.keys()];
+  const keys = Object.entries(cfg.values).flatMap(([section, set]) => Object.keys(set).map((key) => `${section}.${key}`));
   lines.push(`  sets: ${keys.length ? keys.join(", ") : "no keys"}`);
   lines.push(`  filters: ${cfg.filters.length ? cfg.filters.map((f) => `${f.name} (match ${JSON.stringify(f.definition["match"])})`).join(", ") : "none"}`);
   lines.push("It applies until the file changes; `rtk config` shows the effective config.");

@@ -5,7 +5,7 @@
 // declarative filters instead, with the default limits (the user's config
 // does not change what a built-in's tests expect).
 import { formatIssue } from "../config/file.js";
-import { loadConfig, setting } from "../config/load.js";
+import { loadConfig } from "../config/load.js";
 import type { FilterDef } from "../config/schema.js";
 import { CHARS_PER_TOKEN, DEFAULT_LIMITS } from "../filters/budget.js";
 import { BUILTIN_PREFIX, libraryFile, LIBRARY_TEXTS } from "../filters/library.js";
@@ -22,7 +22,7 @@ export function verifyCli(args: string[]): number {
   const cfg = loadConfig(process.env, process.cwd());
   for (const w of cfg.warnings) process.stderr.write(w + "\n");
   for (const i of cfg.issues) process.stderr.write(`rtk verify: error: ${formatIssue(i)}\n`);
-  const limits = { listChars: setting(cfg, "limits", "list_tokens") * CHARS_PER_TOKEN };
+  const limits = { listChars: cfg.limits.list_tokens * CHARS_PER_TOKEN };
   const { out, passed, failed } = runTests([...cfg.filters, ...cfg.shadowed], limits);
   const filters = cfg.filters.length + cfg.shadowed.length;
   const broken = cfg.broken.length;

@@ -22,7 +22,6 @@ import {
   typeName,
   type FilterDef,
   type InlineTest,
-  type KeyName,
   type KeyPath,
   type KeySpec,
   type Replacement,
@@ -48,20 +47,17 @@ export interface BrokenFilter {
   line: number;
 }
 
+/** The valid values a file sets, by section in the file's order, typed by the schema: a key the file does not set is absent. */
+export type FileValues = { [S in SectionName]?: Partial<SettingValues[S]> };
+
 export interface FileConfig {
   path: string;
-  /** The valid values the file sets, by `section.key`. */
-  values: Map<string, unknown>;
+  values: FileValues;
   /** The line of a key in the file. */
   line(path: KeyPath): number;
   filters: FilterDef[];
   broken: BrokenFilter[];
   issues: ConfigIssue[];
-}
-
-/** A value the file sets, typed by the schema: the file keeps only values their key's check returned. */
-export function fileSetting<S extends SectionName, K extends KeyName<S>>(file: FileConfig, section: S, key: K): SettingValues[S][K] | undefined {
-  return file.values.get(`${section}.${key}`) as SettingValues[S][K] | undefined;
 }
 
 /** `file:line: key: message` (no line for a file that cannot be read, no key for one that does not parse). */
@@ -72,7 +68,7 @@ export function formatIssue(i: ConfigIssue): string {
 
 export function configFromToml(text: string, path: string): FileConfig {
   const lines = new LineFinder(text);
-  const cfg: FileConfig = { path, values: new Map(), line: (p) => lines.at(p), filters: [], broken: [], issues: [] };
+  const cfg: FileConfig = { path, values: {}, line: (p) => lines.at(p), filters: [], broken: [], issues: [] };
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(text) as Record<string, unknown>;
@@ -106,7 +102,8 @@ export function configFromToml(text: string, path: string): FileConfig {
       }
       const checked = spec.check(v, [name, k], report);
       if (checked === INVALID) continue;
-      cfg.values.set(`${name}.${k}`, checked);
+      const own: Record<string, unknown> = (cfg.values[name as SectionName] ??= {});
+      own[k] = checked;
     }
   }
   cfg.issues.sort((a, b) => a.line - b.line);

@@ -2,8 +2,8 @@
 // file never stops the rewrite: every problem is one warning on stderr, and the
 // keys it concerns keep their defaults.
 import type { Exclusion } from "../rewrite/mark.js";
-import { configFromToml, fileSetting } from "./file.js";
-import { issueWarning, loadConfig, setting, warnConfigProblems, type EffectiveConfig } from "./load.js";
+import { configFromToml } from "./file.js";
+import { issueWarning, loadConfig, warnConfigProblems, type EffectiveConfig } from "./load.js";
 import type { Env } from "./paths.js";
 
 export type { Env } from "./paths.js";
@@ -21,14 +21,14 @@ export function loadHookConfig(env: Env, warn: (msg: string) => void, cwd: strin
 /** The `[hooks]` part of a config already loaded (its problems are warned about once). */
 export function hookConfigOf(cfg: EffectiveConfig, env: Env, warn: (msg: string) => void): HookConfig {
   warnConfigProblems(cfg, warn, env);
-  return hookConfig(setting(cfg, "hooks", "exclude_commands"), setting(cfg, "hooks", "transparent_prefixes"));
+  return hookConfig(cfg.hooks.exclude_commands, cfg.hooks.transparent_prefixes);
 }
 
 /** The `[hooks]` of one config file's text (problems are warnings). */
 export function hookConfigFromToml(text: string, path: string, warn: (msg: string) => void): HookConfig {
   const file = configFromToml(text, path);
   for (const i of file.issues) warn(issueWarning(i));
-  return hookConfig(fileSetting(file, "hooks", "exclude_commands") ?? [], fileSetting(file, "hooks", "transparent_prefixes") ?? []);
+  return hookConfig(file.values.hooks?.exclude_commands ?? [], file.values.hooks?.transparent_prefixes ?? []);
 }
 
 function hookConfig(excludeCommands: readonly string[], prefixes: readonly string[]): HookConfig {

@@ -29,7 +29,12 @@ export interface ProjectFileState {
   sha256: string;
 }
 
-export interface EffectiveConfig {
+/**
+ * The config that applies: each section's values, typed by the schema
+ * (`config.limits.list_tokens` is a number), beside where each came from
+ * (`settings`), the filters and the problems found.
+ */
+export interface EffectiveConfig extends SettingValues {
   user: { path: string; found: boolean };
   /** The nearest project file, applied only when its state is "trusted". */
   project: ProjectFileState | null;
@@ -83,7 +88,17 @@ export function loadConfig(env: Env, cwd: string, options: LoadOptions = {}): Ef
     for (const b of options.builtins()) (named.has(b.name) ? shadowed : filters).push(b);
   }
   issues.push(...(user?.issues ?? []), ...(projectCfg?.issues ?? []));
-  return { user: { path: userPath, found: user !== null }, project, settings, filters, shadowed, broken, issues, warnings };
+  return { ...valuesOf(settings), user: { path: userPath, found: user !== null }, project, settings, filters, shadowed, broken, issues, warnings };
+}
+
+/** Each section's values, as the settings hold them once every layer is applied. */
+function valuesOf(settings: Settings): SettingValues {
+  const values: Record<string, Record<string, unknown>> = {};
+  for (const section of SECTION_NAMES) {
+    const own: Record<string, unknown> = (values[section] = {});
+    for (const [key, s] of Object.entries(settings[section]) as [string, Setting][]) own[key] = s.value;
+  }
+  return values as SettingValues;
 }
 
 /** The nearest project file and its trust; its config only while it is trusted (else a warning says why not). */
@@ -113,7 +128,8 @@ function layeredSettings(env: Env, user: FileConfig | null, projectCfg: FileConf
         ["user", user],
         ["project", projectCfg],
       ] as const) {
-        if (!file?.values.has(`${section}.${key}`)) continue;
+        const own: Readonly<Record<string, unknown>> | undefined = file?.values[section];
+        if (!file || !own || !Object.hasOwn(own, key)) continue;
         const source = {
           kind,
           path: file.path,
@@ -122,7 +138,7 @@ function layeredSettings(env: Env, user: FileConfig | null, projectCfg: FileConf
             return file.line([section, key]);
           },
         };
-        setting = { value: file.values.get(`${section}.${key}`), source };
+        setting = { value: own[key], source };
       }
       read[section]![key] = setting;
     }
@@ -151,7 +167,8 @@ function userOnlyTelemetry(settings: Settings, env: Env, user: FileConfig | null
   const telemetry = settings.telemetry as Record<string, Setting>;
   for (const [key, spec] of Object.entries(SECTIONS.telemetry) as [string, KeySpec][]) {
     if (telemetry[key]!.source.kind !== "project") continue;
-    const own = user?.values.has(`telemetry.${key}`) ? { value: user.values.get(`telemetry.${key}`), source: { kind: "user" as const, path: user.path, line: user.line(["telemetry", key]) } } : null;
+    const mine: Readonly<Record<string, unknown>> | undefined = user?.values.telemetry;
+    const own = user && mine && Object.hasOwn(mine, key) ? { value: mine[key], source: { kind: "user" as const, path: user.path, line: user.line(["telemetry", key]) } } : null;
     telemetry[key] = own ?? { value: spec.default(env), source: { kind: "default" } };
   }
 }
@@ -217,11 +234,6 @@ function writeStamp(file: string, stamp: string): void {
   } catch {
     // Not kept: the warning is said again next time.
   }
-}
-
-/** A setting's value, typed by the schema: `setting(cfg, "limits", "list_tokens")` is a number. */
-export function setting<S extends SectionName, K extends KeyName<S>>(cfg: EffectiveConfig, section: S, key: K): Settings[S][K]["value"] {
-  return cfg.settings[section][key].value;
 }
 
 function readConfigFile(path: string, issues: ConfigIssue[]): FileConfig | null {

@@ -18,7 +18,7 @@ import { findOnPath, ON_PATH_FIX } from "./on-path.js";
 import { loginShellCommand, reachFix, reachIn, type CommandShell } from "./host-shell.js";
 import { sampleCommand } from "./awareness.js";
 import { HOSTS, installOf } from "./index.js";
-import { setting, tryLoadConfig } from "../config/load.js";
+import { tryLoadConfig } from "../config/load.js";
 import { sessionContext } from "../text/markers.js";
 import type { Check, Host, Where } from "./types.js";
 
@@ -119,7 +119,7 @@ function sessionCheck(host: Host, command: string, installed: boolean, reinstall
   const at = session.arrayPath.join(".");
   if (!installed) return { name: "session context", ok: false, detail: `no entry of rtk's under "${at}": the agent is not told what rtk's markers mean`, fix: reinstall };
   const config = tryLoadConfig(where.env, where.cwd);
-  const on = !config || setting(config, "hooks", "session_context");
+  const on = !config || config.hooks.session_context;
   // Not recorded: doctor's sample is no session.
   const t = spawnSync("/bin/sh", ["-c", command], { input: session.sample(where.cwd), encoding: "utf8", cwd: where.cwd, timeout: 15000, env: { ...where.env, RTK_NO_TRACK: "1" } });
   const expected = on ? session.answer(sessionContext()).stdout : session.silent.stdout;

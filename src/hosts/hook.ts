@@ -3,7 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { rewrite } from "../api.js";
 import type { Env } from "../config/hooks.js";
-import { setting, tryLoadConfig, type EffectiveConfig } from "../config/load.js";
+import { tryLoadConfig, type EffectiveConfig } from "../config/load.js";
 import { loadRules } from "../permissions/sources.js";
 import type { RewriteResult } from "../rewrite/rewrite.js";
 import { reachFix, rewriteRunnable } from "./host-shell.js";
@@ -104,7 +104,7 @@ function sessionStart(host: Host, event: Record<string, unknown>, env: Env): Hoo
   const cwd = str(event["cwd"]);
   const config = tryLoadConfig(env, cwd ?? process.cwd());
   // A config that cannot be read leaves the default: the context is added.
-  if (config && !setting(config, "hooks", "session_context")) return { answer: session.silent, result: null };
+  if (config && !config.hooks.session_context) return { answer: session.silent, result: null };
   return { answer: session.answer(sessionContext()), result: null, context: { cwd, event, ...(config ? { config } : {}) } };
 }
 

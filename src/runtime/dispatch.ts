@@ -4,7 +4,7 @@
 // declarative filter never replaces a sensitive route's filter (env, printenv).
 import { matchRoute } from "../routes/match.js";
 import { registryFor } from "../routing.js";
-import { loadConfig, setting, warnConfigProblems, type EffectiveConfig } from "../config/load.js";
+import { loadConfig, warnConfigProblems, type EffectiveConfig } from "../config/load.js";
 import { CHARS_PER_TOKEN, type Limits } from "../filters/budget.js";
 import { declarativeFilter, declarativeRoute, selectDeclarative } from "../filters/declarative.js";
 import { FILTERS } from "../filters/catalog.js";
@@ -51,7 +51,7 @@ interface RunFacts {
 function recordRun(argv: readonly string[], status: number, env: NodeJS.ProcessEnv, run: RunFacts): void {
   try {
     const config = run.config ?? loadConfig(env, process.cwd());
-    if (!setting(config, "tracking", "enabled")) return;
+    if (!config.tracking.enabled) return;
     const o = run.output;
     const record: RunRecord = {
       kind: "run",
@@ -89,9 +89,9 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, raw: boolean, ru
   const warn = (m: string) => process.stderr.write(m + "\n");
   warnConfigProblems(config, warn, env);
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), match?.route.id ?? null);
-  const recall = { enabled: setting(config, "recall", "enabled"), maxEntries: setting(config, "recall", "max_entries"), maxAgeDays: setting(config, "recall", "max_age_days") };
+  const recall = { enabled: config.recall.enabled, maxEntries: config.recall.max_entries, maxAgeDays: config.recall.max_age_days };
   const limits = limitsFor(config, match?.route.id ?? declared.filter?.name ?? null);
-  const passthroughBytes = setting(config, "limits", "passthrough_tokens") * CHARS_PER_TOKEN;
+  const passthroughBytes = config.limits.passthrough_tokens * CHARS_PER_TOKEN;
   if (match && builtin && declared.replacesRoute && builtin.sensitive) {
     // Its output holds secrets: only the built-in filter masks them and keeps them out of the recall store.
     const def = [...config.filters, ...config.broken].find((f) => f.name === match.route.id);
@@ -116,8 +116,8 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, raw: boolean, ru
 
 /** The budgets of a route: `[limits]`, with the route's own list budget when `route_tokens` names it. */
 function limitsFor(config: EffectiveConfig, routeId: string | null): Limits {
-  const own = routeId === null ? undefined : setting(config, "limits", "route_tokens")[routeId];
-  return { list: (own ?? setting(config, "limits", "list_tokens")) * CHARS_PER_TOKEN, content: setting(config, "limits", "content_chars") };
+  const own = routeId === null ? undefined : config.limits.route_tokens[routeId];
+  return { list: (own ?? config.limits.list_tokens) * CHARS_PER_TOKEN, content: config.limits.content_chars };
 }
 
 /** A mistyped rtk command (`rtk explian`) or routed tool (`rtk gti status`): the nearest of them. */

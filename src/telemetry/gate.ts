@@ -6,17 +6,16 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EffectiveConfig } from "../config/load.js";
-import { setting } from "../config/load.js";
 import type { Env } from "../config/paths.js";
 import { nextExportAt, setNextExport } from "./state.js";
 
 /** Starts a background export when one is due; true when it did. Never throws. */
 export function startExportIfDue(env: Env, config: EffectiveConfig, now = Date.now()): boolean {
   try {
-    if (!setting(config, "telemetry", "enabled")) return false;
+    if (!config.telemetry.enabled) return false;
     if (nextExportAt(env) > now) return false;
     // Moved before the start: concurrent runs that read the old time may each start one; the export's lock lets one through.
-    setNextExport(env, now + setting(config, "telemetry", "interval_seconds") * 1000);
+    setNextExport(env, now + config.telemetry.interval_seconds * 1000);
     const [cmd, ...pre] = selfCommand(env);
     const child = spawn(cmd!, [...pre, "gain", "--export", "otlp", "--background"], { detached: true, stdio: "ignore", env: env as NodeJS.ProcessEnv, windowsHide: true });
     child.on("error", () => {});

@@ -2,7 +2,7 @@
 // standard OTEL_* variables agents already set for their own telemetry. Nothing is
 // sent unless the switch is on (telemetry.enabled or RTK_TELEMETRY=1): OTEL_*
 // variables alone never turn it on. No I/O here: the run path reads this too.
-import { setting, type EffectiveConfig } from "../config/load.js";
+import type { EffectiveConfig } from "../config/load.js";
 import type { Env } from "../config/paths.js";
 
 export type Protocol = "http/protobuf" | "http/json";
@@ -41,11 +41,11 @@ export function telemetrySettings(config: EffectiveConfig, env: Env, version: st
     }
     return undefined;
   };
-  const endpoint = setting(config, "telemetry", "endpoint");
+  const endpoint = config.telemetry.endpoint;
   const signalUrl = endpoint ? undefined : read("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT");
   const base = endpoint || (signalUrl ? undefined : read("OTEL_EXPORTER_OTLP_ENDPOINT")) || DEFAULT_ENDPOINT;
   const url = signalUrl ?? metricsUrl(base);
-  const protoSetting = setting(config, "telemetry", "protocol");
+  const protoSetting = config.telemetry.protocol;
   const proto = protoSetting || read("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL") || "http/protobuf";
   let problem: string | null = null;
   if (proto !== "http/protobuf" && proto !== "http/json") problem = `OTLP protocol ${JSON.stringify(proto)} is not supported by rtk: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf (or http/json)`;
@@ -55,14 +55,14 @@ export function telemetrySettings(config: EffectiveConfig, env: Env, version: st
   if (!/^https?:\/\/[^/]/i.test(url)) problem = `the collector's URL ${JSON.stringify(url)} is not an http(s) URL`;
   const timeoutEnv = Number(read("OTEL_EXPORTER_OTLP_METRICS_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT"));
   const timeoutSet = config.settings.telemetry.timeout_ms.source.kind !== "default";
-  const timeoutMs = !timeoutSet && Number.isSafeInteger(timeoutEnv) && timeoutEnv > 0 ? timeoutEnv : setting(config, "telemetry", "timeout_ms");
+  const timeoutMs = !timeoutSet && Number.isSafeInteger(timeoutEnv) && timeoutEnv > 0 ? timeoutEnv : config.telemetry.timeout_ms;
   const headers = { ...keyValues(read("OTEL_EXPORTER_OTLP_HEADERS") ?? ""), ...keyValues(read("OTEL_EXPORTER_OTLP_METRICS_HEADERS") ?? "") };
   const resource: Record<string, string> = { ...keyValues(read("OTEL_RESOURCE_ATTRIBUTES") ?? "") };
   resource["service.name"] = read("OTEL_SERVICE_NAME") ?? resource["service.name"] ?? "rtk";
   resource["service.version"] = version;
-  const user = setting(config, "telemetry", "user");
+  const user = config.telemetry.user;
   if (user) resource["user.name"] = user;
-  const enabled = setting(config, "telemetry", "enabled");
+  const enabled = config.telemetry.enabled;
   return {
     enabled,
     problem: enabled ? problem : null,
@@ -70,9 +70,9 @@ export function telemetrySettings(config: EffectiveConfig, env: Env, version: st
     protocol: proto === "http/json" ? "http/json" : "http/protobuf",
     headers,
     timeoutMs,
-    intervalMs: setting(config, "telemetry", "interval_seconds") * 1000,
-    batchRecords: setting(config, "telemetry", "batch_records"),
-    project: setting(config, "telemetry", "project"),
+    intervalMs: config.telemetry.interval_seconds * 1000,
+    batchRecords: config.telemetry.batch_records,
+    project: config.telemetry.project,
     resource,
     fromEnv: [...new Set(fromEnv)],
   };
@@ -80,7 +80,7 @@ export function telemetrySettings(config: EffectiveConfig, env: Env, version: st
 
 /** Whether a run should think about exporting at all: the switch only (the rest is the export's business). */
 export function telemetryOn(config: EffectiveConfig): boolean {
-  return setting(config, "telemetry", "enabled");
+  return config.telemetry.enabled;
 }
 
 /** A base endpoint as OTLP/HTTP's metrics URL: `/v1/metrics` after its path. */

@@ -27,9 +27,9 @@ import { repoRoot } from "../support/corpus.js";
 import { ensureBuilt } from "../support/build.js";
 import { RTK } from "../support/launch.js";
 import { shellQuote } from "../../src/text/quote.js";
-import { FACT_READERS } from "../filters/runner-facts.js";
-import { factsOf as buildFactsOf, missingFacts } from "../filters/builds-facts.js";
-import { factsOf as packageFactsOf, lostFacts as lostPackageFacts } from "../filters/packages-facts.js";
+import { FACT_READERS } from "../filters/tests/facts.js";
+import { factsOf as buildFactsOf, missingFacts } from "../filters/builds/facts.js";
+import { factsOf as packageFactsOf, lostFacts as lostPackageFacts } from "../filters/packages/facts.js";
 import type { ToolCase } from "../support/replay.js";
 
 // ---------------------------------------------------------------- cases
@@ -113,7 +113,7 @@ export interface Row {
   problems?: string[];
 }
 
-/** The facts of a test runner's output, as the filter tests read them (test/filters/runner-facts.ts). */
+/** The facts of a test runner's output, as the filter tests read them (test/filters/tests/facts.ts). */
 export function runnerFacts(reader: keyof typeof FACT_READERS): (raw: Raw) => Fact[] {
   return (raw) => FACT_READERS[reader]!(raw.stdout, raw.stderr).map((f) => ({ kind: f.kind, text: f.text, ...(f.alt ? { alt: f.alt } : {}) }));
 }
@@ -123,7 +123,7 @@ function asCase(tool: string, argv: readonly string[], raw: Raw): ToolCase {
   return { name: `${tool}/matrix`, dir: raw.dir, argv: [...argv], exit: raw.status, version: "", recorded: "real", stdout: raw.stdout, stderr: raw.stderr };
 }
 
-/** The facts of a build, type checker or linter (each diagnostic, the summary lines), as the filter tests read them (test/filters/builds-facts.ts). */
+/** The facts of a build, type checker or linter (each diagnostic, the summary lines), as the filter tests read them (test/filters/builds/facts.ts). */
 export function buildFacts(reader: string, argv: readonly string[]): (raw: Raw) => Fact[] {
   return (raw) => {
     const f = buildFactsOf(asCase(reader, argv, raw));
@@ -139,7 +139,7 @@ export function buildFacts(reader: string, argv: readonly string[]): (raw: Raw) 
   };
 }
 
-/** The facts of a package manager's run (every package with its versions, errors, warnings, counts), as the filter tests read them (test/filters/packages-facts.ts). */
+/** The facts of a package manager's run (every package with its versions, errors, warnings, counts), as the filter tests read them (test/filters/packages/facts.ts). */
 export function packageFacts(argv: readonly string[]): (raw: Raw) => Fact[] {
   return (raw) => {
     const f = packageFactsOf(asCase(argv[0]!, argv, raw));

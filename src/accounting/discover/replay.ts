@@ -2,7 +2,7 @@
 // runtime picks for the argv, fed the transcript's text line by line as the
 // runtime feeds it, and the runtime's own choice between the compact form and
 // the raw output (never worse, never silent).
-import { setting, type EffectiveConfig } from "../../config/load.js";
+import type { EffectiveConfig } from "../../config/load.js";
 import { DEFAULT_PASSTHROUGH_TOKENS } from "../../config/schema.js";
 import { CHARS_PER_TOKEN } from "../../filters/budget.js";
 import { FILTERS } from "../../filters/catalog.js";
@@ -40,8 +40,8 @@ function pick(argv: readonly string[], ctx: ReplayContext): { filter: Filter; in
   const routeId = match?.route.id ?? null;
   const declared = selectDeclarative(config.filters, config.broken, argv.join(" "), routeId);
   const limitId = routeId ?? declared.filter?.name ?? null;
-  const own = limitId === null ? undefined : setting(config, "limits", "route_tokens")[limitId];
-  const limits: Limits = { list: (own ?? setting(config, "limits", "list_tokens")) * CHARS_PER_TOKEN, content: setting(config, "limits", "content_chars") };
+  const own = limitId === null ? undefined : config.limits.route_tokens[limitId];
+  const limits: Limits = { list: (own ?? config.limits.list_tokens) * CHARS_PER_TOKEN, content: config.limits.content_chars };
   if (match && builtin && (!declared.replacesRoute || builtin.sensitive)) return { filter: builtin, input: { argv, toolIndex: match.toolIndex, subIndex: match.subIndex, route: match.route }, limits };
   if (declared.broken) return "raw";
   if (!declared.filter) return match ? "raw" : null;
@@ -88,7 +88,7 @@ export function replayOutput(argv: readonly string[], text: string, exitCode: nu
     verbatim,
     overlong: feed.overlong,
     recallLimit: MAX_RECALL_BYTES,
-    passthroughBytes: (ctx.config ? setting(ctx.config, "limits", "passthrough_tokens") : DEFAULT_PASSTHROUGH_TOKENS) * CHARS_PER_TOKEN,
+    passthroughBytes: (ctx.config ? ctx.config.limits.passthrough_tokens : DEFAULT_PASSTHROUGH_TOKENS) * CHARS_PER_TOKEN,
   });
   switch (choice.print) {
     case "compact":

@@ -2,7 +2,7 @@
 // `npm run fixtures`, or written from a tool's documented format where it
 // cannot run here), each case played through the built bin/rtk with the tool
 // stood in on PATH, and checked: golden compact output, every fact of the raw
-// output (read by packages-facts.ts, not by the filters) present, the tool's
+// output (read by facts.ts, not by the filters) present, the tool's
 // exit code, never longer than the raw output, every dropped line counted.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -10,10 +10,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
-import { repoRoot } from "../support/corpus.js";
-import { launch, type Run } from "../support/launch.js";
-import { isPackageRun, replay, toolCases, type ToolCase } from "../support/replay.js";
-import { factsOf, lostFacts, READERS } from "./packages-facts.js";
+import { repoRoot } from "../../support/corpus.js";
+import { launch, type Run } from "../../support/launch.js";
+import { isPackageRun, replay, toolCases, type ToolCase } from "../../support/replay.js";
+import { factsOf, lostFacts, READERS } from "./facts.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "packages");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";

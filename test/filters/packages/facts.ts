@@ -6,7 +6,7 @@
 // keeps a package when one of its lines names it with each of its versions;
 // a text when it holds it.
 import { stripVTControlCharacters } from "node:util";
-import type { ToolCase } from "../support/replay.js";
+import type { ToolCase } from "../../support/replay.js";
 
 export interface PackageFact {
   name: string;

@@ -7,11 +7,11 @@ import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchSync } from "../support/launch.js";
-import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
+import { launchSync } from "../../support/launch.js";
+import { COMPACT_EVERY_OUTPUT } from "../../support/sandbox.js";
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export { RTK } from "../support/launch.js";
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export { RTK } from "../../support/launch.js";
 
 /** 2024-03-15 10:30:00 UTC: every fixture file's modification time. */
 export const FIXED_TIME = new Date("2024-03-15T10:30:00Z");

@@ -2,7 +2,7 @@
 // made by `npm run fixtures`; a few written from a tool's documented format):
 // every case replayed through the built bin/rtk with the tool stood in on PATH
 // and checked — golden compact output, the runner's exit code exactly, never
-// longer than raw, every fact of the raw output (read by runner-facts.ts, not
+// longer than raw, every fact of the raw output (read by facts.ts, not
 // by the filter) present — plus the rewrite of the pipelines agents write and
 // what `| tail` sees of the compact output.
 import assert from "node:assert/strict";
@@ -11,14 +11,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
-import { repoRoot } from "../support/corpus.js";
-import { RTK } from "../support/launch.js";
-import { isTestRun, replay, standInEnv, toolCases, type ToolCase } from "../support/replay.js";
-import { FACT_READERS, holds, replayRunner } from "./runner-facts.js";
-import { cargoTest } from "../../src/filters/tests/cargo.js";
-import { goTest } from "../../src/filters/tests/go.js";
-import type { Filter, FilterInput } from "../../src/filters/types.js";
-import { allRoutes } from "../../src/routes/registry.js";
+import { repoRoot } from "../../support/corpus.js";
+import { RTK } from "../../support/launch.js";
+import { isTestRun, replay, standInEnv, toolCases, type ToolCase } from "../../support/replay.js";
+import { FACT_READERS, holds, replayRunner } from "./facts.js";
+import { cargoTest } from "../../../src/filters/tests/cargo.js";
+import { goTest } from "../../../src/filters/tests/go.js";
+import type { Filter, FilterInput } from "../../../src/filters/types.js";
+import { allRoutes } from "../../../src/routes/registry.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "runners");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";

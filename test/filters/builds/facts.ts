@@ -5,7 +5,7 @@
 // its lines holds `line:col`, the code and the message, and names the file
 // either on that line or as the heading of the group the line is in.
 import { stripVTControlCharacters } from "node:util";
-import type { ToolCase } from "../support/replay.js";
+import type { ToolCase } from "../../support/replay.js";
 
 export interface DiagFact {
   file: string;

@@ -5,9 +5,9 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { repoRoot } from "../support/corpus.js";
-import { RTK, retryingRebuildRace } from "../support/launch.js";
-import { removeSandboxes, sandbox } from "../support/sandbox.js";
+import { repoRoot } from "../../support/corpus.js";
+import { RTK, retryingRebuildRace } from "../../support/launch.js";
+import { removeSandboxes, sandbox } from "../../support/sandbox.js";
 
 /** A Claude Code session of `calls` pytest runs, each result `outputBytes` long. */
 function bigSession(path: string, calls: number, outputBytes: number): void {

@@ -2,10 +2,10 @@
 // --since reading: tables of input lines and the calls they give.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ClaudeReader } from "../../src/accounting/discover/claude.js";
-import { CodexReader } from "../../src/accounting/discover/codex.js";
-import type { ShellCall } from "../../src/accounting/discover/records.js";
-import { parseSince } from "../../src/cli/discover.js";
+import { ClaudeReader } from "../../../src/accounting/discover/claude.js";
+import { CodexReader } from "../../../src/accounting/discover/codex.js";
+import type { ShellCall } from "../../../src/accounting/discover/records.js";
+import { parseSince } from "../../../src/cli/discover.js";
 
 function read(Reader: typeof ClaudeReader | typeof CodexReader, lines: object[]): ShellCall[] {
   const calls: ShellCall[] = [];

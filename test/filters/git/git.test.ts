@@ -1,5 +1,5 @@
 // The git filters on real output: a world of repositories built with git in a
-// temporary folder (see git-fixtures.ts), every fixture run twice on fresh
+// temporary folder (see fixtures.ts), every fixture run twice on fresh
 // copies of it — plain `git …` and the built `bin/rtk git …` — and checked:
 // golden compact output, every fact of the raw output present or behind a
 // marker whose recall holds it, the same exit code, never longer than raw,
@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
-import { gitAction } from "../../src/filters/git/action.js";
-import { gitDiff } from "../../src/filters/git/diff.js";
-import { gitLog } from "../../src/filters/git/log.js";
-import { distinctPrefixLength, isCommitLine } from "../../src/filters/git/shared.js";
-import { gitStatus } from "../../src/filters/git/status.js";
-import type { Filter } from "../../src/filters/types.js";
+import { gitAction } from "../../../src/filters/git/action.js";
+import { gitDiff } from "../../../src/filters/git/diff.js";
+import { gitLog } from "../../../src/filters/git/log.js";
+import { distinctPrefixLength, isCommitLine } from "../../../src/filters/git/shared.js";
+import { gitStatus } from "../../../src/filters/git/status.js";
+import type { Filter } from "../../../src/filters/types.js";
 import {
   ACTION_TARGETS,
   buildWorld,
@@ -35,7 +35,7 @@ import {
   tokens,
   type GitFixture,
   type Ran,
-} from "./git-fixtures.js";
+} from "./fixtures.js";
 
 const GOLDEN = join(ROOT, "test", "filters", "golden", "git");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";

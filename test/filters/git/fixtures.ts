@@ -9,11 +9,11 @@ import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchSync } from "../support/launch.js";
-import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
+import { launchSync } from "../../support/launch.js";
+import { COMPACT_EVERY_OUTPUT } from "../../support/sandbox.js";
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export { RTK } from "../support/launch.js";
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export { RTK } from "../../support/launch.js";
 
 // ---------------------------------------------------------------- environment
 

@@ -2,17 +2,17 @@
 // and --json) against the generator's own account of what it wrote, and
 // --replay's figures against the built rtk run on the same recorded outputs.
 import assert from "node:assert/strict";
-import { loadConfig } from "../../src/config/load.js";
+import { loadConfig } from "../../../src/config/load.js";
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { launch } from "../support/launch.js";
-import { removeSandboxes, sandbox, type Sandbox } from "../support/sandbox.js";
-import { BASE_TIME, generate, type Generated, type GeneratedCall, type Scenario } from "../support/transcripts.js";
-import { analyze, type DiscoverReport } from "../../src/accounting/discover/analyze.js";
-import { renderText } from "../../src/accounting/discover/report.js";
-import { loadHookDecisions } from "../../src/accounting/decisions.js";
-import { activeRegistry } from "../../src/routing.js";
+import { launch } from "../../support/launch.js";
+import { removeSandboxes, sandbox, type Sandbox } from "../../support/sandbox.js";
+import { BASE_TIME, generate, type Generated, type GeneratedCall, type Scenario } from "../../support/transcripts.js";
+import { analyze, type DiscoverReport } from "../../../src/accounting/discover/analyze.js";
+import { renderText } from "../../../src/accounting/discover/report.js";
+import { loadHookDecisions } from "../../../src/accounting/decisions.js";
+import { activeRegistry } from "../../../src/routing.js";
 
 const DAY = 86_400_000;
 

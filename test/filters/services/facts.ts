@@ -4,7 +4,7 @@
 // every resource action of a plan with its address, the plan's summary, every
 // HTTP status, every stderr line. `lostFacts` says which a compact output lacks.
 import { stripVTControlCharacters } from "node:util";
-import type { ToolCase } from "../support/replay.js";
+import type { ToolCase } from "../../support/replay.js";
 
 /** One fact: `all` must appear together on one line of the compact output (`where` says what it is). */
 export interface Fact {

@@ -1,7 +1,7 @@
 // The build, type-checker and linter filters on recorded real output
 // (test/fixtures/tools, made by `npm run fixtures`), each case played through the
 // built bin/rtk with the tool stood in on PATH, and checked: golden compact
-// output, every fact of the raw output (read by builds-facts.ts, not by the
+// output, every fact of the raw output (read by facts.ts, not by the
 // filters) present, the tool's exit code, never longer than the raw output, a
 // failed run never empty.
 import assert from "node:assert/strict";
@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { before, describe, test } from "node:test";
-import { repoRoot } from "../support/corpus.js";
-import { launch, type Run } from "../support/launch.js";
-import { isPackageRun, isTestRun, replay, toolCases, type ToolCase } from "../support/replay.js";
-import { factsOf, lostFacts, missingFacts, READERS } from "./builds-facts.js";
-import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
+import { repoRoot } from "../../support/corpus.js";
+import { launch, type Run } from "../../support/launch.js";
+import { isPackageRun, isTestRun, replay, toolCases, type ToolCase } from "../../support/replay.js";
+import { factsOf, lostFacts, missingFacts, READERS } from "./facts.js";
+import { COMPACT_EVERY_OUTPUT } from "../../support/sandbox.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "builds");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";

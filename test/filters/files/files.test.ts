@@ -12,18 +12,18 @@ import { appendFileSync, closeSync, constants, existsSync, mkdirSync, mkdtempSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { parseLongLine, ls } from "../../src/filters/files/ls.js";
-import { treeEntry, tree } from "../../src/filters/files/tree.js";
-import { groupPaths, find } from "../../src/filters/files/find.js";
-import { grep, parseNamed } from "../../src/filters/files/grep.js";
-import { content } from "../../src/filters/files/content.js";
-import { wc } from "../../src/filters/files/wc.js";
-import { env as envFilter, isSecretName, maskValue } from "../../src/filters/files/env.js";
-import { humanSize } from "../../src/filters/files/common.js";
-import { diskProbe } from "../../src/fs/probe.js";
-import type { CompactOutput, Filter, FilterInput } from "../../src/filters/types.js";
-import type { Limits } from "../../src/filters/budget.js";
-import { allRoutes } from "../../src/routes/registry.js";
+import { parseLongLine, ls } from "../../../src/filters/files/ls.js";
+import { treeEntry, tree } from "../../../src/filters/files/tree.js";
+import { groupPaths, find } from "../../../src/filters/files/find.js";
+import { grep, parseNamed } from "../../../src/filters/files/grep.js";
+import { content } from "../../../src/filters/files/content.js";
+import { wc } from "../../../src/filters/files/wc.js";
+import { env as envFilter, isSecretName, maskValue } from "../../../src/filters/files/env.js";
+import { humanSize } from "../../../src/filters/files/common.js";
+import { diskProbe } from "../../../src/fs/probe.js";
+import type { CompactOutput, Filter, FilterInput } from "../../../src/filters/types.js";
+import type { Limits } from "../../../src/filters/budget.js";
+import { allRoutes } from "../../../src/routes/registry.js";
 import {
   FIXTURES,
   ROOT,
@@ -56,7 +56,7 @@ import {
   type FactCheck,
   type Fixture,
   type Ran,
-} from "./files-fixtures.js";
+} from "./fixtures.js";
 
 const GOLDEN = join(ROOT, "test", "filters", "golden", "files");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { ensureBuilt } from "../support/build.js";
 import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
-import { rtk as rtkIn, sandbox, warnings, write, type Sandbox } from "./sandbox.js";
+import { rtk as rtkIn, sandbox, warnings, write, type Sandbox } from "../config/sandbox.js";
 
 /** rtk in the sandbox, compacting every output (these outputs are short). */
 const rtk = (s: Sandbox, args: readonly string[], o: Parameters<typeof rtkIn>[2] = {}) => rtkIn(s, args, { ...o, env: { ...COMPACT_EVERY_OUTPUT, ...o.env } });

@@ -8,8 +8,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, type Run } from "../support/launch.js";
-import { replay, standInEnv, type ToolCase } from "../support/replay.js";
+import { launch, type Run } from "../../support/launch.js";
+import { replay, standInEnv, type ToolCase } from "../../support/replay.js";
 
 export interface Fact {
   kind: "test" | "location" | "message" | "value" | "error" | "warning" | "summary";

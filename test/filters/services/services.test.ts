@@ -3,7 +3,7 @@
 // fixtures`; docker, podman, kubectl, helm and gh written from their
 // documented formats), each played through the built bin/rtk with the tool
 // stood in on PATH and checked: golden compact output, every fact of the raw
-// output (read by services-facts.ts, not by the filters), the tool's exit
+// output (read by facts.ts, not by the filters), the tool's exit
 // code, never longer than the raw output.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -12,14 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { before, describe, test } from "node:test";
-import { repoRoot } from "../support/corpus.js";
-import { launch, RTK as RTK_BIN, type Run } from "../support/launch.js";
-import { filterOf, replay, toolCases, type ToolCase } from "../support/replay.js";
-import { factsOf, linesStoodFor, lostFacts, unbraced } from "./services-facts.js";
-import { loadTokenizer, type Tokenizer } from "../../bench/inputs/tokenizer.js";
-import { minifyJson } from "../../src/filters/services/gh-api.js";
-import { dockerRun } from "../../src/filters/services/docker-run.js";
-import { allRoutes } from "../../src/routes/registry.js";
+import { repoRoot } from "../../support/corpus.js";
+import { launch, RTK as RTK_BIN, type Run } from "../../support/launch.js";
+import { filterOf, replay, toolCases, type ToolCase } from "../../support/replay.js";
+import { factsOf, linesStoodFor, lostFacts, unbraced } from "./facts.js";
+import { loadTokenizer, type Tokenizer } from "../../../bench/inputs/tokenizer.js";
+import { minifyJson } from "../../../src/filters/services/gh-api.js";
+import { dockerRun } from "../../../src/filters/services/docker-run.js";
+import { allRoutes } from "../../../src/routes/registry.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";

@@ -12,9 +12,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { repoRoot } from "../support/corpus.js";
-import { launch, type Run } from "../support/launch.js";
-import { COMPACT_EVERY_OUTPUT } from "../support/sandbox.js";
+import { repoRoot } from "../../support/corpus.js";
+import { launch, type Run } from "../../support/launch.js";
+import { COMPACT_EVERY_OUTPUT } from "../../support/sandbox.js";
 
 const GOLDEN = join(repoRoot, "test", "filters", "golden", "services", "http");
 const UPDATE = process.env["RTK_UPDATE_GOLDEN"] === "1";
