@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const args = process.argv.slice(2);
@@ -64,10 +64,26 @@ const idsOnly = {
   },
 };
 
+// The full CLI started from the hot path's snapshot (bin/rtk starts rtk's own commands
+// there) takes the parser that heap holds, built and warmed up, instead of building
+// its own (chevrotain's grammar analysis, most of a meta-command's start): src/cli/hot.ts
+// leaves the grammar's module at globalThis.__rtkGrammar. Elsewhere it loads its own.
+const sharedGrammar = {
+  name: "shared-grammar",
+  setup(b) {
+    b.onResolve({ filter: /[\\/]grammar[\\/]parse\.js$/ }, (a) => ({ path: resolve(a.resolveDir, a.path).replace(/\.js$/, ".ts"), namespace: "shared-grammar" }));
+    b.onLoad({ filter: /.*/, namespace: "shared-grammar" }, (a) => ({
+      contents: `module.exports = globalThis.__rtkGrammar || require(${JSON.stringify(a.path)});`,
+      loader: "js",
+      resolveDir: dirname(a.path),
+    }));
+  },
+};
+
 const results = await Promise.all([
   build({ ...common, entryPoints: ["src/cli/entry.ts"], outfile: "dist/rtk.cjs", format: "cjs", banner: { js: "#!/usr/bin/env node" } }),
   // The full CLI as a module, for the snapshot start of every command but the hot ones.
-  build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: "dist/rtk-main.cjs", format: "cjs" }),
+  build({ ...common, entryPoints: ["src/cli/main.ts"], outfile: "dist/rtk-main.cjs", format: "cjs", plugins: [sharedGrammar, libraryTexts] }),
   // Minified: the snapshot keeps the script's source, and a smaller heap starts faster.
   build({ ...common, entryPoints: ["src/cli/hot.ts"], outfile: "dist/rtk-hot.cjs", format: "cjs", minify: true, plugins: [idsOnly, libraryTexts] }),
   build({ ...common, entryPoints: ["src/cli/run-entry.ts"], outfile: "dist/rtk-run.cjs", format: "cjs", minify: true }),
@@ -124,7 +140,7 @@ if (types) {
 
 // A checkout's snapshots only work with the Node binary that built them: record
 // which one, with the stamp's modification time set to the binary's, for the
-// launcher to compare. rtk.blob is the hot path (rewrite, hook); rtk-run.blob runs tools.
+// launcher to compare. rtk.blob is the hot path (rewrite, hook) and rtk's own commands; rtk-run.blob runs tools.
 rmSync("dist/rtk.blob.node", { force: true });
 const blobs = [
   ["dist/rtk.blob", "dist/rtk-hot.cjs"],
@@ -145,7 +161,7 @@ for (const [blob, entry] of blobs) {
 }
 for (const f of readdirSync("dist")) if (f.endsWith(".cache")) rmSync(join("dist", f), { force: true });
 if (built) {
-  // Meta-commands load the full CLI (and gain the reports) from the runtime's snapshot start: their code caches sit beside that blob.
+  // Meta-commands load the full CLI (and gain the reports) from a snapshot start: their code caches sit beside the blobs.
   const cache = spawnSync(process.execPath, ["dist/snapshot-build.cjs", "--code-cache", resolve("dist"), resolve("dist")], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
   if (cache.status !== 0) process.stderr.write(`build: no code cache (meta-commands compile their bundles): ${cache.stderr}\n`);
   writeFileSync("dist/rtk.blob.node", process.execPath + "\n");

@@ -1,5 +1,5 @@
 // A V8 code cache for the full CLI bundle: meta-commands (help, init, gain, …)
-// load it from the runtime's snapshot start, and compiling 1.8 MB of script cost
+// load it from a snapshot start, and compiling 1.8 MB of script cost
 // them more than the rest of their start. The cache sits beside the snapshot it
 // was made with, for the same Node binary; V8 checks its version, flags and the
 // source, and a cache it rejects costs nothing but the compile it would have done.

@@ -1,5 +1,5 @@
-// The V8 code cache of the full CLI bundle: meta-commands load the bundle from the
-// runtime's snapshot start and compile it with the cache beside that blob. A cache
+// The V8 code cache of the full CLI bundle: meta-commands load the bundle from a
+// snapshot start and compile it with the cache beside that blob. A cache
 // V8 takes changes nothing but the time; a damaged or foreign one is not taken, and
 // the command answers as without it.
 import assert from "node:assert/strict";
@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { cacheBeside, compileForCache } from "../../src/cli/code-cache.js";
+import { META_COMMANDS } from "../../src/routes/rtk-command.js";
 import { ensureBuilt } from "../support/build.js";
 import { repoRoot } from "../support/corpus.js";
 
@@ -92,28 +93,42 @@ process.stdout.write(s.cachedDataRejected ? "rejected" : "taken");`;
     }
   });
 
-  test("a meta-command answers the same with the cache, with a damaged one and with none", () => {
-    // A copy of the runtime's blob and the full CLI, as the launcher would start them.
-    const root = folder();
-    mkdirSync(join(root, "bin"));
-    mkdirSync(join(root, "dist"));
-    for (const f of ["rtk-run.blob", "rtk-main.cjs", "rtk-main.cache", "rtk-report.cjs"]) copyFileSync(join(repoRoot, "dist", f), join(root, "dist", f));
-    const env = { PATH: process.env["PATH"] ?? "", HOME: root, XDG_CONFIG_HOME: root, XDG_DATA_HOME: root, RTK_SELF: join(root, "bin", "rtk"), RTK_NO_TRACK: "1" };
-    const help = () => spawnSync(process.execPath, ["--snapshot-blob", join(root, "dist", "rtk-run.blob"), "--", "explain", "git status"], { env, encoding: "utf8" });
-    const withCache = help();
-    assert.equal(withCache.status, 0, withCache.stderr);
-    assert.match(withCache.stdout, /git\.status/);
-    writeFileSync(join(root, "dist", "rtk-main.cache"), readFileSync(join(root, "dist", "rtk-main.cache")).subarray(0, 5000));
-    const damaged = help();
-    rmSync(join(root, "dist", "rtk-main.cache"));
-    const none = help();
-    for (const [what, r] of [
-      ["damaged", damaged],
-      ["none", none],
-    ] as const) {
-      assert.equal(r.status, withCache.status, what);
-      assert.equal(r.stdout, withCache.stdout, what);
-      assert.equal(r.stderr, withCache.stderr, what);
-    }
+  // The launcher starts rtk's own commands from the hot path's blob, where the full CLI takes the
+  // parser that heap holds; from the runtime's blob (an older launcher) it builds its own.
+  for (const blob of ["rtk.blob", "rtk-run.blob"]) {
+    test(`a meta-command started from ${blob} answers the same with the cache, with a damaged one and with none`, () => {
+      // A copy of the blob and the full CLI, as the launcher would start them.
+      const root = folder();
+      mkdirSync(join(root, "bin"));
+      mkdirSync(join(root, "dist"));
+      for (const f of [blob, "rtk-main.cjs", "rtk-main.cache", "rtk-report.cjs"]) copyFileSync(join(repoRoot, "dist", f), join(root, "dist", f));
+      const env = { PATH: process.env["PATH"] ?? "", HOME: root, XDG_CONFIG_HOME: root, XDG_DATA_HOME: root, RTK_SELF: join(root, "bin", "rtk"), RTK_NO_TRACK: "1" };
+      const explain = () => spawnSync(process.execPath, ["--snapshot-blob", join(root, "dist", blob), "--", "explain", "git status && ls | head"], { env, encoding: "utf8" });
+      const withCache = explain();
+      assert.equal(withCache.status, 0, withCache.stderr);
+      assert.match(withCache.stdout, /git\.status/);
+      writeFileSync(join(root, "dist", "rtk-main.cache"), readFileSync(join(root, "dist", "rtk-main.cache")).subarray(0, 5000));
+      const damaged = explain();
+      rmSync(join(root, "dist", "rtk-main.cache"));
+      const none = explain();
+      const plain = spawnSync(process.execPath, [join(repoRoot, "dist", "rtk.cjs"), "explain", "git status && ls | head"], { env, encoding: "utf8" });
+      for (const [what, r] of [
+        ["damaged", damaged],
+        ["none", none],
+        ["the plain bundle", plain],
+      ] as const) {
+        assert.equal(r.status, withCache.status, what);
+        assert.equal(r.stdout, withCache.stdout, what);
+        assert.equal(r.stderr, withCache.stderr, what);
+      }
+    });
+  }
+
+  test("the launcher starts every command of rtk's own but proxy and --version from the hot path's blob", () => {
+    const launcher = readFileSync(join(repoRoot, "bin", "rtk"), "utf8");
+    const hot = /^\s*([\w|-]+)\) k=rtk ;;$/m.exec(launcher)?.[1]?.split("|");
+    assert.ok(hot, "the launcher's case that picks rtk.blob");
+    const own = [...META_COMMANDS].filter((c) => !["proxy", "--version", "-V"].includes(c));
+    assert.deepEqual([...hot].sort(), own.sort());
   });
 });
