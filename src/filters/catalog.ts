@@ -10,6 +10,7 @@ import { hadolint, markdownlint, rubocop } from "./builds/misc.js";
 import { mypy } from "./builds/mypy.js";
 import { pyright } from "./builds/pyright.js";
 import { ruff } from "./builds/ruff.js";
+import { rustfmt } from "./builds/rustfmt.js";
 import { shellcheck } from "./builds/shellcheck.js";
 import { oxlint } from "./builds/oxlint.js";
 import { prettier } from "./builds/prettier.js";
@@ -103,6 +104,7 @@ const CATALOG: readonly Filter[] = [
   mypy,
   pyright,
   ruff,
+  rustfmt,
   goBuild,
   golangciLint,
   shellcheck,

@@ -18,6 +18,7 @@ import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
 import { none } from "./none.js";
 import { opencode } from "./opencode.js";
+import { openhands } from "./openhands.js";
 import { omp, pi } from "./pi.js";
 import { qoder } from "./qoder.js";
 import { qwen } from "./qwen.js";
@@ -47,6 +48,7 @@ export const HOSTS: readonly Host[] = [
   crush,
   continueCli,
   goose,
+  openhands,
   windsurf,
   cline,
   roo,

@@ -284,6 +284,8 @@ function jsonInstall(old: string | null, target: JsonTarget, command: string, ho
   }
   const root = parseSettings(old);
   if (root instanceof Failure) return new Failure(`${root.message}; ${byHand}`);
+  const unfit = target.unfit?.(plain(root) as Record<string, unknown>);
+  if (unfit) return new Failure(`${unfit}; it was left untouched`);
   // An entry an earlier rtk left elsewhere moves to where the current one goes.
   let text = old;
   for (const path of target.earlier ?? []) text = removeOurs(text, target, host, path);

@@ -131,6 +131,12 @@ export interface JsonTarget {
   earlier?: readonly (readonly string[])[];
   /** More entries of the same hook command, each in an array of its own (the session-start entry). */
   extra?: readonly JsonEntries[];
+  /**
+   * Why a file of the user's, in the shape it has, cannot take rtk's entries at
+   * `arrayPath` (the host would ignore them there, or refuse the file with them
+   * in it), and what to do; null where they fit. Such a file is left untouched.
+   */
+  unfit?(settings: Record<string, unknown>): string | null;
 }
 
 /** rtk's entries for the hook command in one array of a JSON settings file. */

@@ -84,6 +84,8 @@ export const systems: RouteFamily = {
     { id: "cargo.test", tool: "cargo", sub: [["test", "t"]], filter: "test.cargo", savings: 90, pipeSafe: true },
     { id: "cargo.nextest", tool: "cargo", sub: ["nextest", ["run", "r"]], filter: "test.cargo", savings: 90, pipeSafe: true },
     { id: "cargo.build", tool: "cargo", sub: [["build", "b", "check", "c", "clippy"]], filter: "diagnostics.cargo", savings: 80, pipeSafe: true },
+    // `--emit stdout` writes the formatted source itself.
+    { id: "cargo.fmt", tool: "cargo", sub: ["fmt"], filter: "diagnostics.rustfmt", savings: 75, pipeSafe: true, indirectIf: ["--emit", "--emit=stdout"] },
     { id: "go.test", tool: "go", sub: ["test"], filter: "test.go", savings: 90, pipeSafe: true },
     { id: "mvn.test", tool: "mvn", sub: [["test", "verify"]], filter: "test.maven", savings: 90, pipeSafe: true },
     { id: "mvn.clean.test", tool: "mvn", sub: ["clean", ["test", "verify"]], filter: "test.maven", savings: 90, pipeSafe: true },

@@ -1,6 +1,10 @@
 // ANSI escape sequences (CSI, OSC and the two-character forms) removed.
-/** The escape-introduced forms: CSI, OSC and the two-character ones. */
-const ESC_FORMS = String.raw`\x1b\[[0-9:;<=>?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`;
+/**
+ * The escape-introduced forms: CSI, OSC, the two-character ones, and those
+ * with intermediate bytes (`ESC ( B`, which terminfo's sgr0 writes before
+ * `ESC [ m` on xterm: programs that colour through terminfo end lines with it).
+ */
+const ESC_FORMS = String.raw`\x1b\[[0-9:;<=>?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x1b[ -/]+[0-~]`;
 /** In text, the one-byte CSI (0x9b) too. */
 const ANSI = new RegExp(String.raw`${ESC_FORMS}|\x9b[0-9:;<=>?]*[ -/]*[@-~]`, "g");
 
@@ -11,7 +15,7 @@ export function stripAnsi(s: string): string {
 /** In raw bytes, the escape-introduced forms only: byte 0x9b can be part of a UTF-8 character. */
 const ESC_SEQUENCE = new RegExp(ESC_FORMS, "g");
 /** An escape sequence that may still be arriving: held back for the next chunk. */
-const OPEN_SEQUENCE = /\x1b(?:\[[0-9:;<=>?]*[ -/]*|\][^\x07\x1b]*\x1b?)?$/;
+const OPEN_SEQUENCE = /\x1b(?:\[[0-9:;<=>?]*[ -/]*|\][^\x07\x1b]*\x1b?|[ -/]+)?$/;
 
 /**
  * Strips escape sequences from raw bytes as they come, chunk by chunk, with

@@ -785,6 +785,13 @@ describe("current documentation: shapes the spec did not have", { concurrency: t
     const without = await hook("devin", JSON.stringify(rec.event), { home: h.home, project: other.project });
     assertRewrite("devin", without, "rtk git status", false, rec.toolInput, "devin without DEVIN_PROJECT_DIR");
   });
+  test("OpenHands: a terminal call with `is_input` types into the running process (`C-c`, an answer): no command, left alone", async () => {
+    for (const command of ["git status", "C-c"]) {
+      const rec = recorded("openhands", command, empty.project);
+      rec.event["tool_input"] = { ...rec.toolInput, is_input: true };
+      assertPass("openhands", await hook("openhands", JSON.stringify(rec.event), empty), `openhands is_input ${command}`);
+    }
+  });
   test("Cursor: a preToolUse event for another tool that carries a `command` is not a shell command", async () => {
     const e = { ...recorded("cursor", "git status", empty.project).event, tool_name: "MCP:run", tool_input: { command: "git status" } };
     assertJson(await hook("cursor", JSON.stringify(e), empty), {}, "cursor MCP");

@@ -738,6 +738,7 @@ test("rtk init --show lists every host with its tier, where it would write and w
     crush: "hook that replaces",
     continue: "hook that replaces",
     goose: "gate only",
+    openhands: "gate only",
     windsurf: "rules only",
     cline: "rules only",
     roo: "rules only",
@@ -772,6 +773,26 @@ test("rtk init --show lists every host with its tier, where it would write and w
 });
 
 describe("as a user meets init and uninstall", { concurrency: true }, () => {
+  test("openhands: a .openhands/hooks.json in Claude Code's shape, or naming `PreToolUse`, is left untouched with what to change; one with snake_case events takes rtk's entry beside them", async () => {
+    const b = box();
+    const file = join(b.project, ".openhands", "hooks.json");
+    const stop = [{ matcher: "*", hooks: [{ command: ".openhands/hooks/on_stop.sh", timeout: 120 }] }];
+    for (const [shape, doc, why] of [
+      ["the `hooks` wrapper", { hooks: { Stop: stop } }, /inside `hooks` \(Claude Code's shape\), where OpenHands ignores a `pre_tool_use` beside them/],
+      ["PascalCase events", { PreToolUse: stop, Stop: stop }, /names the event `PreToolUse`, and OpenHands refuses a file that names one event twice: rename it `pre_tool_use`/],
+    ] as const) {
+      put(file, JSON.stringify(doc, null, 2) + "\n");
+      const before = snap(file);
+      const r = await init(b, "openhands");
+      assert.notEqual(r.status, 0, `${shape}: ${r.stdout}`);
+      assert.match(r.stderr, why, shape);
+      assert.match(r.stderr, /it was left untouched/, shape);
+      assertUntouched(file, before, shape);
+    }
+    put(file, JSON.stringify({ stop }, null, 2) + "\n");
+    ok(await init(b, "openhands"), "snake_case events");
+    assert.deepEqual(json(file), { stop, pre_tool_use: [{ matcher: "terminal", hooks: [{ type: "command", command: CMD("openhands", "project"), timeout: 10 }] }] });
+  });
   test("cline: `.clinerules/` is a folder of rules → rtk's block is a file of its own inside it, removed on uninstall", async () => {
     const b = box();
     put(join(b.project, ".clinerules", "style.md"), "# Style\n\nTabs.\n");

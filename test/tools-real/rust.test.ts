@@ -1,4 +1,4 @@
-// Rust: cargo test, build, clippy and install on real crates with no dependencies
+// Rust: cargo test, build, clippy, install and fmt on real crates with no dependencies
 // (the registry is not reached: CARGO_NET_OFFLINE).
 import { buildFacts, linesMatching, matrix, runnerFacts, type Case, type Fact, type Raw } from "./harness.js";
 
@@ -201,4 +201,43 @@ const cargoInstall: Case[] = [
   },
 ];
 
-matrix("rust", [...cargoTest, ...cargoBuild, ...cargoClippy, ...cargoInstall]);
+/** cargo fmt's facts: each diff's heading, each error with its location, each warning. */
+const fmtFacts = linesMatching(/^Diff in |^error|^\s*--> |^Error writing files|^Warning: /);
+/** A diff's lines, named by a marker in place or counted by one. */
+const FMT_DIFF = [/^[-+ ]/];
+const LIB_UNFORMATTED = "pub fn add(a:i32,b:i32)->i32{a+b}\n\npub fn sub(a: i32, b: i32) -> i32 {\n    a - b\n}\n\npub   fn mul( a: i32, b: i32 ) -> i32 { a*b }\n";
+
+const cargoFmt: Case[] = [
+  {
+    tool: "cargo fmt",
+    kind: "passing",
+    argv: ["cargo", "fmt", "--check"],
+    needs: ["cargo", "rustfmt"],
+    // Options a stable toolchain does not have: rustfmt warns for every target it formats.
+    files: { "Cargo.toml": MANIFEST, "rustfmt.toml": 'imports_granularity = "Crate"\ngroup_imports = "StdExternalCrate"\n', "src/lib.rs": LIB_OK, "src/main.rs": MAIN },
+    exit: 0,
+    facts: fmtFacts,
+  },
+  {
+    tool: "cargo fmt",
+    kind: "failing",
+    argv: ["cargo", "fmt", "--all", "--", "--check"],
+    needs: ["cargo", "rustfmt"],
+    files: { "Cargo.toml": MANIFEST, "src/lib.rs": LIB_UNFORMATTED, "src/main.rs": 'fn main() { println!("{}", calc::add(1,2)); }\n' },
+    exit: "nonzero",
+    facts: fmtFacts,
+    counted: FMT_DIFF,
+  },
+  {
+    tool: "cargo fmt",
+    kind: "crash",
+    argv: ["cargo", "fmt", "--check"],
+    needs: ["cargo", "rustfmt"],
+    files: { "Cargo.toml": MANIFEST, "src/lib.rs": "pub mod broken;\n", "src/broken.rs": "pub fn f(x: i32 -> i32 {\n    x\n}\n", "src/main.rs": 'fn main() { println!("{}", 1+2); }\n' },
+    exit: "nonzero",
+    facts: fmtFacts,
+    counted: FMT_DIFF,
+  },
+];
+
+matrix("rust", [...cargoTest, ...cargoBuild, ...cargoClippy, ...cargoInstall, ...cargoFmt]);

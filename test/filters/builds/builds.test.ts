@@ -30,6 +30,12 @@ before(() => {
   }
 });
 
+function writeConfig(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "rtk-builds-")), "config.toml");
+  writeFileSync(path, text);
+  return path;
+}
+
 const normalise = (text: string) => text.replace(/rtk recall [0-9a-f]{7}/g, "rtk recall <id>");
 
 const runs = new Map<string, Promise<Run>>();
@@ -150,6 +156,8 @@ const REWRITES: readonly [string, string][] = [
   ["cargo build 2>&1 | tail -30", "rtk cargo build 2>&1 | tail -30"],
   ["cargo clippy --all-targets -- -D warnings", "rtk cargo clippy --all-targets -- -D warnings"],
   ["cargo check", "rtk cargo check"],
+  ["cargo fmt --check", "rtk cargo fmt --check"],
+  ["cargo fmt --all -- --check 2>&1 | head -40", "rtk cargo fmt --all -- --check 2>&1 | head -40"],
   ["make 2>&1 | tail -20", "rtk make 2>&1 | tail -20"],
   ["make -j4 all", "rtk make -j4 all"],
   ["cmake --build build", "rtk cmake --build build"],
@@ -157,7 +165,7 @@ const REWRITES: readonly [string, string][] = [
 ];
 
 /** Commands whose output is the product itself: never rewritten. */
-const NOT_REWRITTEN = ["npx webpack serve", "npx webpack --watch", "gcc -E main.c", "cc -M main.c", "cmake -E echo hi", "gcc --version", "ruff format .", "go run ."];
+const NOT_REWRITTEN = ["npx webpack serve", "npx webpack --watch", "gcc -E main.c", "cc -M main.c", "cmake -E echo hi", "gcc --version", "ruff format .", "go run .", "cargo fmt -- --emit stdout"];
 
 test("a compiler's own product is not rewritten", async () => {
   const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: "/nonexistent", RTK_NO_TRACK: "1" };
@@ -199,6 +207,60 @@ describe("cargo", () => {
     const r = await played(c);
     assert.match(r.stderr, /^\s+Finished `dev` profile .*\n$/);
     assert.equal(r.stdout, "");
+  });
+});
+
+describe("cargo fmt --check", () => {
+  test("each diff's marker names the lines it took, which are that diff's", async () => {
+    const c = cases.find((x) => x.name === "rustfmt/check-diffs")!;
+    const r = await played(c);
+    const raw = c.stdout.split("\n");
+    const out = r.stdout.trimEnd().split("\n");
+    let markers = 0;
+    out.forEach((l, i) => {
+      const m = /^… (\d+) lines of diff \[rtk recall [0-9a-f]+ --lines (\d+)-(\d+)\]$/.exec(l);
+      if (!m) return;
+      markers++;
+      const [n, a, b] = [Number(m[1]), Number(m[2]), Number(m[3])];
+      assert.equal(n, b - a + 1);
+      assert.equal(raw[a - 2], out[i - 1], "the heading above the marker is the line before its range");
+      assert.ok(raw.slice(a - 1, b).every((d) => /^[-+ ]|^$/.test(d)) && !/^[-+ ]/.test(raw[b] ?? ""), `lines ${a}-${b} are one whole diff`);
+    });
+    assert.equal(markers, 3);
+  });
+
+  test("past the content budget the other diffs are counted with their files", async () => {
+    const c = cases.find((x) => x.name === "rustfmt/many-diffs")!;
+    const r = await replay(c, [], { RTK_CONFIG: writeConfig("[limits]\ncontent_chars = 2000\n") });
+    const m = /^… \+(\d+) more diffs in (\d+) files \[rtk recall [0-9a-f]+\]$/m.exec(r.stdout);
+    assert.ok(m, r.stdout);
+    const headings = c.stdout.split("\n").filter((l) => l.startsWith("Diff in "));
+    const shown = r.stdout.split("\n").filter((l) => l.startsWith("Diff in "));
+    assert.deepEqual(shown, headings.slice(0, shown.length));
+    assert.equal(shown.length + Number(m[1]), headings.length);
+    const files = (ls: string[]) => new Set(ls.map((l) => l.replace(/:\d+:$/, "")));
+    assert.equal(Number(m[2]), files(headings.slice(shown.length)).size);
+    assert.equal(r.status, 1);
+  });
+
+  test("a warning rustfmt repeats for every file is said once with its count", async () => {
+    const c = cases.find((x) => x.name === "rustfmt/check-warnings")!;
+    const r = await played(c);
+    const warnings = c.stderr.trimEnd().split("\n");
+    const distinct = [...new Set(warnings)];
+    assert.deepEqual(
+      r.stderr.trimEnd().split("\n"),
+      distinct.map((w) => `${w} (×${warnings.filter((x) => x === w).length})`),
+    );
+    assert.equal(r.stdout, "");
+    assert.equal(r.status, 0);
+  });
+
+  test("JSON prints as it is", async () => {
+    const c = cases.find((x) => x.name === "rustfmt/check-diffs")!;
+    const r = await replay({ ...c, argv: ["cargo", "fmt", "--check", "--message-format", "json"] });
+    assert.equal(r.stdout, c.stdout);
+    assert.equal(r.status, 1);
   });
 });
 

@@ -166,6 +166,21 @@ function prettier(c: ToolCase): Facts {
   return { diagnostics: [], lines, texts };
 }
 
+/**
+ * rustfmt (`cargo fmt --check`): each `Diff in file:line:` heading and each
+ * error (its `error:` line, its `-->` location, `Error writing files: …`) word
+ * for word; a warning, which it repeats for every file, as text.
+ */
+function rustfmt(c: ToolCase): Facts {
+  const lines = clean(c.stdout).filter((l) => /^Diff in /.test(l));
+  const texts: string[] = [];
+  for (const l of clean(c.stderr)) {
+    if (/^Warning: /.test(l)) texts.push(l);
+    else if (/^error|^\s*--> |^Error /.test(l)) lines.push(l);
+  }
+  return { diagnostics: [], lines, texts };
+}
+
 /** biome: `file:line:col category  FIXABLE  ━━━` headings with their first `× message` line; a file's `format` heading; its counts. */
 function biome(c: ToolCase): Facts {
   const diagnostics: DiagFact[] = [];
@@ -293,6 +308,7 @@ export const READERS: Readonly<Record<string, Reader>> = {
   stylelint: stylishOn("stderr"),
   cargo,
   prettier,
+  rustfmt,
   biome,
   oxlint,
   gcc: buildLog,

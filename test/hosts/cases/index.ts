@@ -12,9 +12,29 @@ import { gemini } from "./gemini.js";
 import { goose } from "./goose.js";
 import { kimi } from "./kimi.js";
 import { kiro } from "./kiro.js";
+import { openhands } from "./openhands.js";
 import { qoder } from "./qoder.js";
 import { qwen } from "./qwen.js";
 import { vibe } from "./vibe.js";
 import type { HostCase } from "./types.js";
 
-export const HOST_CASES: readonly HostCase[] = [claude, cursor, cursorShell, gemini, copilotVscode, copilotCli, codex, kiro, factory, devin, kimi, vibe, qwen, qoder, crush, continueCli, goose];
+export const HOST_CASES: readonly HostCase[] = [
+  claude,
+  cursor,
+  cursorShell,
+  gemini,
+  copilotVscode,
+  copilotCli,
+  codex,
+  kiro,
+  factory,
+  devin,
+  kimi,
+  vibe,
+  qwen,
+  qoder,
+  crush,
+  continueCli,
+  goose,
+  openhands,
+];
