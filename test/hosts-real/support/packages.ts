@@ -1,6 +1,8 @@
 // The hosts' own programs, from the npm registry at pinned versions, installed
 // once into a cache folder shared by every run (RTK_REAL_HOSTS_CACHE, default
-// a folder under the system's temp folder, readable by the sandbox user).
+// /var/tmp/rtk-real-hosts-cache, readable by the sandbox user). Not under /tmp: the
+// corpus lists /tmp (`tree /tmp`), and gigabytes of the hosts' own files there would
+// make that output, and what a host does with an output that large, the cache's.
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +17,7 @@ export interface HostPackage {
 }
 
 export function cacheRoot(): string {
-  return process.env["RTK_REAL_HOSTS_CACHE"] || join(tmpdir(), "rtk-real-hosts");
+  return process.env["RTK_REAL_HOSTS_CACHE"] || join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "rtk-real-hosts-cache");
 }
 
 /** Where `pkg` is installed, installing it first when it is not; null (with the reason) when the registry cannot provide it. */
