@@ -108,6 +108,7 @@ const RULES_TITLE: Readonly<Record<RuleFamily, string>> = {
   factory: "Factory settings",
   copilot: "Claude Code settings and Copilot CLI's --deny-tool/--allow-tool",
   opencode: "OpenCode permissions",
+  qwen: "Qwen Code settings and qwen's --allowed-tools/--exclude-tools",
   none: "none (this host keeps no command rules rtk reads: every part is default)",
 };
 

@@ -63,6 +63,8 @@ const RULES = {
     tools: { allowed: ["run_shell_command(git status)", "run_shell_command(rtk git status)"], confirmationRequired: ["run_shell_command(git diff)"] },
   },
   ".factory/settings.json": { commandDenylist: ["git push --force"] },
+  // Qwen judges the `rtk …` call the model makes on its suggestion: its rules allow the `rtk` form too.
+  ".qwen/settings.json": { permissions: { allow: ["Shell(git status)", "Shell(rtk git status)"], ask: ["Bash(git diff)"], deny: ["Bash(git push --force)"] } },
 };
 
 /** Continue's rules, in its YAML lists. */
@@ -74,6 +76,7 @@ const OPEN = {
   ".claude/settings.json": { permissions: { allow: ["Bash(git status:*)"] } },
   ".cursor/cli-config.json": { permissions: { allow: ["Shell(git status:*)"] } },
   ".gemini/settings.json": { tools: { allowed: ["run_shell_command(git status)", "run_shell_command(rtk git status)"] } },
+  ".qwen/settings.json": { permissions: { allow: ["Shell(git status:*)", "Shell(rtk git status:*)"] } },
 };
 
 let ruled: Home;
@@ -264,6 +267,13 @@ const CASES: Case[] = [
     command: "rtk git push --force",
     hosts: WITH_DENY,
     check: (h, r) => {
+      // A gate refuses by exit 2, the reason on stderr.
+      if (caseOf(h).rewriteLine) {
+        assert.equal(r.status, 2, `${h} active deny: exit code (stderr: ${r.stderr})`);
+        assert.equal(r.stdout, "", `${h} active deny: stdout stays empty`);
+        assert.match(r.stderr, /denied by your rule `git push --force/, `${h} active deny: the reason names the rule`);
+        return;
+      }
       assert.equal(r.status, 0, `${h} active deny: exit code (stderr: ${r.stderr})`);
       // The documentation wins over the spec: Cursor's deny carries the reason in `agent_message`.
       assertJson({ ...r, stdout: normaliseReason(r.stdout, "git push --force") }, activeDenyAnswer(h), `${h} active deny`);
@@ -622,6 +632,12 @@ describe("pathological commands: past the limits, the pass-through answer (no re
     test(`${host}: \`rtk git push --force\` padded past 64 KiB under a deny rule is denied (padding is no way past the rules)`, async () => {
       const command = `rtk git push --force # ${"x".repeat(70 * 1024)}`;
       const r = await hook(cliName(host), JSON.stringify(recorded(host, command, ruled.project).event), ruled);
+      // A gate refuses by exit 2, the reason on stderr.
+      if (caseOf(host).rewriteLine) {
+        assert.equal(r.status, 2, r.stderr);
+        assert.match(r.stderr, /too long for rtk to check/);
+        return;
+      }
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stdout, /deny/, `${host}: ${r.stdout.slice(0, 300)}`);
       if (JSON.stringify(caseOf(host).activeDenyAnswer).includes(REASON_MARK)) assert.match(r.stdout, /too long for rtk to check/);

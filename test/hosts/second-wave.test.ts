@@ -141,6 +141,8 @@ for (const h of HOOKS) {
       // A host that judges the rewritten command gets it where its rules allow the command (as doctor's self-test arranges).
       const host = HOOK_HOSTS.get(h.c.cli)!;
       const allowing = host.engine ? (host.doctor?.allowing?.("git status") ?? {}) : {};
+      // The rules may go into the very file that holds the hook (Qwen's settings.json): it is put back as it was.
+      const before = new Map(Object.keys(allowing).map((rel) => [rel, existsSync(join(b.home, rel)) ? readFileSync(join(b.home, rel), "utf8") : null]));
       for (const [rel, text] of Object.entries(allowing)) {
         mkdirSync(dirname(join(b.home, rel)), { recursive: true });
         writeFileSync(join(b.home, rel), text);
@@ -155,7 +157,10 @@ for (const h of HOOKS) {
         assert.equal(r.status, 0, r.stderr);
         assert.deepEqual(JSON.parse(r.stdout), h.c.rewriteAnswer("rtk git status", Boolean(host.engine), rec.toolInput));
       }
-      for (const rel of Object.keys(allowing)) rmSync(join(b.home, rel));
+      for (const [rel, text] of before) {
+        if (text === null) rmSync(join(b.home, rel));
+        else writeFileSync(join(b.home, rel), text);
+      }
     });
 
     test("a command rtk leaves alone, and another hook point, get silence with exit 0", () => {

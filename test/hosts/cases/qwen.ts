@@ -4,12 +4,13 @@ import { claudeSessionAnswer, type HostCase } from "./types.js";
 // Qwen Code (docs/hosts.md): PreToolUse with the common fields (`session_id`,
 // `transcript_path`, `cwd`, `hook_event_name`, `timestamp`) and `permission_mode`,
 // `tool_name: "run_shell_command"`, `tool_input`, `tool_use_id`, `tool_call_id`.
-// `updatedInput` needs a permission decision, which rtk does not earn, so a
-// rewrite is a suggestion: exit 2, stderr to the model (as Kiro).
+// Qwen 0.24.4 reads no `updatedInput` from it, so a rewrite is a suggestion:
+// exit 2, stderr to the model (as Kiro), made where Qwen's rules allow the
+// `rtk` form too (`permissions` in `.qwen/settings.json`).
 export const qwen: HostCase = {
   id: "qwen",
   cli: "qwen",
-  lists: { allow: false, ask: false, deny: false },
+  lists: { allow: true, ask: true, deny: true },
   recorded(command, cwd) {
     const toolInput = { command, description: "Show the working tree status", is_background: false };
     return {
