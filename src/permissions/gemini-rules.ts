@@ -31,7 +31,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import type { Env } from "../config/hooks.js";
 import { geminiOrder, type GeminiDecision, type GeminiRule, type GeminiRules } from "./gemini-match.js";
-import { ancestorCommandLine, home, optionValues, readJson, type RuleCtx, type RuleLoader } from "./sources.js";
+import { ancestorCommandLine, home, isNodeProgram, lastSet, obj, optionValues, readJson, type RuleCtx, type RuleLoader } from "./sources.js";
 
 /** The system folder Gemini CLI reads its settings and admin policies from; tests point it at a temporary folder. */
 export const GEMINI_SYSTEM = {
@@ -66,7 +66,7 @@ export function geminiRules(ctx: RuleCtx, system = GEMINI_SYSTEM): GeminiRules {
   const defaults = secured(defaultsFile);
   const user = obj(readJson(join(geminiDir, "settings.json"), ctx));
   const sys = secured(systemFile);
-  const folderTrust = last([defaults, user, sys], (d) => obj(obj(d["security"])?.["folderTrust"])?.["enabled"]);
+  const folderTrust = lastSet([defaults, user, sys], (d) => obj(obj(d["security"])?.["folderTrust"])?.["enabled"]);
   const cwd = resolve(ctx.cwd);
   const workspace = cwd !== resolve(env["GEMINI_CLI_HOME"] || home(env)) && trusted(cwd, env, folderTrust !== false, geminiDir, ctx) ? obj(readJson(join(cwd, ".gemini", "settings.json"), ctx)) : null;
   const layers = [defaults, user, workspace, sys];
@@ -75,7 +75,7 @@ export function geminiRules(ctx: RuleCtx, system = GEMINI_SYSTEM): GeminiRules {
   if (cli) ctx.files.push({ path: cli.source, status: "read" });
   const flag = (name: string) => (cli?.options[name]?.length ? cli.options[name] : undefined);
   const rules: GeminiRule[] = [];
-  const allowed = flag("allowed-tools") ?? strings(last(layers, tools("allowed")));
+  const allowed = flag("allowed-tools") ?? strings(lastSet(layers, tools("allowed")));
   for (const entry of allowed) {
     const prefix = shellArgs(entry);
     if (prefix === undefined) continue;
@@ -84,7 +84,7 @@ export function geminiRules(ctx: RuleCtx, system = GEMINI_SYSTEM): GeminiRules {
   }
   if (allowed.some((e) => typeof shellArgs(e) === "string"))
     rules.push({ decision: "deny", priority: NARROWING, prefix: null, rule: "tools.allowed (every command it does not name)", implicit: true });
-  for (const entry of strings(last(layers, tools("confirmationRequired")))) {
+  for (const entry of strings(lastSet(layers, tools("confirmationRequired")))) {
     const prefix = shellArgs(entry);
     if (prefix !== undefined) rules.push({ decision: "ask", priority: CONFIRMATION_REQUIRED, prefix, rule: `tools.confirmationRequired: ${entry}` });
   }
@@ -92,13 +92,13 @@ export function geminiRules(ctx: RuleCtx, system = GEMINI_SYSTEM): GeminiRules {
     const prefix = shellArgs(entry);
     if (prefix !== undefined) rules.push({ decision: prefix === null ? "deny" : "ask", priority: EXCLUDED, prefix, rule: `tools.exclude: ${entry}` });
   }
-  const policyPaths = flag("policy") ?? strings(last(layers, (d) => d["policyPaths"]));
+  const policyPaths = flag("policy") ?? strings(lastSet(layers, (d) => d["policyPaths"]));
   const userDirs = policyPaths.length ? policyPaths.map((p) => resolve(cwd, expandPath(p, env))) : [join(geminiDir, "policies")];
   for (const dir of userDirs) rules.push(...policyRules(dir, USER_TIER, ctx));
   const adminDir = join(system.config, "policies");
   if (tomlFiles(adminDir).length) {
     if (secureDir(adminDir)) rules.push(...policyRules(adminDir, ADMIN_TIER, ctx));
-  } else for (const p of flag("admin-policy") ?? strings(last(layers, (d) => d["adminPolicyPaths"]))) rules.push(...policyRules(resolve(cwd, expandPath(p, env)), ADMIN_TIER, ctx));
+  } else for (const p of flag("admin-policy") ?? strings(lastSet(layers, (d) => d["adminPolicyPaths"]))) rules.push(...policyRules(resolve(cwd, expandPath(p, env)), ADMIN_TIER, ctx));
   return { rules: geminiOrder(rules) };
 }
 
@@ -106,9 +106,7 @@ const FLAGS = ["allowed-tools", "policy", "admin-policy"];
 
 /** The options of the nearest ancestor process that is Gemini CLI (`node …/gemini …`), each value split at its commas as Gemini splits it. */
 function geminiCommandLine(env: Env): { source: string; options: Record<string, string[]> } | null {
-  // The program, or the script node runs (after node's own options: Gemini relaunches itself with some).
-  const isGemini = (argv: string[]) => [argv[0], argv.slice(1).find((a) => !a.startsWith("-"))].some((a) => a !== undefined && (/(^|\/)gemini(\.js)?$/.test(a) || a.includes("@google/gemini-cli")));
-  const found = ancestorCommandLine(env, isGemini);
+  const found = ancestorCommandLine(env, (argv) => isNodeProgram(argv, "gemini", "@google/gemini-cli"));
   if (!found) return null;
   const values = optionValues(found.argv, FLAGS);
   const options = Object.fromEntries(FLAGS.map((f) => [f, values[f]!.flatMap((v) => v.split(",").map((x) => x.trim())).filter(Boolean)]));
@@ -122,22 +120,8 @@ function shellArgs(entry: string): string | null | undefined {
   return SHELL.includes(entry) ? null : undefined;
 }
 
-/** The value the last layer that sets it gives. */
-function last(layers: readonly (Json | null)[], get: (d: Json) => unknown): unknown {
-  let value: unknown;
-  for (const d of layers) {
-    const v = d ? get(d) : undefined;
-    if (v !== undefined) value = v;
-  }
-  return value;
-}
-
 function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
-}
-
-function obj(v: unknown): Json | null {
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : null;
 }
 
 /** `~`, `$VAR` and `${VAR}` in a path from the settings. */

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { OPENCODE_DEFAULT, type OpencodeAction, type OpencodeRule, type OpencodeRules } from "./opencode-match.js";
 import { opencodeWildcard } from "./pattern.js";
-import { exists, home, isDir, readJson, type RuleCtx, type RuleLoader } from "./sources.js";
+import { exists, home, isDir, obj, readJson, type RuleCtx, type RuleLoader } from "./sources.js";
 
 /**
  * How the plugin hands a rewrite back, and for which agent: `shell` replaces
@@ -210,10 +210,6 @@ function agentFiles(dir: string): [string, string][] {
   for (const sub of ["agent", "agents"]) walk(sub, true, "");
   for (const sub of ["mode", "modes"]) walk(sub, false, "");
   return out;
-}
-
-function obj(v: unknown): Json | null {
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : null;
 }
 
 function unique(xs: string[]): string[] {

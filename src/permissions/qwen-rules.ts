@@ -15,7 +15,7 @@
 // Qwen matches as rtk's pattern.ts does once translated (qwenPattern).
 import { dirname, join, resolve } from "node:path";
 import type { Env } from "../config/hooks.js";
-import { ancestorCommandLine, home, readJson, type RuleLoader } from "./sources.js";
+import { ancestorCommandLine, home, isNodeProgram, lastSet, obj, readJson, type RuleLoader } from "./sources.js";
 
 /** The system settings file Qwen Code reads (QWEN_CODE_SYSTEM_SETTINGS_PATH in its place). */
 export const QWEN_SYSTEM = {
@@ -24,8 +24,6 @@ export const QWEN_SYSTEM = {
 };
 
 const SHELL = new Set(["Bash", "Shell", "ShellTool", "run_shell_command"]);
-
-type Json = Record<string, unknown>;
 
 export const QWEN_RULES: RuleLoader = {
   family: "qwen",
@@ -38,7 +36,7 @@ export const QWEN_RULES: RuleLoader = {
     const system = obj(readJson(systemFile, ctx));
     const cwd = resolve(ctx.cwd);
     const workspace = cwd !== resolve(home(env)) ? obj(readJson(join(cwd, ".qwen", "settings.json"), ctx)) : null;
-    const folderTrust = last([defaults, user, system], (d) => obj(obj(d["security"])?.["folderTrust"])?.["enabled"]) === true;
+    const folderTrust = lastSet([defaults, user, system], (d) => obj(obj(d["security"])?.["folderTrust"])?.["enabled"]) === true;
     const layers = [defaults, user, workspace, system];
     const shell = (entries: unknown) => (Array.isArray(entries) ? entries.flatMap((e) => (typeof e === "string" ? shellPattern(e) : [])) : []);
     for (const d of layers) {
@@ -51,7 +49,7 @@ export const QWEN_RULES: RuleLoader = {
       add("allow", shell(perms?.["allow"]), null);
     }
     const trustedLayers = folderTrust ? [defaults, user, system] : layers;
-    add("allow", shell(last(trustedLayers, (d) => obj(d["tools"])?.["allowed"])), null);
+    add("allow", shell(lastSet(trustedLayers, (d) => obj(d["tools"])?.["allowed"])), null);
     const cli = qwenCommandLine(env);
     if (!cli) return;
     ctx.files.push({ path: cli.source, status: "read" });
@@ -94,8 +92,7 @@ export function qwenPattern(spec: string): string {
 
 /** The `--allowed-tools` and `--exclude-tools` of the nearest ancestor process that is Qwen Code (`node …/qwen …`). */
 function qwenCommandLine(env: Env): { source: string; allowed: string[]; excluded: string[] } | null {
-  const isQwen = (argv: string[]) => [argv[0], argv.slice(1).find((a) => !a.startsWith("-"))].some((a) => a !== undefined && (/(^|\/)qwen(\.js)?$/.test(a) || a.includes("@qwen-code/qwen-code")));
-  const found = ancestorCommandLine(env, isQwen);
+  const found = ancestorCommandLine(env, (argv) => isNodeProgram(argv, "qwen", "@qwen-code/qwen-code"));
   if (!found) return null;
   return { source: found.source, allowed: arrayOption(found.argv, ["allowed-tools", "allowedTools"]), excluded: arrayOption(found.argv, ["exclude-tools", "excludeTools"]) };
 }
@@ -110,20 +107,6 @@ function arrayOption(argv: readonly string[], names: readonly string[]): string[
     else for (; i + 1 < argv.length && !argv[i + 1]!.startsWith("-"); i++) out.push(argv[i + 1]!);
   }
   return out;
-}
-
-/** The value the last layer that sets it gives. */
-function last(layers: readonly (Json | null)[], get: (d: Json) => unknown): unknown {
-  let value: unknown;
-  for (const d of layers) {
-    const v = d ? get(d) : undefined;
-    if (v !== undefined) value = v;
-  }
-  return value;
-}
-
-function obj(v: unknown): Json | null {
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : null;
 }
 
 const OPERATORS = ["&&", "||", ";;", "|&", "|", ";", "&", "\n"];

@@ -474,8 +474,28 @@ function pastBlanks(text: string, i: number): number {
   return i;
 }
 
-function obj(v: unknown): Record<string, unknown> | null {
+/** `v` when it is a JSON object, else null. */
+export function obj(v: unknown): Record<string, unknown> | null {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** The value the last of `layers` (settings files in the order a host reads them) that sets it gives. */
+export function lastSet(layers: readonly (Record<string, unknown> | null)[], get: (d: Record<string, unknown>) => unknown): unknown {
+  let value: unknown;
+  for (const d of layers) {
+    const v = d ? get(d) : undefined;
+    if (v !== undefined) value = v;
+  }
+  return value;
+}
+
+/**
+ * Whether a process's command line is the Node program `name` of the npm package `pkg`: the program itself, or
+ * the script node runs after its own options (a host that relaunches itself passes some), by name or inside the package.
+ */
+export function isNodeProgram(argv: readonly string[], name: string, pkg: string): boolean {
+  const program = new RegExp(`(^|/)${name}(\\.js)?$`);
+  return [argv[0], argv.slice(1).find((a) => !a.startsWith("-"))].some((a) => a !== undefined && (program.test(a) || a.includes(pkg)));
 }
 
 export function isDir(p: string): boolean {

@@ -6,7 +6,6 @@
 // response": asked), what its rules deny is refused naming them. What went
 // through rtk is what rtk's library decides for Copilot, given the same
 // command line (read from the running `copilot`, here from a stand-in /proc).
-import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -14,9 +13,8 @@ import { rewrite } from "../../src/api.js";
 import { ensureBuilt } from "../support/build.js";
 import { parityCommands } from "./corpus.js";
 import { copilotDriver, COPILOT_PACKAGE } from "./hosts/copilot.js";
-import { assertParity, assertSameHost, ciShare, FULL, parityRow, reportRows, type ParityRow, type RuleSet } from "./parity.js";
-import { scratch } from "./support/sandbox.js";
-import { session, type HostDriver } from "./support/session.js";
+import { assertHandedAsLibrary, assertParity, assertSameHost, ciShare, FULL, parityRow, reportRows, type ParityRow, type RuleSet, typedRtkUnderDeny } from "./parity.js";
+import type { HostDriver } from "./support/session.js";
 
 interface Rules extends RuleSet {
   /** Options of Copilot's command line. */
@@ -86,18 +84,17 @@ describe(`Copilot CLI ${COPILOT_PACKAGE.version} with and without rtk`, () => {
       rows.push(row);
       assertSameHost(`copilot-${COPILOT_PACKAGE.version}`, `${rules.name} × ${row.mode}`, row.without);
       assertParity(row);
-      const replica = scratch({ withRtk: false });
-      try {
-        for (const [path, text] of Object.entries(rules.files)) replica.put(join(replica.home, path), text);
-        const env = { ...replica.env, ...procWith(replica.root, [join("/opt", "copilot"), "-p", "…", ...options]) };
-        row.with.forEach((o, i) => {
-          if (o.fate !== "ran" || row.without[i]!.fate !== "ran") return;
-          const r = rewrite(o.command, { host: "copilot", cwd: replica.repo, env, warn: () => {} });
-          assert.equal(o.rewritten, r.exitCode === 0 ? r.command : null, `what ran for ${JSON.stringify(o.command)} under ${rules.name}`);
-        });
-      } finally {
-        replica.dispose();
-      }
+      let env: Record<string, string> | undefined;
+      assertHandedAsLibrary(
+        row,
+        rules.files,
+        (command, replica) => {
+          env ??= { ...replica.env, ...procWith(replica.root, [join("/opt", "copilot"), "-p", "…", ...options]) };
+          const r = rewrite(command, { host: "copilot", cwd: replica.repo, env, warn: () => {} });
+          return r.exitCode === 0 ? r.command : null;
+        },
+        ` under ${rules.name}`,
+      );
     });
   }
 });
@@ -105,16 +102,5 @@ describe(`Copilot CLI ${COPILOT_PACKAGE.version} with and without rtk`, () => {
 // The one fate rtk changes, on purpose: Copilot's rules cannot see a command behind an `rtk` the agent typed.
 test(`Copilot CLI ${COPILOT_PACKAGE.version}: an \`rtk\` the agent typed before a command a rule denies is refused`, async (t) => {
   if ("error" in driver) return t.skip(`Copilot CLI cannot run here: ${driver.error}`);
-  const mode = [...tools("allow", "rtk:*"), ...tools("deny", "git push")].join(" ");
-  const typed = ["rtk git push origin main", "git push origin main", "rtk git status"];
-  const [plain, hooked] = await Promise.all([session(driver, typed, { mode, withRtk: false }), session(driver, typed, { mode, withRtk: true })]);
-  assert.deepEqual(
-    plain.outcomes.map((o) => o.fate),
-    ["ran", "denied", "ran"],
-    "without rtk's hook, Copilot runs `rtk git push` past its own deny",
-  );
-  assert.deepEqual(
-    hooked.outcomes.map((o) => o.fate),
-    ["denied", "denied", "ran"],
-  );
+  await typedRtkUnderDeny(driver, { mode: [...tools("allow", "rtk:*"), ...tools("deny", "git push")].join(" ") });
 });

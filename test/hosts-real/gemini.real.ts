@@ -14,8 +14,7 @@ import { rewrite } from "../../src/api.js";
 import { ensureBuilt } from "../support/build.js";
 import { parityCommands } from "./corpus.js";
 import { geminiDriver, GEMINI_PACKAGE } from "./hosts/gemini.js";
-import { assertParity, assertSameHost, ciShare, FULL, parityRow, reportRows, type ParityRow, type RuleSet } from "./parity.js";
-import { scratch } from "./support/sandbox.js";
+import { assertHandedAsLibrary, assertParity, assertSameHost, ciShare, FULL, parityRow, reportRows, type ParityRow, type RuleSet, typedRtkUnderDeny } from "./parity.js";
 import { session, type HostDriver } from "./support/session.js";
 
 /** The project's settings (Gemini reads them in the folder it runs in, trusted here by `--skip-trust`). */
@@ -82,17 +81,15 @@ describe(`Gemini CLI ${GEMINI_PACKAGE.version} with and without rtk`, () => {
       assertSameHost(`gemini-cli-${GEMINI_PACKAGE.version}`, `${rules.name} × ${mode}`, row.without);
       assertParity(row);
       // What went through rtk is what rtk's library decides for Gemini with the same files.
-      const replica = scratch({ withRtk: false });
-      try {
-        for (const [path, text] of Object.entries(rules.files)) replica.put(join(replica.home, path), text);
-        row.with.forEach((o, i) => {
-          if (o.fate !== "ran" || row.without[i]!.fate !== "ran") return;
-          const r = rewrite(o.command, { host: "gemini", cwd: replica.repo, env: { ...replica.env, ...HOOK_ENV }, warn: () => {} });
-          assert.equal(o.rewritten, r.exitCode === 0 ? r.command : null, `what ran for ${JSON.stringify(o.command)} under ${rules.name}`);
-        });
-      } finally {
-        replica.dispose();
-      }
+      assertHandedAsLibrary(
+        row,
+        rules.files,
+        (command, replica) => {
+          const r = rewrite(command, { host: "gemini", cwd: replica.repo, env: { ...replica.env, ...HOOK_ENV }, warn: () => {} });
+          return r.exitCode === 0 ? r.command : null;
+        },
+        ` under ${rules.name}`,
+      );
       if (rules === ALLOW_WITH_RTK || rules === POLICY_WITH_RTK) assert.ok(row.throughRtk > 0, "an allow rule for `rtk` lets rewrites through");
     });
   }
@@ -101,18 +98,7 @@ describe(`Gemini CLI ${GEMINI_PACKAGE.version} with and without rtk`, () => {
 // The one fate rtk changes, on purpose: Gemini's policy cannot see a command behind an `rtk` the agent typed.
 test(`Gemini CLI ${GEMINI_PACKAGE.version}: an \`rtk\` the agent typed before a command a policy denies is refused`, async (t) => {
   if ("error" in driver) return t.skip(`Gemini CLI cannot run here: ${driver.error}`);
-  const files = policy(["deny", "git push", 100]);
-  const typed = ["rtk git push origin main", "git push origin main", "rtk git status"];
-  const [plain, hooked] = await Promise.all([session(driver, typed, { files, mode: "yolo", withRtk: false }), session(driver, typed, { files, mode: "yolo", withRtk: true })]);
-  assert.deepEqual(
-    plain.outcomes.map((o) => o.fate),
-    ["ran", "denied", "ran"],
-    "without rtk's hook, Gemini runs `rtk git push` past its own policy",
-  );
-  assert.deepEqual(
-    hooked.outcomes.map((o) => o.fate),
-    ["denied", "denied", "ran"],
-  );
+  const hooked = await typedRtkUnderDeny(driver, { files: policy(["deny", "git push", 100]), mode: "yolo" });
   assert.match(hooked.outcomes[0]!.received, /denied by your rule/);
 });
 

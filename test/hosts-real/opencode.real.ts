@@ -12,9 +12,8 @@ import { rewrite } from "../../src/api.js";
 import { ensureBuilt } from "../support/build.js";
 import { parityCommands } from "./corpus.js";
 import { opencodeDriver, OPENCODE_PACKAGE } from "./hosts/opencode.js";
-import { assertParity, assertSameHost, ciShare, parityRow, reportRows, type ParityRow, type RuleSet } from "./parity.js";
-import { scratch } from "./support/sandbox.js";
-import { session, type HostDriver } from "./support/session.js";
+import { assertHandedAsLibrary, assertParity, assertSameHost, ciShare, parityRow, reportRows, type ParityRow, type RuleSet, typedRtkUnderDeny } from "./parity.js";
+import type { HostDriver } from "./support/session.js";
 
 const project = (config: object) => ({ "work/app/opencode.json": JSON.stringify({ $schema: "https://opencode.ai/config.json", ...config }) });
 
@@ -86,23 +85,21 @@ describe(`OpenCode ${OPENCODE_PACKAGE.version} with and without rtk`, () => {
       assertParity(row);
       // What went through rtk is what rtk's library decides for OpenCode with the same files; with the rewrite run in
       // the shell every routed command that ran went through rtk, else rtk says why not.
-      const replica = scratch({ withRtk: false });
-      try {
-        for (const [path, text] of Object.entries(rules.files)) replica.put(join(replica.home, path), text);
-        const decide = (command: string, host: string, mode?: string) => rewrite(command, { host, mode, cwd: replica.repo, env: replica.env, warn: () => {} });
-        const held: string[] = [];
-        row.with.forEach((o, i) => {
-          if (o.fate !== "ran" || row.without[i]!.fate !== "ran") return;
-          const r = decide(o.command, "opencode", `${delivery}:${agent ?? "build"}`);
+      const held: string[] = [];
+      assertHandedAsLibrary(
+        row,
+        rules.files,
+        (command, replica) => {
+          const decide = (host: string, mode?: string) => rewrite(command, { host, mode, cwd: replica.repo, env: replica.env, warn: () => {} });
+          const r = decide("opencode", `${delivery}:${agent ?? "build"}`);
           const handed = r.exitCode === 0 || r.exitCode === 3 ? r.command : null;
-          assert.equal(o.rewritten, handed, `what ran for ${JSON.stringify(o.command)} under ${rules.name}`);
-          if (handed === null && decide(o.command, "none").exitCode === 3) held.push(`${o.command}  (${r.held?.reason ?? `exit ${r.exitCode}`}${r.held?.rule ? `: ${r.held.rule}` : ""})`);
-        });
-        if (delivery === "shell") assert.deepEqual(held, [], `routed commands OpenCode ran without rtk under ${rules.name}`);
-        else if (held.length) process.stdout.write(`\n${rules.name}: routed commands left as typed, as rtk judges OpenCode would read them otherwise:\n  ${held.join("\n  ")}\n`);
-      } finally {
-        replica.dispose();
-      }
+          if (handed === null && decide("none").exitCode === 3) held.push(`${command}  (${r.held?.reason ?? `exit ${r.exitCode}`}${r.held?.rule ? `: ${r.held.rule}` : ""})`);
+          return handed;
+        },
+        ` under ${rules.name}`,
+      );
+      if (delivery === "shell") assert.deepEqual(held, [], `routed commands OpenCode ran without rtk under ${rules.name}`);
+      else if (held.length) process.stdout.write(`\n${rules.name}: routed commands left as typed, as rtk judges OpenCode would read them otherwise:\n  ${held.join("\n  ")}\n`);
     });
   }
 });
@@ -110,17 +107,6 @@ describe(`OpenCode ${OPENCODE_PACKAGE.version} with and without rtk`, () => {
 // The one fate rtk changes, on purpose: OpenCode's rules cannot see a command behind an `rtk` the agent typed.
 test(`OpenCode ${OPENCODE_PACKAGE.version}: an \`rtk\` the agent typed before a command OpenCode denies is refused`, async (t) => {
   if ("error" in driver) return t.skip(`OpenCode cannot run here: ${driver.error}`);
-  const files = project({ permission: { bash: { "git push*": "deny" } } });
-  const typed = ["rtk git push origin main", "git push origin main", "rtk git status"];
-  const [plain, hooked] = await Promise.all([session(driver, typed, { files, withRtk: false }), session(driver, typed, { files, withRtk: true })]);
-  assert.deepEqual(
-    plain.outcomes.map((o) => o.fate),
-    ["ran", "denied", "ran"],
-    "without rtk's plugin, OpenCode runs `rtk git push` past its own deny",
-  );
-  assert.deepEqual(
-    hooked.outcomes.map((o) => o.fate),
-    ["denied", "denied", "ran"],
-  );
+  const hooked = await typedRtkUnderDeny(driver, { files: project({ permission: { bash: { "git push*": "deny" } } }) });
   assert.match(hooked.outcomes[0]!.received, /OpenCode permissions deny this command/);
 });

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../support/corpus.js";
-import { session, type CommandOutcome, type HostDriver, type SessionOptions } from "./support/session.js";
+import { scratch, type Scratch } from "./support/sandbox.js";
+import { session, type CommandOutcome, type HostDriver, type SessionOptions, type SessionResult } from "./support/session.js";
 
 export interface RuleSet {
   name: string;
@@ -91,6 +92,50 @@ export function assertParity(row: ParityRow): void {
   assert.equal(row.mismatches.length, 0, `${row.host} ${row.rules} ${row.mode}: ${row.mismatches.length} commands met another fate with rtk:\n${lines.join("\n")}`);
   assert.deepEqual(row.unrecorded, [], `rewritten commands that ran but rtk did not record`);
   assert.deepEqual(row.hookErrors, [], `the host reported hook errors`);
+}
+
+/**
+ * Where a command ran with and without rtk, it went through rtk exactly as rtk's library decides with the row's
+ * files in a fresh scratch HOME: `handed` is the command the library hands the host for it (null: left as typed).
+ */
+export function assertHandedAsLibrary(
+  row: { with: readonly CommandOutcome[]; without: readonly CommandOutcome[] },
+  files: Record<string, string>,
+  handed: (command: string, replica: Scratch) => string | null,
+  under: string,
+): void {
+  const replica = scratch({ withRtk: false });
+  try {
+    for (const [path, text] of Object.entries(files)) replica.put(join(replica.home, path), text);
+    row.with.forEach((o, i) => {
+      if (o.fate !== "ran" || row.without[i]!.fate !== "ran") return;
+      assert.equal(o.rewritten, handed(o.command, replica), `what ran for ${JSON.stringify(o.command)}${under}`);
+    });
+  } finally {
+    replica.dispose();
+  }
+}
+
+/** The commands of the agent-typed `rtk` check: `rtk` before a denied `git push`, the push itself, `rtk` before an allowed command. */
+const TYPED = ["rtk git push origin main", "git push origin main", "rtk git status"];
+
+/**
+ * The one fate rtk changes, on purpose: the host's rules cannot see a command behind an `rtk` the agent typed, so
+ * without rtk's hook `rtk git push` runs past a rule that denies `git push`, and with it the hook refuses it.
+ * `opts` holds that rule. Returns the session with rtk.
+ */
+export async function typedRtkUnderDeny(driver: HostDriver, opts: SessionOptions): Promise<SessionResult> {
+  const [plain, hooked] = await Promise.all([session(driver, TYPED, { ...opts, withRtk: false }), session(driver, TYPED, { ...opts, withRtk: true })]);
+  assert.deepEqual(
+    plain.outcomes.map((o) => o.fate),
+    ["ran", "denied", "ran"],
+    `without rtk's hook, ${driver.name} runs \`rtk git push\` past its own deny`,
+  );
+  assert.deepEqual(
+    hooked.outcomes.map((o) => o.fate),
+    ["denied", "denied", "ran"],
+  );
+  return hooked;
 }
 
 /** The table `docs/hosts.md` shows, one line per rule set and mode. */

@@ -11,14 +11,12 @@
 // library decides with the same files and mode.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { join } from "node:path";
 import { rewrite } from "../../src/api.js";
 import { ensureBuilt } from "../support/build.js";
 import { parityCommands } from "./corpus.js";
 import { qwenDriver, QWEN_PACKAGE } from "./hosts/qwen.js";
-import { assertParity, assertSameHost, ciShare, FULL, parityRow, reportRows, type ParityRow, type RuleSet } from "./parity.js";
-import { scratch } from "./support/sandbox.js";
-import { session, type HostDriver } from "./support/session.js";
+import { assertHandedAsLibrary, assertParity, assertSameHost, ciShare, FULL, parityRow, reportRows, type ParityRow, type RuleSet, typedRtkUnderDeny } from "./parity.js";
+import type { HostDriver } from "./support/session.js";
 
 /** The project's settings (Qwen reads them in the folder it runs in; folder trust is off by default). */
 const settings = (permissions: { allow?: string[]; ask?: string[]; deny?: string[] }) => ({ "work/app/.qwen/settings.json": JSON.stringify({ permissions }) });
@@ -116,17 +114,15 @@ describe(`Qwen Code ${QWEN_PACKAGE.version} with and without rtk`, { concurrency
       assertSameHost(`qwen-code-${QWEN_PACKAGE.version}`, `${rules.name} × ${mode}`, row.without);
       assertParity(row);
       // What went through rtk is what rtk's library decides for Qwen with the same files and mode.
-      const replica = scratch({ withRtk: false });
-      try {
-        for (const [path, text] of Object.entries(rules.files)) replica.put(join(replica.home, path), text);
-        row.with.forEach((o, i) => {
-          if (o.fate !== "ran" || row.without[i]!.fate !== "ran") return;
-          const r = rewrite(o.command, { host: "qwen", mode, cwd: replica.repo, env: replica.env, warn: () => {} });
-          assert.equal(o.rewritten, r.exitCode === 0 ? r.command : null, `what ran for ${JSON.stringify(o.command)} under ${rules.name} × ${mode}`);
-        });
-      } finally {
-        replica.dispose();
-      }
+      assertHandedAsLibrary(
+        row,
+        rules.files,
+        (command, replica) => {
+          const r = rewrite(command, { host: "qwen", mode, cwd: replica.repo, env: replica.env, warn: () => {} });
+          return r.exitCode === 0 ? r.command : null;
+        },
+        ` under ${rules.name} × ${mode}`,
+      );
       if (((rules === ALLOW_WITH_RTK || rules === ALLOW_WITH_RTK_DENY) && mode !== "plan") || mode === "yolo")
         assert.ok(row.throughRtk > 0, "where Qwen runs the `rtk` form unprompted, rewrites go through");
     });
@@ -135,18 +131,7 @@ describe(`Qwen Code ${QWEN_PACKAGE.version} with and without rtk`, { concurrency
   // The one fate rtk changes, on purpose: Qwen's rules cannot see a command behind an `rtk` the agent typed.
   test(`Qwen Code ${QWEN_PACKAGE.version}: an \`rtk\` the agent typed before a command a rule denies is refused`, async (t) => {
     if ("error" in driver) return t.skip(`Qwen Code cannot run here: ${driver.error}`);
-    const files = settings({ deny: ["Bash(git push *)"] });
-    const typed = ["rtk git push origin main", "git push origin main", "rtk git status"];
-    const [plain, hooked] = await Promise.all([session(driver, typed, { files, mode: "yolo", withRtk: false }), session(driver, typed, { files, mode: "yolo", withRtk: true })]);
-    assert.deepEqual(
-      plain.outcomes.map((o) => o.fate),
-      ["ran", "denied", "ran"],
-      "without rtk's hook, Qwen runs `rtk git push` past its own deny rule",
-    );
-    assert.deepEqual(
-      hooked.outcomes.map((o) => o.fate),
-      ["denied", "denied", "ran"],
-    );
+    const hooked = await typedRtkUnderDeny(driver, { files: settings({ deny: ["Bash(git push *)"] }), mode: "yolo" });
     assert.match(hooked.outcomes[0]!.received, /denied by your rule/);
   });
 });

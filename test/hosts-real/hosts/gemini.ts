@@ -24,14 +24,7 @@ export function geminiDriver(): HostDriver | { error: string } {
     dialect: geminiApi(10),
     run(s, baseUrl, opts) {
       // rtk's hooks are already in ~/.gemini/settings.json (rtk init): the rest is merged in beside them.
-      const file = `${s.home}/.gemini/settings.json`;
-      let doc: Record<string, unknown> = {};
-      try {
-        doc = JSON.parse(s.run("cat", [file]).stdout || "{}") as Record<string, unknown>;
-      } catch {
-        doc = {};
-      }
-      s.put(file, JSON.stringify({ ...SETTINGS, ...doc }, null, 2));
+      s.mergeJson(`${s.home}/.gemini/settings.json`, SETTINGS);
       const args = ["-p", SESSION_PROMPT, "--output-format", "stream-json", "--skip-trust", "--approval-mode", opts.mode ?? "yolo", "-m", "gemini-2.5-flash"];
       return spawnAs(s, pkg.bin, args, {
         GEMINI_API_KEY: "test-key",

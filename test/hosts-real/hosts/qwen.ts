@@ -49,14 +49,7 @@ export function qwenDriver(): HostDriver | { error: string } {
     dialect: openaiChat(10, { name: "run_shell_command", args: { is_background: false, description: "Run a command" }, unoffered: true, follow: gateSuggestion }),
     run(s, baseUrl, opts) {
       // rtk's hooks are already in ~/.qwen/settings.json (rtk init): the rest is merged in beside them.
-      const file = `${s.home}/.qwen/settings.json`;
-      let doc: Record<string, unknown> = {};
-      try {
-        doc = JSON.parse(s.run("cat", [file]).stdout || "{}") as Record<string, unknown>;
-      } catch {
-        doc = {};
-      }
-      s.put(file, JSON.stringify({ ...SETTINGS, ...doc }, null, 2));
+      s.mergeJson(`${s.home}/.qwen/settings.json`, SETTINGS);
       const args = ["-p", SESSION_PROMPT, "--output-format", "stream-json", "--approval-mode", opts.mode ?? "default"];
       return spawnAs(s, pkg.bin, args, {
         OPENAI_API_KEY: "sk-test",

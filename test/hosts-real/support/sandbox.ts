@@ -2,7 +2,7 @@
 // root, and a sandbox only means something for another user), in a scratch
 // HOME holding a git repository, with rtk on the user's PATH through a link.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { RTK } from "../../support/launch.js";
@@ -46,6 +46,8 @@ export interface Scratch {
   account: Account;
   /** Writes a file under the scratch folder, owned by the sandbox user. */
   put(path: string, text: string): void;
+  /** Writes the JSON file at `path` with `defaults` under the keys it already holds (rtk's entries, say): theirs win. */
+  mergeJson(path: string, defaults: Record<string, unknown>): void;
   /** Runs a command as the sandbox user in the repository. */
   run(cmd: string, args: readonly string[], opts?: { env?: Record<string, string>; cwd?: string; input?: string }): { status: number | null; stdout: string; stderr: string };
   dispose(): void;
@@ -114,6 +116,15 @@ export function scratch(opts: { withRtk: boolean; files?: Record<string, string>
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text);
       chown();
+    },
+    mergeJson(path, defaults) {
+      let doc: Record<string, unknown> = {};
+      try {
+        doc = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+      } catch {
+        doc = {};
+      }
+      s.put(path, JSON.stringify({ ...defaults, ...doc }, null, 2));
     },
     run(cmd, args, o = {}) {
       const r = spawnSync(cmd, args, { cwd: o.cwd ?? repo, env: { ...env, ...o.env }, uid: acct.uid, gid: acct.gid, encoding: "utf8", input: o.input, timeout: 120_000 });
