@@ -149,14 +149,14 @@ const bench: Bench = async (ctx) => {
       },
     );
 
-    // Node 20 has no node:sqlite (the WebAssembly driver); Node 24 (RTK_BENCH_NODES) runs both. Each Node runs
+    // Node 20 has no node:sqlite (the WebAssembly driver); Node 24 (RTK_BENCH_NODES) runs both (CI: its default). Each Node runs
     // dist/rtk.cjs itself: the checkout's launcher would run the Node its snapshots were built with.
     const nodes = [process.execPath, ...(process.env["RTK_BENCH_NODES"] ?? "").split(":").filter((n) => n && existsSync(n))];
     const drivers: [string, string, Record<string, string>][] = [];
     for (const node of nodes) {
       const v = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
       drivers.push([`${v} default driver`, node, {}]);
-      if (Number(/^v(\d+)/.exec(v)?.[1]) >= 22) drivers.push([`${v} wasm`, node, { RTK_SQLITE_DRIVER: "wasm" }]);
+      if (!ctx.ci && Number(/^v(\d+)/.exec(v)?.[1]) >= 22) drivers.push([`${v} wasm`, node, { RTK_SQLITE_DRIVER: "wasm" }]);
     }
     const cli = join(root, "dist", "rtk.cjs");
     const n = scale(ctx, { full: 100_000, ci: 20_000 });

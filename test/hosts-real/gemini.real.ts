@@ -39,20 +39,21 @@ const POLICY_WITH_RTK: RuleSet = {
 };
 
 /**
- * Each rule set × approval mode, and the share of the corpus CI runs in it (an eighth where rtk rewrites, a sixteenth
+ * Each rule set × approval mode, and the share of the corpus CI runs in it (a sixteenth where rtk rewrites, a thirty-second
  * elsewhere); null: only with RTK_REAL_HOSTS_FULL=1 (auto_edit differs from default for the shell only in redirections,
- * which CI's share of the corpus does not meet under these rules).
+ * which CI's share of the corpus does not meet under these rules; yolo without a policy runs every command in both
+ * sessions, and with one the policy row stays).
  */
 const RUNS: [RuleSet, string, number | null][] = [
-  [NONE, "default", 16],
-  [NONE, "yolo", 16],
-  [ALLOW, "default", 16],
+  [NONE, "default", 32],
+  [NONE, "yolo", null],
+  [ALLOW, "default", 32],
   [ALLOW, "auto_edit", null],
-  [ALLOW, "yolo", 16],
-  [ALLOW_RTK_GIT, "default", 16],
-  [ALLOW_WITH_RTK, "default", 8],
-  [POLICY, "yolo", 16],
-  [POLICY_WITH_RTK, "default", 8],
+  [ALLOW, "yolo", null],
+  [ALLOW_RTK_GIT, "default", 32],
+  [ALLOW_WITH_RTK, "default", 16],
+  [POLICY, "yolo", 32],
+  [POLICY_WITH_RTK, "default", 16],
 ];
 
 /** The hook's environment, as `gemini --skip-trust` leaves it. */

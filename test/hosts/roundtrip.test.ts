@@ -137,6 +137,8 @@ describe("init / uninstall round trip on the user's own files", { concurrency: t
           ok(u, "uninstall");
           assert.deepEqual(tree(w.home), homeBefore, "byte for byte what the user had, and nothing more");
           assert.deepEqual(files(w.data), [], "rtk's data folder keeps nothing once uninstalled");
+          // A second uninstall finds nothing of rtk's: the kind's editing code says so, once per kind.
+          if (!FIRST_OF_KIND.has(host.name)) return;
           const again = await rtk("--uninstall");
           ok(again, "second uninstall");
           assert.match(again.stdout, /nothing changed/);
