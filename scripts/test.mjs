@@ -5,7 +5,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { availableParallelism, tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 
-const filter = process.argv.slice(2);
+// Arguments: parts of test file paths (none: every file), and node's own --test-… options, passed on
+// (Node 24's --test-skip-pattern, say).
+const nodeOptions = process.argv.slice(2).filter((a) => a.startsWith("--test-"));
+const filter = process.argv.slice(2).filter((a) => !a.startsWith("--test-"));
 // The real-tool matrix has its own script (`npm run test:tools`); it runs here only when named.
 const MATRIX = join("test", "tools-real");
 const files = [];
@@ -60,7 +63,7 @@ for (const [i, [batch, n]] of [
   if (batch.length === 0) continue;
   const tap = join(tapDir, `${i}.tap`);
   const reporters = ["--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`];
-  const run = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${n}`, ...reporters, ...batch], { stdio: "inherit", env });
+  const run = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${n}`, ...nodeOptions, ...reporters, ...batch], { stdio: "inherit", env });
   if (run.status !== 0) status = run.status ?? 1;
   const text = existsSync(tap) ? readFileSync(tap, "utf8") : "";
   for (const key of Object.keys(total)) total[key] += Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(text)?.[1] ?? 0);

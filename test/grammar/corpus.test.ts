@@ -3,9 +3,7 @@
 // gives back every input byte for byte.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "../../grammar/parse.js";
@@ -13,6 +11,7 @@ import { withoutSpans } from "../../src/ast/walk.js";
 import { printCanonical } from "../../src/printer/canonical.js";
 import { printLossless } from "../../src/printer/lossless.js";
 import { corpusAvailable, corpusInputs, inputId } from "../support/corpus.js";
+import { eachInShell } from "../support/each-in-shell.js";
 
 const known = JSON.parse(readFileSync(new URL("./known-disagreements.json", import.meta.url), "utf8")) as Record<"bash" | "shfmt", { id: string; reason: string }[]>;
 const skip = corpusAvailable() ? false : "corpus not found (../shared/corpus)";
@@ -92,27 +91,6 @@ describe("shared corpus", { skip }, () => {
     assert.ok(known.shfmt.length <= compared * 0.03);
   });
 });
-
-/**
- * `command` run once for each text by one bash process (a process start from it costs a fraction of
- * one from Node), with the text's file as $f: each run's exit status, stdout and stderr.
- */
-function eachInShell(command: string, texts: readonly string[]): { status: number; stdout: string; stderr: string }[] {
-  const dir = mkdtempSync(join(tmpdir(), "rtk-corpus-"));
-  try {
-    const names = texts.map((text, i) => {
-      writeFileSync(join(dir, String(i)), text);
-      return String(i);
-    });
-    const loop = `cd "$1" && shift; for f; do ${command} >"$f.out" 2>"$f.err"; echo $? >"$f.status"; done`;
-    const r = spawnSync("bash", ["-c", loop, "bash", dir, ...names], { encoding: "utf8" });
-    assert.equal(r.status, 0, r.stderr);
-    const read = (f: string) => readFileSync(join(dir, f), "utf8");
-    return names.map((f) => ({ status: Number(read(`${f}.status`)), stdout: read(`${f}.out`), stderr: read(`${f}.err`) }));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * mvdan/sh's tree of a program (shfmt --to-json's run) as JSON, without what only records layout:

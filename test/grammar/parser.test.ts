@@ -6,15 +6,13 @@
 // the few rejected rows bash only reports when it runs them.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { parse } from "../../grammar/parse.js";
 import type * as A from "../../src/ast/nodes.js";
 import { RESERVED_WORDS } from "../../src/ast/reserved.js";
 import { children } from "../../src/ast/walk.js";
 import { printLossless } from "../../src/printer/lossless.js";
+import { eachInShell } from "../support/each-in-shell.js";
 import { shape } from "../support/shape.js";
 
 /** An input and the shape of its tree. */
@@ -753,26 +751,27 @@ function assertSpansNested(script: A.Script): void {
 const hasBash = spawnSync("bash", ["-c", ":"]).status === 0;
 
 describe("bash -n agrees with both tables", { skip: hasBash ? false : "bash not installed" }, () => {
-  const dir = mkdtempSync(join(tmpdir(), "rtk-parser-"));
-  const file = join(dir, "input.sh");
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  const bashAccepts = (src: string): boolean => {
-    // rtk reads CRLF line ends as newlines; bash would see a CR ending each word.
-    writeFileSync(file, src.replace(/\r\n/g, "\n"));
-    const b = spawnSync("bash", ["-n", file], { encoding: "utf8" });
-    return b.status === 0 && b.stderr === "";
-  };
+  // rtk reads CRLF line ends as newlines; bash would see a CR ending each word.
+  const bashAccepts = (sources: readonly string[]): boolean[] =>
+    eachInShell(
+      'bash -n "$f"',
+      sources.map((src) => src.replace(/\r\n/g, "\n")),
+    ).map((b) => b.status === 0 && b.stderr === "");
 
   test("bash accepts every accepted input", () => {
+    const sources = accepted.map(([src]) => src);
+    const ok = bashAccepts(sources);
     assert.deepEqual(
-      accepted.map(([src]) => src).filter((src) => !bashAccepts(src)),
+      sources.filter((_, i) => !ok[i]),
       [],
     );
   });
 
   test("bash rejects every rejected input", () => {
+    const sources = rejected.map(([src]) => src);
+    const ok = bashAccepts(sources);
     assert.deepEqual(
-      rejected.map(([src]) => src).filter((src) => bashAccepts(src)),
+      sources.filter((_, i) => ok[i]),
       bashNoticesLate,
     );
   });

@@ -27,7 +27,7 @@ const ALLOW_NPM_CAT: RuleSet = { name: "allow npm test, cat", files: settings({ 
  * behind each agent-typed `rtk` come along); null: only with RTK_REAL_HOSTS_FULL=1, which runs the whole corpus
  * in every row but plan mode's (there every refusal ends Claude Code's turn and the session starts again some
  * 10 s later: its first 40 commands; CI: its first 8). CI keeps the rows a rewrite could open a command in: no
- * rules, the allow and ask sets, the rules for `rtk …`, and the deny set where everything else runs.
+ * rules, the allow and ask sets, a rule for `rtk …` (`rtk:*`), and the deny set where everything else runs.
  */
 const RUNS: [RuleSet, string, number | null][] = [
   [NONE, "default", 16],
@@ -38,7 +38,7 @@ const RUNS: [RuleSet, string, number | null][] = [
   [ALLOW, "default", 24],
   [DENY, "default", null],
   [ASK, "default", 24],
-  [ALLOW_RTK_GIT, "default", 24],
+  [ALLOW_RTK_GIT, "default", null],
   [ALLOW_RTK, "default", 24],
   [ALLOW_NPM_CAT, "default", null],
   [DENY, "bypassPermissions", 24],
