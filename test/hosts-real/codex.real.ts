@@ -29,12 +29,10 @@ const RC_ONLY = { ".bashrc": 'case $- in\n    *i*) ;;\n      *) return;;\nesac\n
 const rules = (name: string, text: string): RuleSet => ({ name, files: { ...PROFILE, ".codex/rules/default.rules": text + "\n" } });
 
 const NONE: RuleSet = { name: "none", files: PROFILE };
-const RULE_SETS: readonly RuleSet[] = [
-  rules("allow git status", 'prefix_rule(pattern = ["git", "status"], decision = "allow")'),
-  rules("prompt git log, forbid git diff", 'prefix_rule(pattern = ["git", "log"], decision = "prompt")\nprefix_rule(pattern = ["git", "diff"], decision = "forbidden")'),
-  rules("allow rtk", 'prefix_rule(pattern = ["rtk"], decision = "allow")'),
-  rules("prompt rtk git", 'prefix_rule(pattern = ["rtk", "git"], decision = "prompt")'),
-];
+const ALLOW_STATUS = rules("allow git status", 'prefix_rule(pattern = ["git", "status"], decision = "allow")');
+const PROMPT_FORBID = rules("prompt git log, forbid git diff", 'prefix_rule(pattern = ["git", "log"], decision = "prompt")\nprefix_rule(pattern = ["git", "diff"], decision = "forbidden")');
+const ALLOW_RTK = rules("allow rtk", 'prefix_rule(pattern = ["rtk"], decision = "allow")');
+const PROMPT_RTK_GIT = rules("prompt rtk git", 'prefix_rule(pattern = ["rtk", "git"], decision = "prompt")');
 
 const SAMPLE = [
   "git status",
@@ -80,31 +78,29 @@ const sample = FULL ? parityCommands() : SAMPLE;
 /** Where nothing is to be rewritten (the hook untrusted, rtk off the login shell's PATH): the sample, or a third of it as CI runs it. */
 const SHORT = ciShare(SAMPLE, 3);
 
-interface Run {
-  rules: RuleSet;
-  mode: string;
-  commands: readonly string[];
-}
-
 /**
- * Every approval policy and sandbox without rules, every rule set under on-request, and two more sets where they
- * meet another policy; CI runs one sandbox that records rtk's runs and one that does not, and the rules a rewrite
- * could open a command past (a prompt and a forbid, and an allow for `rtk`).
+ * Every approval policy and sandbox without rules, every rule set under on-request, and two sets where they meet
+ * another policy; and whether CI runs the row (RTK_REAL_HOSTS_FULL=1 runs them all): one sandbox that records rtk's
+ * runs and one that does not, and the rules a rewrite could open a command past (a prompt and a forbid, an allow
+ * for `rtk`).
  */
-const MODES = FULL
-  ? ["on-request/workspace-write", "never/read-only", "never/workspace-write", "never/danger-full-access", "on-request/read-only", "on-request/danger-full-access", "untrusted/workspace-write"]
-  : ["on-request/workspace-write", "never/danger-full-access"];
-
-const RUNS: Run[] = [
-  ...MODES.map((mode) => ({ rules: NONE, mode, commands: sample })),
-  ...RULE_SETS.filter((r) => FULL || r === RULE_SETS[1] || r === RULE_SETS[2]).map((r) => ({ rules: r, mode: "on-request/workspace-write", commands: sample })),
-  ...(FULL
-    ? [
-        { rules: RULE_SETS[1]!, mode: "never/workspace-write", commands: sample },
-        { rules: RULE_SETS[2]!, mode: "untrusted/workspace-write", commands: sample },
-      ]
-    : []),
+const ROWS: [RuleSet, string, boolean][] = [
+  [NONE, "on-request/workspace-write", true],
+  [NONE, "never/read-only", false],
+  [NONE, "never/workspace-write", false],
+  [NONE, "never/danger-full-access", true],
+  [NONE, "on-request/read-only", false],
+  [NONE, "on-request/danger-full-access", false],
+  [NONE, "untrusted/workspace-write", false],
+  [ALLOW_STATUS, "on-request/workspace-write", false],
+  [PROMPT_FORBID, "on-request/workspace-write", true],
+  [ALLOW_RTK, "on-request/workspace-write", true],
+  [PROMPT_RTK_GIT, "on-request/workspace-write", false],
+  [PROMPT_FORBID, "never/workspace-write", false],
+  [ALLOW_RTK, "untrusted/workspace-write", false],
 ];
+
+const RUNS = ROWS.filter(([, , ci]) => FULL || ci).map(([rules, mode]) => ({ rules, mode, commands: sample }));
 
 let driver: HostDriver | { error: string };
 const rows: ParityRow[] = [];
